@@ -1,0 +1,176 @@
+/**
+ * The history of a lab: an ordered log of everything that happened, in the
+ * style of Jepsen. Times `t` are milliseconds on the lab's monotonic clock
+ * (performance.now() relative to the lab's start), never wall-clock time, so
+ * a clock jump in the simulation cannot reorder the record.
+ *
+ * Operations that take time are written as two events: an `invoke` and its
+ * completion (`ok`, `fail`, or `info` = indeterminate: we do not know whether
+ * it took effect, e.g. a command that timed out or whose client crashed).
+ */
+import type { LinkCutMode, NodeRole, NodeState, Persistence } from './cluster';
+
+export const NEMESIS_OPS = [
+  'node-kill',
+  'node-restart',
+  'node-pause',
+  'node-resume',
+  'node-clock-jump',
+  'link-cut',
+  'link-heal',
+  'link-delay',
+  'replication-hold',
+  'replication-release',
+  'replication-delay',
+  'failover',
+  'client-pause',
+  'client-resume',
+  'client-crash',
+  'client-skew',
+] as const;
+export type NemesisOp = (typeof NEMESIS_OPS)[number];
+
+export type Scalar = string | number | boolean | null;
+
+/** A Redis reply, made JSON-safe (Buffers as strings, errors as `{ error }`). */
+export type ReplyJson = Scalar | ReplyJson[];
+
+interface Base {
+  /** Position in the lab's history, from 0, without gaps. */
+  seq: number;
+  /** Lab clock, ms. */
+  t: number;
+  /** The run this event belongs to, if any (nemesis ops outside a run have none). */
+  runId?: string;
+}
+
+export interface NemesisEvent extends Base {
+  type: 'nemesis';
+  op: NemesisOp;
+  phase: 'invoke' | 'ok' | 'fail';
+  /** Who is hit, in words: "Node 3", "Client 1 → Node 2", "Node 1 → Node 2 replication". */
+  target: string;
+  node?: number;
+  client?: number;
+  args: Record<string, Scalar>;
+  /** For `fail`: why it was refused or failed. For `ok`: what it did, in words. */
+  detail?: string;
+}
+
+export interface NodeStateEvent extends Base {
+  type: 'node';
+  node: number;
+  state: NodeState;
+  role: NodeRole;
+  persistence: Persistence;
+  /** Why it changed: "killed (SIGKILL)", "exited with code 1", "restarted", "promoted to master". */
+  reason: string;
+}
+
+export interface RedisInvokeEvent extends Base {
+  type: 'redis';
+  phase: 'invoke';
+  opId: number;
+  client: number;
+  node: number;
+  command: string;
+  args: string[];
+}
+
+export interface RedisCompleteEvent extends Base {
+  type: 'redis';
+  phase: 'ok' | 'fail' | 'info';
+  opId: number;
+  client: number;
+  node: number;
+  command: string;
+  reply?: ReplyJson;
+  error?: string;
+}
+
+export interface JobEvent extends Base {
+  type: 'job';
+  phase: 'enter' | 'exit';
+  client: number;
+  /** The protected job's name; mutual exclusion is checked per job. */
+  job: string;
+  /** Per-job execution number, counted from 1 on enter. */
+  execution: number;
+}
+
+export interface StoreWriteEvent extends Base {
+  type: 'store';
+  client: number;
+  key: string;
+  value: string;
+  /** The fencing token offered, or null for an unfenced write. */
+  token: number | null;
+  accepted: boolean;
+  /** The highest token the store had accepted before this write. */
+  highest: number | null;
+  reason?: string;
+}
+
+export interface ClientEvent extends Base {
+  type: 'client';
+  client: number;
+  event: 'start' | 'exit' | 'error' | 'pause' | 'resume' | 'crash' | 'skew';
+  detail?: string;
+  /** For a pause with a planned length; for a skew, the offset. */
+  durationMs?: number;
+}
+
+export interface ConsoleEvent extends Base {
+  type: 'console';
+  client: number;
+  level: 'log' | 'info' | 'warn' | 'error';
+  text: string;
+}
+
+export interface LockVote {
+  node: number;
+  ok: boolean;
+  error?: string;
+}
+
+/** The meaning the `redlock` module (or a lesson's helper) adds on top of raw commands. */
+export interface LockEvent extends Base {
+  type: 'lock';
+  client: number;
+  event: 'attempt' | 'acquired' | 'failed' | 'extended' | 'extend-failed' | 'released' | 'release-failed';
+  resources: string[];
+  token: string;
+  attempt?: number;
+  votes?: LockVote[];
+  quorum?: number;
+  ttlMs?: number;
+  /** Time the holder may assume it holds the lock, from the end of the acquire. */
+  validityMs?: number;
+  detail?: string;
+}
+
+export interface ScenarioEvent extends Base {
+  type: 'scenario';
+  step: string;
+  detail: string;
+}
+
+export type HistoryEvent =
+  | NemesisEvent
+  | NodeStateEvent
+  | RedisInvokeEvent
+  | RedisCompleteEvent
+  | JobEvent
+  | StoreWriteEvent
+  | ClientEvent
+  | ConsoleEvent
+  | LockEvent
+  | ScenarioEvent;
+
+/** Distributes Omit over the union so each variant keeps its own fields. */
+export type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** What a producer hands to the history; the history stamps seq and t. */
+export type HistoryInput = DistributiveOmit<HistoryEvent, 'seq' | 't'> & { t?: number };
+
+export type { LinkCutMode };

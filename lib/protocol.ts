@@ -1,0 +1,73 @@
+/**
+ * The socket.io protocol of Lock Lab, typed once and imported by both the
+ * server (server/realtime) and the browser (components' socket client).
+ * Event names are `domain:verb`. Every command from a browser carries an
+ * acknowledgement that receives a Result.
+ */
+import type { LabSnapshot, LinkView, NodeView, ReplicationView } from './cluster';
+import type { HistoryEvent } from './history';
+import type { Result } from './result';
+import type {
+  ClockJumpInput,
+  LabJoinInput,
+  LabResetInput,
+  LinkCutInput,
+  LinkDelayInput,
+  LinkTarget,
+  NodeRestartInput,
+  NodeTarget,
+  ReplicationDelayInput,
+} from './schemas';
+
+export type Ack<T> = (result: Result<T>) => void;
+
+/** A batch of history, in order; `from` is the seq of the first event. */
+export interface HistoryBatch {
+  labId: string;
+  from: number;
+  events: HistoryEvent[];
+}
+
+/** Node views that changed since the last push (a diff at node granularity). */
+export interface NodesDiff {
+  labId: string;
+  nodes: NodeView[];
+  now: number;
+}
+
+export interface LinksDiff {
+  labId: string;
+  links: LinkView[];
+  replication: ReplicationView | null;
+}
+
+export interface ServerToClientEvents {
+  /** Full state: sent on join and re-join, and after a reset. */
+  'lab:snapshot': (snapshot: LabSnapshot) => void;
+  'nodes:update': (diff: NodesDiff) => void;
+  'links:update': (diff: LinksDiff) => void;
+  'history:append': (batch: HistoryBatch) => void;
+  /** The lab went away (idle timeout, server shutdown). */
+  'lab:closed': (info: { labId: string; reason: string }) => void;
+  /** An error not tied to an acknowledgement (e.g. a message sent without one). */
+  'lab:error': (error: { code: string; message: string }) => void;
+}
+
+export interface ClientToServerEvents {
+  'lab:join': (input: LabJoinInput, ack: Ack<LabSnapshot>) => void;
+  'lab:reset': (input: LabResetInput, ack: Ack<LabSnapshot>) => void;
+  'node:kill': (input: NodeTarget, ack: Ack<NodeView>) => void;
+  'node:restart': (input: NodeRestartInput, ack: Ack<NodeView>) => void;
+  'node:pause': (input: NodeTarget, ack: Ack<NodeView>) => void;
+  'node:resume': (input: NodeTarget, ack: Ack<NodeView>) => void;
+  'node:clock-jump': (input: ClockJumpInput, ack: Ack<NodeView>) => void;
+  'link:cut': (input: LinkCutInput, ack: Ack<LinkView>) => void;
+  'link:heal': (input: LinkTarget, ack: Ack<LinkView>) => void;
+  'link:delay': (input: LinkDelayInput, ack: Ack<LinkView>) => void;
+  'replication:hold': (input: Record<string, never>, ack: Ack<ReplicationView>) => void;
+  'replication:release': (input: Record<string, never>, ack: Ack<ReplicationView>) => void;
+  'replication:delay': (input: ReplicationDelayInput, ack: Ack<ReplicationView>) => void;
+  'cluster:failover': (input: Record<string, never>, ack: Ack<NodeView[]>) => void;
+}
+
+export type ClientEventName = keyof ClientToServerEvents;

@@ -1,0 +1,65 @@
+/**
+ * The lab server: one HTTP server on one port serving Next.js pages and
+ * socket.io, plus the labs behind them. `createLabServer` is what
+ * server/index.ts runs and what tests start on a random port.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { instanceDir, removeLeftovers } from './cluster/run-dir';
+import type { ServerConfig } from './config';
+import { LabManager } from './lab/lab-manager';
+import { attachRealtime, type LabServer } from './realtime/socket-server';
+
+export interface RunningLabServer {
+  url: string;
+  port: number;
+  labs: LabManager;
+  io: LabServer;
+  close(): Promise<void>;
+}
+
+const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> | void;
+
+async function nextHandler(dev: boolean, host: string, port: number): Promise<RequestHandler> {
+  const { default: next } = await import('next');
+  const app = next({ dev, dir: projectDir, hostname: host, port });
+  await app.prepare();
+  return app.getRequestHandler();
+}
+
+export async function createLabServer(config: ServerConfig): Promise<RunningLabServer> {
+  const leftovers = removeLeftovers(config.runRoot);
+  if (leftovers.instances.length)
+    console.log(`[locklab] removed leftovers of ${leftovers.instances.length} stopped server(s); killed redis-server pid(s): ${leftovers.killed.join(', ') || 'none'}`);
+  const runDir = instanceDir(config.runRoot);
+  fs.mkdirSync(runDir, { recursive: true });
+  const labs = new LabManager({ dir: runDir, maxLabs: config.maxLabs, idleMs: config.labIdleMs });
+
+  let handle: RequestHandler = (_req, res) => {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('Lock Lab: pages are not served by this instance (LOCKLAB_WEB=0)\n');
+  };
+  const server = http.createServer((req, res) => void handle(req, res));
+  const io = attachRealtime(server, labs, { allowedOrigins: config.allowedOrigins });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  if (config.web) handle = await nextHandler(config.dev, config.host, port);
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await labs.closeAll();
+      await new Promise<void>((resolve) => io.close(() => resolve()));
+      server.closeAllConnections();
+      fs.rmSync(runDir, { recursive: true, force: true });
+    })());
+
+  return { url: `http://${config.host}:${port}`, port, labs, io, close };
+}

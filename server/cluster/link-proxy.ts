@@ -1,0 +1,216 @@
+/**
+ * A link: a small TCP proxy between one client (or a replica) and one node,
+ * owned by the lab, so a fault can hit exactly that path.
+ *
+ * - cut `refuse`: the listening socket is closed (new connections get
+ *   ECONNREFUSED from the kernel) and open connections are reset.
+ * - cut `blackhole`: nothing flows in either direction; bytes wait in the
+ *   kernel buffers as they would behind a real partition (TCP retransmits),
+ *   so the peer sees timeouts, and late data arrives if the link heals.
+ * - delay: every chunk is held `delayMs` (+ up to `jitterMs`) in each
+ *   direction, in order.
+ * The target port is looked up per connection, so a node that restarts on
+ * another port is still reached; a node that is down resets the connection.
+ */
+import net from 'node:net';
+import type { LinkCutMode } from '@/lib/cluster';
+import { LabOperationError } from '@/lib/result';
+
+export interface LinkTarget {
+  /** The node's current port, or null while it is down. */
+  port: () => number | null;
+}
+
+interface Pair {
+  down: net.Socket; // from the client
+  up: net.Socket | null; // to the node
+  /** Per direction: when the last delayed chunk is due, so order is kept under jitter. */
+  dueUp: number;
+  dueDown: number;
+  timers: Set<NodeJS.Timeout>;
+}
+
+export class LinkProxy {
+  private server: net.Server | null = null;
+  private _port = 0;
+  private readonly pairs = new Set<Pair>();
+  private _cut: LinkCutMode | null = null;
+  private _delayMs = 0;
+  private _jitterMs = 0;
+  private closed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly target: LinkTarget,
+    /** Randomness for jitter; seeded by the caller when a scenario needs replays. */
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  get port(): number {
+    return this._port;
+  }
+  get cut(): LinkCutMode | null {
+    return this._cut;
+  }
+  get delayMs(): number {
+    return this._delayMs;
+  }
+  get jitterMs(): number {
+    return this._jitterMs;
+  }
+  get openConnections(): number {
+    return this.pairs.size;
+  }
+
+  /**
+   * Makes sure the link has a port: listening, or, while cut with `refuse`,
+   * reserved-then-closed so connecting to it is refused by the kernel.
+   */
+  async ensureListening(): Promise<number> {
+    if (this._port !== 0) return this._port;
+    await this.start();
+    if (this._cut === 'refuse') {
+      const server = this.server;
+      this.server = null;
+      if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    return this._port;
+  }
+
+  async start(port = 0): Promise<number> {
+    if (this.server) return this._port;
+    const server = net.createServer((socket) => this.accept(socket));
+    server.on('error', () => {
+      /* listen errors are reported by listen(); later errors have no one to tell */
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address();
+    this._port = typeof address === 'object' && address ? address.port : port;
+    this.server = server;
+    return this._port;
+  }
+
+  private accept(down: net.Socket): void {
+    down.setNoDelay(true);
+    const pair: Pair = { down, up: null, dueUp: 0, dueDown: 0, timers: new Set() };
+    this.pairs.add(pair);
+    down.on('error', () => this.drop(pair));
+    down.on('close', () => this.drop(pair));
+    if (this._cut === 'blackhole') {
+      // Accepted but silent: we read nothing and connect nowhere until the link heals.
+      down.pause();
+      return;
+    }
+    this.connectUp(pair);
+  }
+
+  private connectUp(pair: Pair): void {
+    const port = this.target.port();
+    if (port === null) {
+      // The node is down: the closest a proxy can come to ECONNREFUSED is an immediate reset.
+      pair.down.resetAndDestroy();
+      return;
+    }
+    const up = net.connect({ port, host: '127.0.0.1' });
+    up.setNoDelay(true);
+    pair.up = up;
+    up.on('error', () => this.drop(pair, true));
+    up.on('close', () => this.drop(pair));
+    pair.down.on('data', (chunk) => this.forward(pair, 'up', chunk));
+    up.on('data', (chunk) => this.forward(pair, 'down', chunk));
+    if (this._cut === 'blackhole') this.freeze(pair);
+    else pair.down.resume();
+  }
+
+  private forward(pair: Pair, direction: 'up' | 'down', chunk: Buffer): void {
+    const to = direction === 'up' ? pair.up : pair.down;
+    if (!to || to.destroyed) return;
+    if (this._delayMs === 0 && this._jitterMs === 0) {
+      to.write(chunk);
+      return;
+    }
+    const now = performance.now();
+    const wanted = now + this._delayMs + this.random() * this._jitterMs;
+    const key = direction === 'up' ? 'dueUp' : 'dueDown';
+    const due = Math.max(wanted, pair[key]);
+    pair[key] = due;
+    const timer = setTimeout(() => {
+      pair.timers.delete(timer);
+      if (!to.destroyed) to.write(chunk);
+    }, due - now);
+    pair.timers.add(timer);
+  }
+
+  private freeze(pair: Pair): void {
+    pair.down.pause();
+    pair.up?.pause();
+  }
+
+  private thaw(pair: Pair): void {
+    if (!pair.up) this.connectUp(pair);
+    else {
+      pair.down.resume();
+      pair.up.resume();
+    }
+  }
+
+  private drop(pair: Pair, reset = false): void {
+    if (!this.pairs.delete(pair)) return;
+    for (const timer of pair.timers) clearTimeout(timer);
+    if (reset) pair.down.resetAndDestroy();
+    else pair.down.destroy();
+    pair.up?.destroy();
+  }
+
+  /** Ends every open connection through this link (e.g. when its node is killed or a client crashes). */
+  resetConnections(): void {
+    for (const pair of [...this.pairs]) this.drop(pair, true);
+  }
+
+  async cutLink(mode: LinkCutMode): Promise<void> {
+    if (this._cut) throw new LabOperationError('conflict', `${this.name} is already cut (${this._cut})`);
+    this._cut = mode;
+    if (mode === 'blackhole') {
+      for (const pair of this.pairs) this.freeze(pair);
+      return;
+    }
+    const server = this.server;
+    this.server = null;
+    this.resetConnections();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  async heal(): Promise<void> {
+    const mode = this._cut;
+    if (!mode) throw new LabOperationError('conflict', `${this.name} is not cut`);
+    if (mode === 'refuse' && !this.closed && this._port !== 0) {
+      // Listen on the same port again, so clients that retry find the link where it was.
+      try {
+        await this.start(this._port);
+      } catch (error) {
+        throw new LabOperationError('internal', `${this.name} could not listen on port ${this._port} again: ${(error as Error).message}`);
+      }
+    }
+    this._cut = null;
+    for (const pair of [...this.pairs]) this.thaw(pair);
+  }
+
+  setDelay(delayMs: number, jitterMs = 0): void {
+    this._delayMs = delayMs;
+    this._jitterMs = jitterMs;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const server = this.server;
+    this.server = null;
+    this.resetConnections();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}

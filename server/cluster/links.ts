@@ -1,0 +1,62 @@
+/**
+ * The lab's links, one per client × node, created on first use. A link's
+ * fault state exists before anyone connects through it, so a scenario can cut
+ * Client 2's path to Node 3 before Client 2 starts.
+ */
+import type { LinkView } from '@/lib/cluster';
+import { clientLabel, nodeLabel } from '@/lib/cluster';
+import { LinkProxy, type LinkTarget } from './link-proxy';
+
+export class LinkTable {
+  private readonly links = new Map<string, LinkProxy>();
+
+  constructor(private readonly targetFor: (node: number) => LinkTarget) {}
+
+  private static key(client: number, node: number): string {
+    return `${client}:${node}`;
+  }
+
+  get(client: number, node: number): LinkProxy {
+    const key = LinkTable.key(client, node);
+    let link = this.links.get(key);
+    if (!link) {
+      link = new LinkProxy(`${clientLabel(client)} → ${nodeLabel(node)}`, this.targetFor(node));
+      this.links.set(key, link);
+    }
+    return link;
+  }
+
+  /** The loopback port a client uses to reach a node, listening from now on. */
+  async portFor(client: number, node: number): Promise<number> {
+    return this.get(client, node).ensureListening();
+  }
+
+  view(client: number, node: number): LinkView {
+    const link = this.links.get(LinkTable.key(client, node));
+    return { client, node, cut: link?.cut ?? null, delayMs: link?.delayMs ?? 0, jitterMs: link?.jitterMs ?? 0 };
+  }
+
+  /** Links of clients 1..clients, plus any other link that carries a fault. */
+  views(clients: number, nodes: number): LinkView[] {
+    const out: LinkView[] = [];
+    for (let c = 1; c <= clients; c++) for (let n = 1; n <= nodes; n++) out.push(this.view(c, n));
+    for (const [key, link] of this.links) {
+      const [c, n] = key.split(':').map(Number) as [number, number];
+      if (c > clients && (link.cut || link.delayMs || link.jitterMs)) out.push(this.view(c, n));
+    }
+    return out;
+  }
+
+  /** Resets every connection of one client (a crash) or to one node. */
+  resetWhere(match: (client: number, node: number) => boolean): void {
+    for (const [key, link] of this.links) {
+      const [c, n] = key.split(':').map(Number) as [number, number];
+      if (match(c, n)) link.resetConnections();
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.links.values()].map((link) => link.close()));
+    this.links.clear();
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * Watches one node's keys: a keyspace-notification subscription says *that*
+ * something changed (within a millisecond), a Lua sample says *what* (every
+ * key's value and PTTL in one round trip). A slow periodic sample catches
+ * what notifications do not show (a TTL that reached zero before Redis
+ * expired the key). Sampling stops while the node is paused or down.
+ */
+import { Redis } from 'ioredis';
+import type { LockKeyView } from '@/lib/cluster';
+import type { NodeCredentials } from './redis-config';
+import type { RedisNode } from './redis-node';
+
+/** Every key with its value (strings; other types by name) and PTTL, sorted, capped. */
+const SAMPLE_SCRIPT = `
+local keys = redis.call('KEYS', '*')
+table.sort(keys)
+local limit = tonumber(ARGV[1])
+local out = {}
+for i = 1, math.min(#keys, limit) do
+  local k = keys[i]
+  local t = redis.call('TYPE', k)['ok']
+  local v
+  if t == 'string' then v = string.sub(redis.call('GET', k), 1, 200) else v = '<' .. t .. '>' end
+  out[#out + 1] = { k, v, redis.call('PTTL', k) }
+end
+return { #keys, out }
+`;
+
+export const KEY_LIMIT = 50;
+const PERIOD_MS = 250;
+/** A TTL that moved this much more than elapsed time did was changed (extended, jumped). */
+const TTL_TOLERANCE_MS = 30;
+
+export interface KeySample {
+  keys: LockKeyView[];
+  truncated: boolean;
+}
+
+export class NodeMonitor {
+  private subscriber: Redis | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight = false;
+  private again = false;
+  private last: KeySample = { keys: [], truncated: false };
+  private disposed = false;
+
+  constructor(
+    private readonly node: RedisNode,
+    private readonly credentials: NodeCredentials,
+    private readonly clock: () => number,
+    private readonly onChange: (sample: KeySample) => void,
+  ) {
+    node.on('started', () => this.attach());
+    node.on('state', ({ state }) => {
+      if (state === 'up') this.startSampling();
+      else this.stopSampling();
+      if (state === 'down') {
+        this.detach();
+        this.publish({ keys: [], truncated: false });
+      }
+    });
+  }
+
+  get current(): KeySample {
+    return this.last;
+  }
+
+  private attach(): void {
+    if (this.disposed) return;
+    this.detach();
+    const subscriber = new Redis({
+      host: '127.0.0.1',
+      port: this.node.port,
+      username: this.credentials.control.username,
+      password: this.credentials.control.password,
+      retryStrategy: () => null,
+      enableReadyCheck: false,
+      connectionName: 'locklab-monitor',
+    });
+    subscriber.on('error', () => {
+      /* the node died; the state event tells the story */
+    });
+    subscriber.on('pmessage', () => this.sampleSoon());
+    subscriber.psubscribe('__keyspace@0__:*').catch(() => undefined);
+    this.subscriber = subscriber;
+    this.startSampling();
+    this.sampleSoon();
+  }
+
+  private detach(): void {
+    this.subscriber?.disconnect();
+    this.subscriber = null;
+  }
+
+  private startSampling(): void {
+    if (this.timer || this.disposed) return;
+    this.timer = setInterval(() => this.sampleSoon(), PERIOD_MS);
+    this.timer.unref();
+  }
+
+  private stopSampling(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Coalesces bursts: at most one sample in flight, one more queued. */
+  sampleSoon(): void {
+    if (this.disposed) return;
+    if (this.inFlight) {
+      this.again = true;
+      return;
+    }
+    this.inFlight = true;
+    void this.sample().finally(() => {
+      this.inFlight = false;
+      if (this.again) {
+        this.again = false;
+        this.sampleSoon();
+      }
+    });
+  }
+
+  /** Reads the node's keys now (also used by tests and by nemesis ops that want a fresh view). */
+  async sample(): Promise<KeySample | null> {
+    const client = this.node.controlClient;
+    if (!client) return null;
+    let raw: unknown;
+    try {
+      raw = await client.eval(SAMPLE_SCRIPT, 0, KEY_LIMIT);
+    } catch {
+      return null; // paused, dying or busy with a learner's script: keep the last view
+    }
+    if (this.node.state !== 'up') return null;
+    const sampledAt = this.clock();
+    const [total, rows] = raw as [number, [string, string, number][]];
+    const sample: KeySample = {
+      keys: rows.map(([key, value, pttl]) => ({ key, value, pttl: Number(pttl), sampledAt })),
+      truncated: total > rows.length,
+    };
+    this.publish(sample);
+    return sample;
+  }
+
+  private publish(sample: KeySample): void {
+    if (this.disposed || !changed(this.last, sample)) {
+      // Keep the freshest timestamps even when nothing a viewer would notice changed.
+      if (!this.disposed) this.last = sample;
+      return;
+    }
+    this.last = sample;
+    this.onChange(sample);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.stopSampling();
+    this.detach();
+  }
+}
+
+/** True when a viewer counting TTLs down from the previous sample would now be wrong. */
+export function changed(before: KeySample, after: KeySample): boolean {
+  if (before.truncated !== after.truncated || before.keys.length !== after.keys.length) return true;
+  for (let i = 0; i < after.keys.length; i++) {
+    const a = before.keys[i]!;
+    const b = after.keys[i]!;
+    if (a.key !== b.key || a.value !== b.value) return true;
+    if ((a.pttl < 0) !== (b.pttl < 0)) return true;
+    if (a.pttl >= 0) {
+      const expected = a.pttl - (b.sampledAt - a.sampledAt);
+      if (Math.abs(expected - b.pttl) > TTL_TOLERANCE_MS) return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,195 @@
+/**
+ * A lab node: one redis-server at a time (a restart is a new process on the
+ * same port and folder), its state as the lab sees it, and the lab's own
+ * control connection to it. State changes come from the process itself (exit
+ * event, the signals we send), never from polling.
+ */
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import type { NodeRole, NodeState, Persistence } from '@/lib/cluster';
+import { nodeLabel } from '@/lib/cluster';
+import { LabOperationError } from '@/lib/result';
+import { freePort } from './ports';
+import { redisConfig, type NodeCredentials } from './redis-config';
+import { RedisProcess, type ExitInfo } from './redis-process';
+import { waitForPing } from './wait-ready';
+
+export interface NodeStateChange {
+  state: NodeState;
+  reason: string;
+}
+
+interface Events {
+  state: [NodeStateChange];
+  /** A new process is up and the control connection is ready (start or restart). */
+  started: [];
+}
+
+const START_TIMEOUT_MS = 10_000;
+
+export class RedisNode extends EventEmitter<Events> {
+  readonly label: string;
+  private proc: RedisProcess | null = null;
+  private control: Redis | null = null;
+  private _state: NodeState = 'down';
+  private _port = 0;
+  private expectedExit = false;
+  /** Whether the lab asked for this process to stop; unexpected exits are reported with redis's log. */
+  private stopping = false;
+
+  constructor(
+    readonly id: number,
+    readonly dir: string,
+    public persistence: Persistence,
+    public role: NodeRole,
+    private readonly credentials: NodeCredentials,
+    /** For a replica: where to reach its master (the replication link's port). */
+    public replicaOf: { host: string; port: number; node: number } | null = null,
+  ) {
+    super();
+    this.label = nodeLabel(id);
+    fs.mkdirSync(dir, { recursive: true });
+  }
+
+  get state(): NodeState {
+    return this._state;
+  }
+  get port(): number {
+    return this._port;
+  }
+  get pid(): number | null {
+    return this.proc?.alive ? this.proc.pid : null;
+  }
+  /** The lab's control connection; null unless the node is up. */
+  get controlClient(): Redis | null {
+    return this._state === 'up' ? this.control : null;
+  }
+
+  private setState(state: NodeState, reason: string): void {
+    if (state === this._state) return;
+    this._state = state;
+    this.emit('state', { state, reason });
+  }
+
+  /** Starts a process and resolves once it answers PING. Keeps the port across restarts when it can. */
+  async start(): Promise<void> {
+    if (this.proc?.alive) throw new LabOperationError('conflict', `${this.label} is already running`);
+    this.stopping = false;
+    for (let attempt = 0; ; attempt++) {
+      if (this._port === 0 || attempt > 0) this._port = await freePort();
+      try {
+        await this.spawnOnce();
+        return;
+      } catch (error) {
+        const inUse = /Address already in use/i.test(String((error as Error).message));
+        if (!inUse || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  private async spawnOnce(): Promise<void> {
+    const configPath = path.join(this.dir, 'redis.conf');
+    fs.writeFileSync(
+      configPath,
+      redisConfig({
+        port: this._port,
+        dir: this.dir,
+        persistence: this.persistence,
+        credentials: this.credentials,
+        replicaOf: this.replicaOf ?? undefined,
+      }),
+    );
+    const proc = new RedisProcess(configPath, this.dir);
+    this.proc = proc;
+    this.expectedExit = false;
+    proc.once('exit', (info) => this.onExit(proc, info));
+    try {
+      await waitForPing({
+        port: this._port,
+        username: this.credentials.control.username,
+        password: this.credentials.control.password,
+        timeoutMs: START_TIMEOUT_MS,
+        stillStarting: () => proc.alive,
+      });
+    } catch (error) {
+      const log = proc.recentLog().slice(-5).join('\n');
+      this.expectedExit = true;
+      await proc.kill();
+      throw new Error(`${this.label} failed to start: ${(error as Error).message}${log ? `\n${log}` : ''}`);
+    }
+    this.control = new Redis({
+      host: '127.0.0.1',
+      port: this._port,
+      username: this.credentials.control.username,
+      password: this.credentials.control.password,
+      // One process, one connection: when the process dies we make a new one with the next process.
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: true,
+      enableReadyCheck: false,
+      commandTimeout: 1_000,
+      connectionName: 'locklab-control',
+    });
+    this.control.on('error', () => {
+      /* a dead node's connection errors are expected; state comes from the process */
+    });
+    this.setState('up', 'started');
+    this.emit('started');
+  }
+
+  private onExit(proc: RedisProcess, info: ExitInfo): void {
+    if (proc !== this.proc) return;
+    this.control?.disconnect();
+    this.control = null;
+    const reason = this.expectedExit
+      ? info.signal === 'SIGKILL'
+        ? 'killed (SIGKILL)'
+        : 'stopped'
+      : `exited unexpectedly (${info.signal ?? `code ${info.code}`})${info.log.length ? `: ${info.log.at(-1)}` : ''}`;
+    this.setState('down', reason);
+  }
+
+  /** SIGKILL: no shutdown, no final fsync — a crash. Resolves when the exit has been observed. */
+  async kill(): Promise<void> {
+    const proc = this.proc;
+    if (!proc?.alive) throw new LabOperationError('conflict', `${this.label} is already down`);
+    this.expectedExit = true;
+    await proc.kill();
+  }
+
+  pause(): void {
+    if (this._state !== 'up' || !this.proc) throw new LabOperationError('conflict', `${this.label} is ${this._state}, not up`);
+    this.proc.signal('SIGSTOP');
+    this.setState('paused', 'paused (SIGSTOP)');
+  }
+
+  resume(): void {
+    if (this._state !== 'paused' || !this.proc) throw new LabOperationError('conflict', `${this.label} is ${this._state}, not paused`);
+    this.proc.signal('SIGCONT');
+    this.setState('up', 'resumed (SIGCONT)');
+  }
+
+  /** Drops what the node persisted, so its next start has an empty data set. */
+  wipeData(): void {
+    if (this.proc?.alive) throw new LabOperationError('conflict', `${this.label} must be down to wipe its data`);
+    for (const name of ['appendonlydir', 'dump.rdb']) fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
+  }
+
+  /** Stops the process for good (lab shutdown). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.control?.disconnect();
+    this.control = null;
+    const proc = this.proc;
+    if (proc?.alive) {
+      this.expectedExit = true;
+      await proc.kill();
+    }
+  }
+
+  get isStopping(): boolean {
+    return this.stopping;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * One redis-server process: spawn it, know at once when it exits, signal it.
+ * This is the only place that touches the OS process of a node.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { NODE_PID_FILE } from './run-dir';
+
+export const REDIS_SERVER_BIN = process.env.LOCKLAB_REDIS_SERVER ?? 'redis-server';
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The last lines redis printed, to explain an unexpected exit. */
+  log: string[];
+}
+
+interface Events {
+  exit: [ExitInfo];
+}
+
+const LOG_LINES = 30;
+
+export class RedisProcess extends EventEmitter<Events> {
+  private readonly child: ChildProcess;
+  private readonly log: string[] = [];
+  private exitInfo: ExitInfo | null = null;
+  readonly exited: Promise<ExitInfo>;
+  readonly pid: number;
+
+  /** Starts redis-server with the config file at `configPath` (written by the caller). */
+  constructor(
+    readonly configPath: string,
+    readonly dir: string,
+  ) {
+    super();
+    this.child = spawn(REDIS_SERVER_BIN, [configPath], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group would survive our Ctrl-C; we stop nodes ourselves on SIGINT/SIGTERM.
+      detached: false,
+    });
+    if (this.child.pid === undefined) {
+      // spawn reports ENOENT asynchronously; surface it as an exit.
+      this.pid = -1;
+    } else {
+      this.pid = this.child.pid;
+      fs.writeFileSync(path.join(dir, NODE_PID_FILE), String(this.pid));
+    }
+    const keep = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line.trim()) continue;
+        this.log.push(line);
+        if (this.log.length > LOG_LINES) this.log.shift();
+      }
+    };
+    // Draining both pipes matters: a full pipe would block redis-server itself.
+    this.child.stdout?.on('data', keep);
+    this.child.stderr?.on('data', keep);
+    this.exited = new Promise((resolve) => {
+      const finish = (info: ExitInfo) => {
+        if (this.exitInfo) return;
+        this.exitInfo = info;
+        resolve(info);
+        this.emit('exit', info);
+      };
+      this.child.once('error', (error) =>
+        finish({ code: null, signal: null, log: [...this.log, `spawn failed: ${error.message}`] }),
+      );
+      this.child.once('exit', (code, signal) => finish({ code, signal, log: [...this.log] }));
+    });
+  }
+
+  get alive(): boolean {
+    return this.exitInfo === null && this.pid > 0;
+  }
+
+  recentLog(): string[] {
+    return [...this.log];
+  }
+
+  signal(signal: 'SIGKILL' | 'SIGSTOP' | 'SIGCONT' | 'SIGTERM'): boolean {
+    if (!this.alive) return false;
+    try {
+      return this.child.kill(signal);
+    } catch {
+      return false;
+    }
+  }
+
+  /** SIGKILL and wait for the exit to be observed (a stopped process dies on SIGKILL too). */
+  async kill(): Promise<ExitInfo> {
+    this.signal('SIGKILL');
+    return this.exited;
+  }
+}

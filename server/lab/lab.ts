@@ -1,0 +1,206 @@
+/**
+ * A Lab is one isolated world: its nodes, links, monitor and history. It
+ * owns their lifecycle and turns their events into views; it knows nothing
+ * of sockets (realtime subscribes to it) or of fault semantics (the nemesis
+ * drives it).
+ */
+import { EventEmitter } from 'node:events';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { LabSnapshot, LinkView, NodeView, ReplicationView, Topology } from '@/lib/cluster';
+import { nodeLabel } from '@/lib/cluster';
+import type { HistoryEvent } from '@/lib/history';
+import { LabOperationError } from '@/lib/result';
+import { LinkProxy } from '../cluster/link-proxy';
+import { LinkTable } from '../cluster/links';
+import { NodeMonitor, type KeySample } from '../cluster/node-monitor';
+import type { NodeCredentials } from '../cluster/redis-config';
+import { RedisNode } from '../cluster/redis-node';
+import { HistoryLog } from './history-log';
+
+export interface LabOptions {
+  id?: string;
+  topology: Topology;
+  clients: number;
+  /** The folder this lab may write in (one subfolder per node). */
+  dir: string;
+}
+
+interface Events {
+  /** Some node views changed (state, role, keys, pending restart). */
+  nodes: [ids: number[]];
+  links: [];
+  history: [HistoryEvent];
+  closed: [reason: string];
+}
+
+const randomSecret = () => crypto.randomBytes(18).toString('base64url');
+export const newLabId = () => crypto.randomBytes(16).toString('base64url');
+
+export class Lab extends EventEmitter<Events> {
+  readonly id: string;
+  readonly dir: string;
+  readonly credentials: NodeCredentials;
+  readonly history: HistoryLog;
+  readonly links: LinkTable;
+  topology: Topology;
+  clients: number;
+  nodes: RedisNode[] = [];
+  /** Node 1 → Node 2 for the replicated topology; null once failed over. */
+  replication: { link: LinkProxy; master: number; replica: number } | null = null;
+  /** Per node: a pending delayed restart (timer and due time). */
+  readonly pendingRestarts = new Map<number, { timer: NodeJS.Timeout; dueAt: number }>();
+  readonly clockJumps = new Map<number, number>();
+  private readonly monitors = new Map<number, NodeMonitor>();
+  private readonly origin = performance.now();
+  private queue: Promise<unknown> = Promise.resolve();
+  private _closed = false;
+  readonly createdAt = Date.now();
+
+  constructor(options: LabOptions) {
+    super();
+    this.setMaxListeners(50);
+    this.id = options.id ?? newLabId();
+    this.topology = options.topology;
+    this.clients = options.clients;
+    this.dir = options.dir;
+    this.credentials = {
+      control: { username: 'control', password: randomSecret() },
+      learner: { username: 'learner', password: randomSecret() },
+    };
+    this.history = new HistoryLog(() => this.now());
+    this.history.subscribe((event) => this.emit('history', event));
+    this.links = new LinkTable((node) => ({ port: () => this.reachablePort(node) }));
+  }
+
+  /** The lab clock: ms since the lab was created, monotonic. */
+  now(): number {
+    return performance.now() - this.origin;
+  }
+
+  /** Absolute origin of the lab clock in epoch ms (workers compute the same clock from it). */
+  get clockOrigin(): number {
+    return performance.timeOrigin + this.origin;
+  }
+
+  get closed(): boolean {
+    return this._closed;
+  }
+
+  private reachablePort(node: number): number | null {
+    const n = this.nodes[node - 1];
+    return n && n.state !== 'down' ? n.port : null;
+  }
+
+  node(id: number): RedisNode {
+    const node = this.nodes[id - 1];
+    if (!node) throw new LabOperationError('not-found', `${nodeLabel(id)} does not exist in this lab (it has ${this.nodes.length} nodes)`);
+    return node;
+  }
+
+  /** Runs lab-changing operations one at a time, in arrival order. */
+  serial<T>(operation: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(operation, operation);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Spawns every node and resolves when all answer PING. */
+  async start(): Promise<void> {
+    fs.mkdirSync(this.dir, { recursive: true });
+    const { kind, nodes: count, persistence } = this.topology;
+    this.nodes = Array.from(
+      { length: count },
+      (_, i) =>
+        new RedisNode(i + 1, path.join(this.dir, `node-${i + 1}`), persistence, kind === 'replicated' && i === 1 ? 'replica' : 'master', this.credentials),
+    );
+    for (const node of this.nodes) this.watch(node);
+    try {
+      if (kind === 'replicated') {
+        const [master, replica] = this.nodes as [RedisNode, RedisNode];
+        await master.start();
+        const link = new LinkProxy(`${nodeLabel(1)} → ${nodeLabel(2)} replication`, { port: () => this.reachablePort(1) });
+        this.replication = { link, master: 1, replica: 2 };
+        replica.replicaOf = { host: '127.0.0.1', port: await link.start(), node: 1 };
+        await replica.start();
+      } else {
+        await Promise.all(this.nodes.map((node) => node.start()));
+      }
+    } catch (error) {
+      await this.destroy('failed to start');
+      throw error;
+    }
+  }
+
+  private watch(node: RedisNode): void {
+    const monitor = new NodeMonitor(node, this.credentials, () => this.now(), (_sample: KeySample) => this.emit('nodes', [node.id]));
+    this.monitors.set(node.id, monitor);
+    node.on('state', ({ state, reason }) => {
+      if (this._closed) return;
+      this.history.append({ type: 'node', node: node.id, state, role: node.role, persistence: node.persistence, reason });
+      this.emit('nodes', [node.id]);
+    });
+  }
+
+  monitor(id: number): NodeMonitor {
+    const monitor = this.monitors.get(id);
+    if (!monitor) throw new LabOperationError('not-found', `${nodeLabel(id)} does not exist in this lab`);
+    return monitor;
+  }
+
+  nodeView(id: number): NodeView {
+    const node = this.node(id);
+    const sample = this.monitors.get(id)?.current ?? { keys: [], truncated: false };
+    return {
+      id,
+      label: node.label,
+      port: node.port,
+      state: node.state,
+      role: node.role,
+      replicaOf: node.replicaOf?.node ?? null,
+      persistence: node.persistence,
+      restartDueAt: this.pendingRestarts.get(id)?.dueAt ?? null,
+      keys: node.state === 'down' ? [] : sample.keys,
+      keysTruncated: node.state === 'down' ? false : sample.truncated,
+      clockJumpMs: this.clockJumps.get(id) ?? 0,
+    };
+  }
+
+  replicationView(): ReplicationView | null {
+    const r = this.replication;
+    return r ? { master: r.master, replica: r.replica, held: r.link.cut !== null, delayMs: r.link.delayMs } : null;
+  }
+
+  linkViews(): LinkView[] {
+    return this.links.views(this.clients, this.nodes.length);
+  }
+
+  snapshot(): LabSnapshot {
+    return {
+      labId: this.id,
+      topology: this.topology,
+      clients: this.clients,
+      nodes: this.nodes.map((n) => this.nodeView(n.id)),
+      links: this.linkViews(),
+      replication: this.replicationView(),
+      now: this.now(),
+    };
+  }
+
+  /** Stops every node and link, removes the lab's folder. Safe to call twice. */
+  async destroy(reason = 'destroyed'): Promise<void> {
+    if (this._closed) return;
+    this._closed = true;
+    for (const { timer } of this.pendingRestarts.values()) clearTimeout(timer);
+    this.pendingRestarts.clear();
+    for (const monitor of this.monitors.values()) monitor.dispose();
+    await Promise.all([
+      ...this.nodes.map((node) => node.stop()),
+      this.links.closeAll(),
+      this.replication?.link.close() ?? Promise.resolve(),
+    ]);
+    fs.rmSync(this.dir, { recursive: true, force: true });
+    this.emit('closed', reason);
+  }
+}

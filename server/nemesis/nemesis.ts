@@ -1,0 +1,265 @@
+/**
+ * The nemesis: every fault the lab can inject, as operations on a Lab.
+ * Each operation validates its input (the same zod schemas the sockets use,
+ * since scenarios call it too), refuses a fault that is already in effect,
+ * runs in the lab's serial queue, and writes invoke + ok/fail to the history
+ * so a run's record shows exactly when the world changed.
+ */
+import type { z } from 'zod';
+import type { LinkView, NodeView, ReplicationView } from '@/lib/cluster';
+import { clientLabel, nodeLabel } from '@/lib/cluster';
+import type { NemesisOp, Scalar } from '@/lib/history';
+import { LabOperationError } from '@/lib/result';
+import {
+  clockJumpSchema,
+  emptySchema,
+  linkCutSchema,
+  linkDelaySchema,
+  linkTargetSchema,
+  nodeRestartSchema,
+  nodeTargetSchema,
+  replicationDelaySchema,
+} from '@/lib/schemas';
+import { parseInput } from '@/lib/validate';
+import type { Lab } from '../lab/lab';
+
+interface Target {
+  target: string;
+  node?: number;
+  client?: number;
+}
+
+/**
+ * Wraps one operation: invoke → run → ok (with what it did, in words) or fail (why).
+ * Validation failures happen before the invoke, so refused input leaves no trace but the error.
+ */
+async function operate<T>(
+  lab: Lab,
+  op: NemesisOp,
+  where: Target,
+  args: Record<string, Scalar>,
+  run: () => Promise<{ value: T; detail: string }>,
+): Promise<T> {
+  if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
+  return lab.serial(async () => {
+    lab.history.append({ type: 'nemesis', op, phase: 'invoke', ...where, args });
+    try {
+      const { value, detail } = await run();
+      lab.history.append({ type: 'nemesis', op, phase: 'ok', ...where, args, detail });
+      return value;
+    } catch (error) {
+      lab.history.append({ type: 'nemesis', op, phase: 'fail', ...where, args, detail: (error as Error).message });
+      throw error;
+    }
+  });
+}
+
+const nodeTarget = (node: number): Target => ({ target: nodeLabel(node), node });
+const linkTarget = (client: number, node: number): Target => ({ target: `${clientLabel(client)} → ${nodeLabel(node)}`, client, node });
+
+/** Parse input, and check the node exists, before anything is recorded. */
+function nodeInput<S extends z.ZodType<{ node: number }>>(lab: Lab, schema: S, input: unknown, what: string): z.output<S> {
+  const parsed = parseInput(schema, input, what);
+  lab.node(parsed.node);
+  return parsed;
+}
+
+export async function killNode(lab: Lab, input: unknown): Promise<NodeView> {
+  const { node } = nodeInput(lab, nodeTargetSchema, input, 'kill');
+  return operate(lab, 'node-kill', nodeTarget(node), {}, async () => {
+    await lab.node(node).kill();
+    return { value: lab.nodeView(node), detail: `${nodeLabel(node)} killed with SIGKILL` };
+  });
+}
+
+export async function restartNode(lab: Lab, input: unknown): Promise<NodeView> {
+  const { node, delayMs = 0, persistence } = nodeInput(lab, nodeRestartSchema, input, 'restart');
+  const args: Record<string, Scalar> = { delayMs, persistence: persistence ?? null };
+  return operate(lab, 'node-restart', nodeTarget(node), args, async () => {
+    const target = lab.node(node);
+    if (target.state !== 'down') throw new LabOperationError('conflict', `${nodeLabel(node)} is ${target.state}; kill it before restarting it`);
+    if (lab.pendingRestarts.has(node)) throw new LabOperationError('conflict', `${nodeLabel(node)} already has a restart pending`);
+    if (persistence) target.persistence = persistence;
+    const keeps = target.persistence === 'none' ? 'without persistence: its data is lost' : `with ${target.persistence}: it reloads its AOF`;
+    if (target.persistence === 'none') target.wipeData();
+    if (delayMs === 0) {
+      await target.start();
+      return { value: lab.nodeView(node), detail: `${nodeLabel(node)} restarted ${keeps}` };
+    }
+    const dueAt = lab.now() + delayMs;
+    const timer = setTimeout(() => {
+      lab.pendingRestarts.delete(node);
+      void operate(lab, 'node-restart', nodeTarget(node), { delayed: true }, async () => {
+        await target.start();
+        return { value: null, detail: `${nodeLabel(node)} came back after its ${delayMs} ms delay, ${keeps}` };
+      }).catch(() => undefined /* recorded as fail in the history */);
+      lab.emit('nodes', [node]);
+    }, delayMs);
+    timer.unref();
+    lab.pendingRestarts.set(node, { timer, dueAt });
+    lab.emit('nodes', [node]);
+    return { value: lab.nodeView(node), detail: `${nodeLabel(node)} will restart in ${delayMs} ms, ${keeps}` };
+  });
+}
+
+export async function pauseNode(lab: Lab, input: unknown): Promise<NodeView> {
+  const { node } = nodeInput(lab, nodeTargetSchema, input, 'pause');
+  return operate(lab, 'node-pause', nodeTarget(node), {}, async () => {
+    lab.node(node).pause();
+    return { value: lab.nodeView(node), detail: `${nodeLabel(node)} paused with SIGSTOP: it accepts connections but answers nothing` };
+  });
+}
+
+export async function resumeNode(lab: Lab, input: unknown): Promise<NodeView> {
+  const { node } = nodeInput(lab, nodeTargetSchema, input, 'resume');
+  return operate(lab, 'node-resume', nodeTarget(node), {}, async () => {
+    lab.node(node).resume();
+    lab.monitor(node).sampleSoon();
+    return { value: lab.nodeView(node), detail: `${nodeLabel(node)} resumed with SIGCONT` };
+  });
+}
+
+/**
+ * A SIMULATED clock jump: Redis expires keys by its own wall clock, and we
+ * cannot move a process's clock, so we do what a forward jump of `jumpMs`
+ * would do to the lab's keys on that node: every TTL loses `jumpMs`, and keys
+ * whose TTL was shorter expire now.
+ */
+const CLOCK_JUMP_SCRIPT = `
+local jump = tonumber(ARGV[1])
+local shortened, expired = 0, 0
+for _, k in ipairs(redis.call('KEYS', '*')) do
+  local ttl = redis.call('PTTL', k)
+  if ttl > 0 then
+    if ttl <= jump then
+      redis.call('DEL', k)
+      expired = expired + 1
+    else
+      redis.call('PEXPIRE', k, ttl - jump)
+      shortened = shortened + 1
+    end
+  end
+end
+return { shortened, expired }
+`;
+
+export async function jumpClock(lab: Lab, input: unknown): Promise<NodeView> {
+  const { node, jumpMs } = nodeInput(lab, clockJumpSchema, input, 'clock jump');
+  return operate(lab, 'node-clock-jump', nodeTarget(node), { jumpMs }, async () => {
+    const client = lab.node(node).controlClient;
+    if (!client) throw new LabOperationError('conflict', `${nodeLabel(node)} is ${lab.node(node).state}; a clock jump needs it up`);
+    const [shortened, expired] = (await client.eval(CLOCK_JUMP_SCRIPT, 0, jumpMs)) as [number, number];
+    lab.clockJumps.set(node, (lab.clockJumps.get(node) ?? 0) + jumpMs);
+    await lab.monitor(node).sample();
+    lab.emit('nodes', [node]);
+    return {
+      value: lab.nodeView(node),
+      detail: `Simulated a ${jumpMs} ms forward clock jump on ${nodeLabel(node)}: ${expired} key(s) expired early, ${shortened} TTL(s) shortened`,
+    };
+  });
+}
+
+function linkInput<S extends z.ZodType<{ client: number; node: number }>>(lab: Lab, schema: S, input: unknown, what: string): z.output<S> {
+  const parsed = parseInput(schema, input, what);
+  lab.node(parsed.node);
+  return parsed;
+}
+
+export async function cutLink(lab: Lab, input: unknown): Promise<LinkView> {
+  const { client, node, mode } = linkInput(lab, linkCutSchema, input, 'link cut');
+  return operate(lab, 'link-cut', linkTarget(client, node), { mode }, async () => {
+    await lab.links.get(client, node).cutLink(mode);
+    lab.emit('links');
+    const how = mode === 'refuse' ? 'connections are refused' : 'packets vanish (timeouts)';
+    return { value: lab.links.view(client, node), detail: `${clientLabel(client)} → ${nodeLabel(node)} cut: ${how}` };
+  });
+}
+
+export async function healLink(lab: Lab, input: unknown): Promise<LinkView> {
+  const { client, node } = linkInput(lab, linkTargetSchema, input, 'link heal');
+  return operate(lab, 'link-heal', linkTarget(client, node), {}, async () => {
+    await lab.links.get(client, node).heal();
+    lab.emit('links');
+    return { value: lab.links.view(client, node), detail: `${clientLabel(client)} → ${nodeLabel(node)} healed` };
+  });
+}
+
+export async function delayLink(lab: Lab, input: unknown): Promise<LinkView> {
+  const { client, node, delayMs, jitterMs } = linkInput(lab, linkDelaySchema, input, 'link delay');
+  return operate(lab, 'link-delay', linkTarget(client, node), { delayMs, jitterMs }, async () => {
+    lab.links.get(client, node).setDelay(delayMs, jitterMs);
+    lab.emit('links');
+    const jitter = jitterMs ? ` (+ up to ${jitterMs} ms jitter)` : '';
+    return { value: lab.links.view(client, node), detail: `${clientLabel(client)} → ${nodeLabel(node)} delayed by ${delayMs} ms each way${jitter}` };
+  });
+}
+
+function replicationOf(lab: Lab): NonNullable<Lab['replication']> {
+  if (!lab.replication)
+    throw new LabOperationError(
+      'conflict',
+      lab.topology.kind === 'replicated' ? 'Replication has ended (the replica was promoted)' : 'This lab has no replica: use the replicated topology (Node 1 master, Node 2 replica)',
+    );
+  return lab.replication;
+}
+
+const replicationTarget: Target = { target: `${nodeLabel(1)} → ${nodeLabel(2)} replication` };
+
+export async function holdReplication(lab: Lab, input: unknown): Promise<ReplicationView> {
+  parseInput(emptySchema, input, 'replication hold');
+  return operate(lab, 'replication-hold', replicationTarget, {}, async () => {
+    await replicationOf(lab).link.cutLink('blackhole');
+    lab.emit('links');
+    return { value: lab.replicationView()!, detail: 'Replication held back: writes to Node 1 no longer reach Node 2' };
+  });
+}
+
+export async function releaseReplication(lab: Lab, input: unknown): Promise<ReplicationView> {
+  parseInput(emptySchema, input, 'replication release');
+  return operate(lab, 'replication-release', replicationTarget, {}, async () => {
+    await replicationOf(lab).link.heal();
+    lab.emit('links');
+    return { value: lab.replicationView()!, detail: 'Replication released: Node 2 catches up' };
+  });
+}
+
+export async function delayReplication(lab: Lab, input: unknown): Promise<ReplicationView> {
+  const { delayMs } = parseInput(replicationDelaySchema, input, 'replication delay');
+  return operate(lab, 'replication-delay', replicationTarget, { delayMs }, async () => {
+    replicationOf(lab).link.setDelay(delayMs);
+    lab.emit('links');
+    return { value: lab.replicationView()!, detail: `Replication lag set to ${delayMs} ms` };
+  });
+}
+
+/**
+ * Failover as it goes wrong in production: the replica is behind (replication
+ * held back), the master dies, the replica is promoted with REPLICAOF NO ONE.
+ * Whatever the master had not shipped — a lock, say — is really gone.
+ */
+export async function failover(lab: Lab, input: unknown): Promise<NodeView[]> {
+  parseInput(emptySchema, input, 'failover');
+  return operate(lab, 'failover', { target: `${nodeLabel(1)} → ${nodeLabel(2)}` }, {}, async () => {
+    const replication = replicationOf(lab);
+    const master = lab.node(replication.master);
+    const replica = lab.node(replication.replica);
+    if (master.state === 'down') throw new LabOperationError('conflict', `${master.label} is already down`);
+    if (replica.state !== 'up') throw new LabOperationError('conflict', `${replica.label} is ${replica.state}; it must be up to be promoted`);
+    if (!replication.link.cut) await replication.link.cutLink('blackhole');
+    await master.kill();
+    // Bytes the link was holding die with it: they never reach the replica.
+    await replication.link.close();
+    lab.replication = null;
+    await replica.controlClient!.call('REPLICAOF', 'NO', 'ONE');
+    replica.role = 'master';
+    replica.replicaOf = null;
+    lab.history.append({ type: 'node', node: replica.id, state: replica.state, role: 'master', persistence: replica.persistence, reason: 'promoted to master (REPLICAOF NO ONE)' });
+    lab.emit('nodes', [master.id, replica.id]);
+    lab.emit('links');
+    await lab.monitor(replica.id).sample();
+    return {
+      value: [lab.nodeView(master.id), lab.nodeView(replica.id)],
+      detail: `${master.label} killed with replication held back; ${replica.label} promoted to master without the writes it never received`,
+    };
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * Turns a lab's events into socket messages for its room, batched: changes
+ * that happen close together leave in one message, and nothing waits longer
+ * than FLUSH_MS. Node views are sent whole but only for nodes that changed.
+ */
+import type { Server } from 'socket.io';
+import type { HistoryEvent } from '@/lib/history';
+import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import type { Lab } from '../lab/lab';
+
+/** Well inside the 50 ms the issue allows from change to push, while still coalescing bursts. */
+const FLUSH_MS = 8;
+
+export const labRoom = (labId: string): string => `lab:${labId}`;
+
+export function publishLab(io: Server<ClientToServerEvents, ServerToClientEvents>, lab: Lab): () => void {
+  const room = labRoom(lab.id);
+  const changedNodes = new Set<number>();
+  let linksChanged = false;
+  let history: HistoryEvent[] = [];
+  let timer: NodeJS.Timeout | null = null;
+
+  const flush = () => {
+    timer = null;
+    if (lab.closed) return;
+    if (changedNodes.size) {
+      const nodes = [...changedNodes].sort((a, b) => a - b).map((id) => lab.nodeView(id));
+      changedNodes.clear();
+      io.to(room).emit('nodes:update', { labId: lab.id, nodes, now: lab.now() });
+    }
+    if (linksChanged) {
+      linksChanged = false;
+      io.to(room).emit('links:update', { labId: lab.id, links: lab.linkViews(), replication: lab.replicationView() });
+    }
+    if (history.length) {
+      const events = history;
+      history = [];
+      io.to(room).emit('history:append', { labId: lab.id, from: events[0]!.seq, events });
+    }
+  };
+  const schedule = () => {
+    timer ??= setTimeout(flush, FLUSH_MS);
+  };
+
+  const onNodes = (ids: number[]) => {
+    for (const id of ids) changedNodes.add(id);
+    schedule();
+  };
+  const onLinks = () => {
+    linksChanged = true;
+    schedule();
+  };
+  const onHistory = (event: HistoryEvent) => {
+    history.push(event);
+    schedule();
+  };
+  const onClosed = (reason: string) => {
+    io.to(room).emit('lab:closed', { labId: lab.id, reason });
+  };
+  lab.on('nodes', onNodes);
+  lab.on('links', onLinks);
+  lab.on('history', onHistory);
+  lab.once('closed', onClosed);
+  return () => {
+    if (timer) clearTimeout(timer);
+    lab.off('nodes', onNodes);
+    lab.off('links', onLinks);
+    lab.off('history', onHistory);
+    lab.off('closed', onClosed);
+  };
+}

@@ -1,0 +1,137 @@
+/**
+ * socket.io handlers: each browser message is validated, routed to the lab
+ * the socket has joined, and answered with a Result. A bad message gets an
+ * error back and changes nothing; an exception in a handler never reaches
+ * socket.io (which would drop the socket) or the process.
+ */
+import type { Server as HttpServer } from 'node:http';
+import { Server, type Socket } from 'socket.io';
+import type { LabSnapshot } from '@/lib/cluster';
+import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
+import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import { LabOperationError, ok, toFailure, type Result } from '@/lib/result';
+import { labJoinSchema, labResetSchema } from '@/lib/schemas';
+import { parseInput } from '@/lib/validate';
+import type { Lab } from '../lab/lab';
+import type { LabManager } from '../lab/lab-manager';
+import * as nemesis from '../nemesis/nemesis';
+import { labRoom, publishLab } from './lab-publisher';
+import { originAllowed } from './origin';
+
+type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { labId?: string }>;
+export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { labId?: string }>;
+
+/** Commands that act on the socket's lab: each takes the raw payload and validates it itself. */
+const labCommands = {
+  'node:kill': nemesis.killNode,
+  'node:restart': nemesis.restartNode,
+  'node:pause': nemesis.pauseNode,
+  'node:resume': nemesis.resumeNode,
+  'node:clock-jump': nemesis.jumpClock,
+  'link:cut': nemesis.cutLink,
+  'link:heal': nemesis.healLink,
+  'link:delay': nemesis.delayLink,
+  'replication:hold': nemesis.holdReplication,
+  'replication:release': nemesis.releaseReplication,
+  'replication:delay': nemesis.delayReplication,
+  'cluster:failover': nemesis.failover,
+} satisfies Partial<Record<ClientEventName, (lab: Lab, input: unknown) => Promise<unknown>>>;
+
+/** History sent on join in slices, so a long history does not become one huge frame. */
+const HISTORY_SLICE = 2_000;
+
+export function attachRealtime(httpServer: HttpServer, labs: LabManager, options: { allowedOrigins: string[] }): LabServer {
+  const io: LabServer = new Server(httpServer, {
+    allowRequest: (req, callback) => callback(null, originAllowed(req, options.allowedOrigins)),
+    // Learner code and snapshots are small; a cap stops a hostile client from sending megabytes.
+    maxHttpBufferSize: 1_000_000,
+  });
+  const unpublish = new Map<string, () => void>();
+
+  const publish = (lab: Lab) => {
+    if (unpublish.has(lab.id)) return;
+    unpublish.set(lab.id, publishLab(io, lab));
+    lab.once('closed', () => {
+      unpublish.get(lab.id)?.();
+      unpublish.delete(lab.id);
+      io.in(labRoom(lab.id)).socketsLeave(labRoom(lab.id));
+    });
+  };
+
+  io.on('connection', (raw) => {
+    const socket = raw as LabSocket;
+    /** Registers a handler that always answers through the ack, or through lab:error when there is none. */
+    const on = (event: ClientEventName, handler: (input: unknown) => Promise<Result<unknown>>) => {
+      (socket as unknown as { on(e: string, fn: (...args: unknown[]) => void): void }).on(event, (...args: unknown[]) => {
+        const ack = args.at(-1);
+        const input = args.length > 1 ? args[0] : undefined;
+        if (typeof ack !== 'function') {
+          socket.emit('lab:error', { code: 'invalid-input', message: `"${event}" needs an acknowledgement callback` });
+          return;
+        }
+        handler(input)
+          .catch((error: unknown) => {
+            if (!(error instanceof LabOperationError)) console.error(`[realtime] ${event} failed:`, error);
+            return toFailure(error);
+          })
+          .then((result) => (ack as (r: Result<unknown>) => void)(result));
+      });
+    };
+
+    const leaveCurrent = () => {
+      const current = socket.data.labId;
+      if (!current) return;
+      void socket.leave(labRoom(current));
+      labs.detach(current, socket.id);
+      socket.data.labId = undefined;
+    };
+
+    const join = async (lab: Lab): Promise<LabSnapshot> => {
+      if (socket.data.labId !== lab.id) leaveCurrent();
+      socket.data.labId = lab.id;
+      labs.attach(lab.id, socket.id);
+      publish(lab);
+      await socket.join(labRoom(lab.id));
+      const snapshot = lab.snapshot();
+      // The snapshot travels in the ack and as an event (for listeners that only watch events);
+      // the history follows as ordinary batches, which a viewer de-duplicates by seq.
+      socket.emit('lab:snapshot', snapshot);
+      setImmediate(() => {
+        const events = lab.history.since(0);
+        for (let from = 0; from < events.length; from += HISTORY_SLICE) {
+          socket.emit('history:append', { labId: lab.id, from, events: events.slice(from, from + HISTORY_SLICE) });
+        }
+      });
+      return snapshot;
+    };
+
+    on('lab:join', async (input) => {
+      const { labId, topology, clients } = parseInput(labJoinSchema, input, 'lab:join');
+      const existing = labId ? labs.get(labId) : undefined;
+      if (existing && !existing.closed) return ok(await join(existing));
+      const lab = await labs.create(topology ?? DEFAULT_TOPOLOGY, clients ?? 3);
+      return ok(await join(lab));
+    });
+
+    on('lab:reset', async (input) => {
+      const { topology, clients } = parseInput(labResetSchema, input, 'lab:reset');
+      const current = socket.data.labId ? labs.get(socket.data.labId) : undefined;
+      const next = await labs.create(topology ?? current?.topology ?? DEFAULT_TOPOLOGY, clients ?? current?.clients ?? 3);
+      const snapshot = await join(next);
+      if (current) void labs.destroy(current.id, 'replaced by a reset');
+      return ok(snapshot);
+    });
+
+    for (const [event, command] of Object.entries(labCommands) as [ClientEventName, (lab: Lab, input: unknown) => Promise<unknown>][]) {
+      on(event, async (input) => {
+        const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
+        if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
+        return ok(await command(lab, input));
+      });
+    }
+
+    socket.on('disconnect', leaveCurrent);
+  });
+
+  return io;
+}

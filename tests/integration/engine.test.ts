@@ -1,0 +1,229 @@
+/**
+ * The lab engine against real redis-server processes: nodes, links, nemesis,
+ * monitor and ACLs. No mocks: every assertion is about a real process or a
+ * real TCP path.
+ */
+import { describe, expect, it } from 'vitest';
+import type { HistoryEvent } from '@/lib/history';
+import { LabOperationError } from '@/lib/result';
+import * as nemesis from '@/server/nemesis/nemesis';
+import { alive, learnerDirect, learnerVia, startLab, tcpConnect, waitFor } from './lab-fixture';
+
+async function rejection(promise: Promise<unknown>): Promise<LabOperationError> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(LabOperationError);
+  return error as LabOperationError;
+}
+
+describe('a lab of five independent masters', () => {
+  it('starts five nodes on distinct ports other than 6379, each answering PING through its links', async () => {
+    const lab = await startLab();
+    expect(lab.nodes.map((n) => n.state)).toEqual(['up', 'up', 'up', 'up', 'up']);
+    const ports = new Set(lab.nodes.map((n) => n.port));
+    expect(ports.size).toBe(5);
+    expect(ports.has(6379)).toBe(false);
+    for (const node of [1, 2, 3, 4, 5]) {
+      const redis = await learnerVia(lab, 1, node);
+      expect(await redis.ping()).toBe('PONG');
+    }
+  });
+
+  it('kill: the node reads down at once, its process is gone, connections are refused; restart brings it back', async () => {
+    const lab = await startLab();
+    const pid = lab.node(2).pid!;
+    const events: HistoryEvent[] = [];
+    lab.history.subscribe((e) => events.push(e));
+    await nemesis.killNode(lab, { node: 2 });
+    expect(lab.node(2).state).toBe('down');
+    expect(alive(pid)).toBe(false);
+    expect(events.some((e) => e.type === 'node' && e.node === 2 && e.state === 'down' && e.reason.includes('SIGKILL'))).toBe(true);
+    expect(events.filter((e) => e.type === 'nemesis').map((e) => e.type === 'nemesis' && e.phase)).toEqual(['invoke', 'ok']);
+    expect(await tcpConnect(lab.node(2).port)).toBe('ECONNREFUSED');
+    const viaLink = await learnerVia(lab, 1, 2);
+    await expect(viaLink.ping()).rejects.toThrow();
+    await nemesis.restartNode(lab, { node: 2 });
+    expect(lab.node(2).state).toBe('up');
+    const again = await learnerVia(lab, 1, 2);
+    expect(await again.ping()).toBe('PONG');
+  });
+
+  it('restart without persistence loses a lock key; with aof-always it keeps it', async () => {
+    const lab = await startLab({ nodes: 2 });
+    const a = await learnerVia(lab, 1, 1);
+    await a.set('lock:invoice:42', 'token-a', 'PX', 60_000, 'NX');
+    await nemesis.killNode(lab, { node: 1 });
+    await nemesis.restartNode(lab, { node: 1 });
+    const a2 = await learnerVia(lab, 1, 1);
+    expect(await a2.get('lock:invoice:42')).toBeNull();
+
+    await nemesis.killNode(lab, { node: 2 });
+    await nemesis.restartNode(lab, { node: 2, persistence: 'aof-always' });
+    const b = await learnerVia(lab, 1, 2);
+    await b.set('lock:invoice:42', 'token-b', 'PX', 60_000, 'NX');
+    await nemesis.killNode(lab, { node: 2 });
+    await nemesis.restartNode(lab, { node: 2 });
+    const b2 = await learnerVia(lab, 1, 2);
+    expect(await b2.get('lock:invoice:42')).toBe('token-b');
+    expect(await b2.pttl('lock:invoice:42')).toBeGreaterThan(50_000);
+  });
+
+  it('pause: commands time out; resume: they are answered', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const redis = await learnerVia(lab, 1, 1, 200);
+    expect(await redis.ping()).toBe('PONG');
+    await nemesis.pauseNode(lab, { node: 1 });
+    expect(lab.node(1).state).toBe('paused');
+    await expect(redis.ping()).rejects.toThrow(/timed out/i);
+    await nemesis.resumeNode(lab, { node: 1 });
+    expect(lab.node(1).state).toBe('up');
+    expect(await redis.ping()).toBe('PONG');
+  });
+
+  it('a link cut for client 1 leaves client 2\'s path to the same node working', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const one = await learnerVia(lab, 1, 1, 200);
+    const two = await learnerVia(lab, 2, 1, 200);
+    expect(await one.ping()).toBe('PONG');
+    await nemesis.cutLink(lab, { client: 1, node: 1, mode: 'blackhole' });
+    await expect(one.ping()).rejects.toThrow(/timed out/i);
+    expect(await two.ping()).toBe('PONG');
+    await nemesis.healLink(lab, { client: 1, node: 1 });
+    expect(await waitFor(() => one.ping().catch(() => null), 'the healed link to answer')).toBe('PONG');
+
+    await nemesis.cutLink(lab, { client: 1, node: 1, mode: 'refuse' });
+    expect(await tcpConnect(await lab.links.portFor(1, 1))).toBe('ECONNREFUSED');
+    expect(await two.ping()).toBe('PONG');
+    await nemesis.healLink(lab, { client: 1, node: 1 });
+    const back = await learnerVia(lab, 1, 1);
+    expect(await back.ping()).toBe('PONG');
+  });
+
+  it('a delayed link adds at least the delay to a round trip', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const redis = await learnerVia(lab, 1, 1, 2_000);
+    await redis.ping();
+    await nemesis.delayLink(lab, { client: 1, node: 1, delayMs: 60 });
+    const started = performance.now();
+    await redis.ping();
+    // Applied each way: a round trip pays it twice.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(120);
+    expect(lab.links.view(1, 1)).toMatchObject({ delayMs: 60, jitterMs: 0, cut: null });
+  });
+
+  it('a clock jump shortens PTTL and expires keys whose TTL was shorter than the jump', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const redis = await learnerVia(lab, 1, 1);
+    await redis.set('lock:long', 'a', 'PX', 60_000);
+    await redis.set('lock:short', 'b', 'PX', 2_000);
+    await redis.set('plain', 'c');
+    const view = await nemesis.jumpClock(lab, { node: 1, jumpMs: 5_000 });
+    const pttl = await redis.pttl('lock:long');
+    expect(pttl).toBeLessThanOrEqual(55_000);
+    expect(pttl).toBeGreaterThan(50_000);
+    expect(await redis.exists('lock:short')).toBe(0);
+    expect(await redis.pttl('plain')).toBe(-1);
+    expect(view.clockJumpMs).toBe(5_000);
+  });
+
+  it('refuses a fault that is already in effect, and invalid input, changing nothing', async () => {
+    const lab = await startLab({ nodes: 2 });
+    await nemesis.pauseNode(lab, { node: 1 });
+    expect((await rejection(nemesis.pauseNode(lab, { node: 1 }))).code).toBe('conflict');
+    await nemesis.resumeNode(lab, { node: 1 });
+    await nemesis.cutLink(lab, { client: 1, node: 2 });
+    expect((await rejection(nemesis.cutLink(lab, { client: 1, node: 2 }))).message).toMatch(/already cut/);
+    expect((await rejection(nemesis.restartNode(lab, { node: 1 }))).message).toMatch(/kill it before/);
+
+    const before = lab.history.length;
+    const bad: [string, Promise<unknown>][] = [
+      ['unknown node', nemesis.killNode(lab, { node: 5 })],
+      ['node out of range', nemesis.killNode(lab, { node: 99 })],
+      ['negative delay', nemesis.restartNode(lab, { node: 1, delayMs: -5 })],
+      ['wrong type', nemesis.pauseNode(lab, { node: '1' })],
+      ['unknown field', nemesis.killNode(lab, { node: 1, force: true })],
+      ['missing payload', nemesis.killNode(lab, undefined)],
+      ['bad cut mode', nemesis.cutLink(lab, { client: 1, node: 1, mode: 'explode' })],
+    ];
+    for (const [what, promise] of bad) {
+      const error = await rejection(promise);
+      expect(['invalid-input', 'not-found'], what).toContain(error.code);
+      expect(error.message.length, what).toBeGreaterThan(10);
+    }
+    expect(lab.history.length).toBe(before);
+    expect(lab.nodes.map((n) => n.state)).toEqual(['up', 'up']);
+  });
+
+  it('the learner user gets NOPERM for admin and dangerous commands, also from inside EVAL', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const redis = await learnerVia(lab, 1, 1);
+    const forbidden: [string, ...string[]][] = [
+      ['CONFIG', 'GET', 'maxmemory'],
+      ['FLUSHALL'],
+      ['DEBUG', 'SLEEP', '0'],
+      ['SHUTDOWN', 'NOSAVE'],
+      ['REPLICAOF', 'NO', 'ONE'],
+      ['MONITOR'],
+      ['KEYS', '*'],
+    ];
+    for (const [command, ...args] of forbidden) {
+      // DEBUG is also off for everyone (enable-debug-command no); either way the node refuses it.
+      await expect(redis.call(command, ...args), command).rejects.toThrow(/NOPERM|DEBUG command not allowed/);
+      const lua = `return redis.call(${[command, ...args].map((a) => `'${a}'`).join(', ')})`;
+      await expect(redis.eval(lua, 0), `${command} in EVAL`).rejects.toThrow(/NOPERM|can't run this command|not allowed from script/i);
+    }
+    // Any key is the learner's: the nodes belong to this lab alone.
+    expect(await redis.set('lock:invoice:42', 't', 'PX', 1000, 'NX')).toBe('OK');
+    expect(lab.node(1).state).toBe('up');
+    // The default user is off.
+    const anonymous = learnerDirect(lab, 1);
+    anonymous.options.username = undefined;
+    anonymous.options.password = undefined;
+    await expect(anonymous.ping()).rejects.toThrow(/NOAUTH|WRONGPASS|NOPERM|default/i);
+  });
+
+  it('the monitor shows a lock key with its holder token and TTL, and its deletion', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const redis = await learnerVia(lab, 1, 1);
+    const changes: number[] = [];
+    lab.on('nodes', (ids) => changes.push(...ids));
+    await redis.set('lock:invoice:42', 'token-abc', 'PX', 5_000, 'NX');
+    const view = await waitFor(() => lab.nodeView(1).keys.find((k) => k.key === 'lock:invoice:42'), 'the key in the node view', 1_000);
+    expect(view.value).toBe('token-abc');
+    expect(view.pttl).toBeGreaterThan(4_000);
+    expect(view.pttl).toBeLessThanOrEqual(5_000);
+    expect(changes).toContain(1);
+    await redis.del('lock:invoice:42');
+    await waitFor(() => lab.nodeView(1).keys.length === 0, 'the key to disappear from the view', 1_000);
+  });
+});
+
+describe('a master with an asynchronous replica', () => {
+  it('replicates writes, and failover with replication held back loses the lock', async () => {
+    const lab = await startLab({ kind: 'replicated', nodes: 2 });
+    expect(lab.nodes.map((n) => n.role)).toEqual(['master', 'replica']);
+    const master = await learnerVia(lab, 1, 1);
+    const replica = await learnerVia(lab, 1, 2);
+    await master.set('lock:before', 'a', 'PX', 60_000);
+    expect(await waitFor(() => replica.get('lock:before'), 'replication of lock:before')).toBe('a');
+
+    await nemesis.holdReplication(lab, {});
+    await master.set('lock:invoice:42', 'token-a', 'PX', 60_000, 'NX');
+    expect(await master.get('lock:invoice:42')).toBe('token-a');
+    expect(await replica.get('lock:invoice:42')).toBeNull();
+
+    const views = await nemesis.failover(lab, {});
+    expect(views.map((v) => [v.state, v.role])).toEqual([
+      ['down', 'master'],
+      ['up', 'master'],
+    ]);
+    const promoted = await learnerVia(lab, 2, 2);
+    expect(await promoted.get('lock:before')).toBe('a');
+    expect(await promoted.get('lock:invoice:42')).toBeNull();
+    // A second client now takes "the same" lock: two holders.
+    expect(await promoted.set('lock:invoice:42', 'token-b', 'PX', 60_000, 'NX')).toBe('OK');
+    expect((await rejection(nemesis.failover(lab, {}))).code).toBe('conflict');
+  });
+});

@@ -1,0 +1,126 @@
+/**
+ * The realtime layer with a real server on a random port, real labs and two
+ * typed socket.io clients — what a browser tab does, minus the pixels.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { io, type Socket } from 'socket.io-client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LabSnapshot } from '@/lib/cluster';
+import type { ClientToServerEvents, NodesDiff, ServerToClientEvents } from '@/lib/protocol';
+import type { Result } from '@/lib/result';
+import { createLabServer, type RunningLabServer } from '@/server/app-server';
+import { configFromEnv } from '@/server/config';
+import { waitFor } from './lab-fixture';
+
+type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let server: RunningLabServer;
+const sockets: Client[] = [];
+const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-rt-'));
+
+beforeAll(async () => {
+  server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 3, runRoot }));
+});
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await server?.close();
+  fs.rmSync(runRoot, { recursive: true, force: true });
+});
+
+function connect(extraHeaders?: Record<string, string>): Client {
+  const socket: Client = io(server.url, { transports: ['websocket'], reconnection: false, extraHeaders });
+  sockets.push(socket);
+  return socket;
+}
+
+function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+describe('realtime', () => {
+  it('gives a tab its own lab with a snapshot, and a second viewer of that lab the same snapshot', async () => {
+    const a = connect();
+    const snapshotEvents: LabSnapshot[] = [];
+    a.on('lab:snapshot', (s) => snapshotEvents.push(s));
+    const snapshot = value(await a.emitWithAck('lab:join', {}));
+    expect(snapshot.nodes.map((n) => [n.label, n.state])).toEqual([
+      ['Node 1', 'up'],
+      ['Node 2', 'up'],
+      ['Node 3', 'up'],
+      ['Node 4', 'up'],
+      ['Node 5', 'up'],
+    ]);
+    expect(snapshot.links).toHaveLength(3 * 5);
+    await waitFor(() => snapshotEvents.length === 1, 'the lab:snapshot event');
+
+    const b = connect();
+    const again = value(await b.emitWithAck('lab:join', { labId: snapshot.labId }));
+    expect(again.labId).toBe(snapshot.labId);
+    expect(again.nodes.map((n) => n.port)).toEqual(snapshot.nodes.map((n) => n.port));
+  });
+
+  it('pushes a kill to both viewers as a diff, and the history to each', async () => {
+    const a = connect();
+    const b = connect();
+    const { labId } = value(await a.emitWithAck('lab:join', {}));
+    value(await b.emitWithAck('lab:join', { labId }));
+    const diffs: Record<'a' | 'b', NodesDiff[]> = { a: [], b: [] };
+    a.on('nodes:update', (d) => diffs.a.push(d));
+    b.on('nodes:update', (d) => diffs.b.push(d));
+    const seen: string[] = [];
+    b.on('history:append', (batch) => {
+      for (const e of batch.events) if (e.type === 'nemesis') seen.push(`${e.op}:${e.phase}`);
+    });
+    const killed = value(await a.emitWithAck('node:kill', { node: 3 }));
+    expect(killed.state).toBe('down');
+    for (const who of ['a', 'b'] as const) {
+      const diff = await waitFor(() => diffs[who].find((d) => d.nodes.some((n) => n.id === 3 && n.state === 'down')), `${who} to see Node 3 down`);
+      expect(diff.nodes.every((n) => n.id === 3)).toBe(true);
+    }
+    await waitFor(() => seen.includes('node-kill:ok'), 'the kill in the history');
+  });
+
+  it('answers malformed payloads with a clear error and keeps serving', async () => {
+    const a = connect();
+    const noLab = await a.emitWithAck('node:kill', { node: 1 });
+    expect(noLab).toMatchObject({ ok: false, error: { code: 'no-lab' } });
+    const { labId } = value(await a.emitWithAck('lab:join', {}));
+    const cases: unknown[] = [{ node: 'two' }, { node: -1 }, null, 'kill', [1, 2, 3], { node: 2, extra: 1 }];
+    for (const payload of cases) {
+      const result = await (a as unknown as { emitWithAck(e: string, p: unknown): Promise<Result<unknown>> }).emitWithAck('node:kill', payload);
+      expect(result.ok, JSON.stringify(payload)).toBe(false);
+      if (!result.ok) expect(result.error.code).toBe('invalid-input');
+    }
+    const errors: string[] = [];
+    a.on('lab:error', (e) => errors.push(e.message));
+    (a as unknown as { emit(e: string, p: unknown): void }).emit('node:kill', { node: 1 }); // no ack
+    await waitFor(() => errors.length > 0, 'an error for a message without acknowledgement');
+    expect(errors[0]).toMatch(/acknowledgement/);
+    const badJoin = await (a as unknown as { emitWithAck(e: string, p: unknown): Promise<Result<unknown>> }).emitWithAck('lab:join', { labId: '../../etc' });
+    expect(badJoin.ok).toBe(false);
+    // Still serving, and nothing changed in the lab.
+    const snapshot = value(await a.emitWithAck('lab:join', { labId }));
+    expect(snapshot.nodes.every((n) => n.state === 'up')).toBe(true);
+  });
+
+  it('refuses a lab over the cap with "lab server is full"', async () => {
+    // The cap is 3 and the tests above hold 3 labs.
+    expect(server.labs.size).toBe(3);
+    const c = connect();
+    const result = await c.emitWithAck('lab:join', {});
+    expect(result).toMatchObject({ ok: false, error: { code: 'lab-full' } });
+    if (!result.ok) expect(result.error.message).toMatch(/lab server is full/);
+  });
+
+  it('refuses a socket from a foreign Origin', async () => {
+    const foreign = connect({ origin: 'https://evil.example' });
+    const error = await new Promise<Error>((resolve) => foreign.once('connect_error', resolve));
+    expect(error.message).toMatch(/websocket error|xhr poll error|Forbidden|not authorized/i);
+    expect(foreign.connected).toBe(false);
+    const same = connect({ origin: server.url });
+    await waitFor(() => same.connected, 'a same-origin socket to connect');
+  });
+});
