@@ -37,7 +37,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     console.log(`[locklab] removed leftovers of ${leftovers.instances.length} stopped server(s); killed redis-server pid(s): ${leftovers.killed.join(', ') || 'none'}`);
   const runDir = instanceDir(config.runRoot);
   fs.mkdirSync(runDir, { recursive: true });
-  const labs = new LabManager({ dir: runDir, maxLabs: config.maxLabs, idleMs: config.labIdleMs });
+  const labs = new LabManager({ dir: runDir, maxLabs: config.maxLabs, idleMs: config.labIdleMs, warmLabs: config.warmLabs });
 
   let handle: RequestHandler = (_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Lock Lab: pages are not served by this instance (LOCKLAB_WEB=0)\n');

@@ -9,6 +9,8 @@ export interface ServerConfig {
   web: boolean;
   maxLabs: number;
   labIdleMs: number;
+  /** Default-topology labs kept started in reserve (LOCKLAB_WARM_LABS). */
+  warmLabs: number;
   runRoot: string;
   /** Extra browser origins allowed to open a socket (comma-separated in LOCKLAB_ALLOWED_ORIGINS). */
   allowedOrigins: string[];
@@ -30,6 +32,7 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     web: process.env.LOCKLAB_WEB !== '0',
     maxLabs: intFromEnv('LOCKLAB_MAX_LABS', 24, 1),
     labIdleMs: intFromEnv('LOCKLAB_LAB_IDLE_MS', 10 * 60_000, 1),
+    warmLabs: intFromEnv('LOCKLAB_WARM_LABS', 1, 0),
     runRoot: defaultRunRoot(),
     allowedOrigins: (process.env.LOCKLAB_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     ...overrides,

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type { Topology } from '@/lib/cluster';
+import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import { Lab, newLabId } from './lab';
 
@@ -12,7 +13,13 @@ export interface LabManagerOptions {
   dir: string;
   maxLabs: number;
   idleMs: number;
+  /** Labs of the default topology kept started in reserve, so a new tab gets its nodes at once. */
+  warmLabs?: number;
 }
+
+const REFILL_DELAY_MS = 250;
+
+const sameTopology = (a: Topology, b: Topology) => a.kind === b.kind && a.nodes === b.nodes && a.persistence === b.persistence;
 
 export class LabManager {
   private readonly labs = new Map<string, Lab>();
@@ -21,8 +28,42 @@ export class LabManager {
   /** Labs being created count against the cap too, so a burst of joins cannot overshoot it. */
   private starting = 0;
   private closing = false;
+  /** Started labs nobody owns yet; they count against the cap like any other. */
+  private readonly warm: Lab[] = [];
+  private readonly warming = new Set<Promise<void>>();
 
-  constructor(private readonly options: LabManagerOptions) {}
+  constructor(private readonly options: LabManagerOptions) {
+    this.refill();
+  }
+
+  private get used(): number {
+    return this.labs.size + this.starting + this.warm.length + this.warming.size;
+  }
+
+  /** Tops the reserve up in the background, never past the cap. */
+  private refill(): void {
+    const want = this.options.warmLabs ?? 0;
+    while (!this.closing && this.warm.length + this.warming.size < want && this.used < this.options.maxLabs) {
+      const id = newLabId();
+      const lab = new Lab({ id, topology: DEFAULT_TOPOLOGY, clients: 3, dir: path.join(this.options.dir, `lab-${id}`) });
+      const warming: Promise<void> = lab
+        .start()
+        .then(
+          async () => {
+            if (this.closing) await lab.destroy();
+            else this.warm.push(lab);
+          },
+          (error: unknown) => console.error('[locklab] could not start a warm lab:', (error as Error).message),
+        )
+        .finally(() => this.warming.delete(warming));
+      this.warming.add(warming);
+    }
+  }
+
+  /** Started labs waiting in reserve. */
+  get reserve(): number {
+    return this.warm.length;
+  }
 
   get size(): number {
     return this.labs.size;
@@ -38,21 +79,41 @@ export class LabManager {
 
   async create(topology: Topology, clients: number): Promise<Lab> {
     if (this.closing) throw new LabOperationError('lab-full', 'The lab server is shutting down');
-    if (this.labs.size + this.starting >= this.options.maxLabs)
-      throw new LabOperationError('lab-full', `The lab server is full (${this.options.maxLabs} labs running). Try again in a few minutes.`);
+    const warmIndex = this.warm.findIndex((lab) => sameTopology(lab.topology, topology) && !lab.closed);
+    if (warmIndex >= 0) {
+      const [lab] = this.warm.splice(warmIndex, 1) as [Lab];
+      lab.clients = clients;
+      this.adopt(lab);
+      // Spawning five processes blocks the event loop for a few ms each: let this join's answer leave first.
+      setTimeout(() => this.refill(), REFILL_DELAY_MS).unref();
+      return lab;
+    }
+    if (this.used >= this.options.maxLabs) {
+      // A reserve lab of another topology gives way to a learner who needs a slot now.
+      const spare = this.warm.shift();
+      if (!spare) throw new LabOperationError('lab-full', `The lab server is full (${this.options.maxLabs} labs running). Try again in a few minutes.`);
+      await spare.destroy('made room for a new lab');
+    }
     this.starting++;
     try {
       const id = newLabId();
       const lab = new Lab({ id, topology, clients, dir: path.join(this.options.dir, `lab-${id}`) });
       await lab.start();
-      this.labs.set(id, lab);
-      this.viewers.set(id, new Set());
-      lab.once('closed', () => this.forget(id));
-      this.armIdle(id); // a lab nobody attaches to still goes away
+      this.adopt(lab);
       return lab;
     } finally {
       this.starting--;
     }
+  }
+
+  private adopt(lab: Lab): void {
+    this.labs.set(lab.id, lab);
+    this.viewers.set(lab.id, new Set());
+    lab.once('closed', () => {
+      this.forget(lab.id);
+      this.refill();
+    });
+    this.armIdle(lab.id); // a lab nobody attaches to still goes away
   }
 
   attach(labId: string, viewer: string): void {
@@ -92,6 +153,8 @@ export class LabManager {
 
   async closeAll(reason = 'the lab server is shutting down'): Promise<void> {
     this.closing = true;
-    await Promise.all(this.all().map((lab) => lab.destroy(reason)));
+    // A lab still warming destroys itself once started (it sees `closing`); wait for that.
+    await Promise.all([...this.warming]);
+    await Promise.all([...this.all(), ...this.warm.splice(0)].map((lab) => lab.destroy(reason)));
   }
 }

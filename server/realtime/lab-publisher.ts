@@ -8,8 +8,12 @@ import type { HistoryEvent } from '@/lib/history';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import type { Lab } from '../lab/lab';
 
-/** Well inside the 50 ms the issue allows from change to push, while still coalescing bursts. */
-const FLUSH_MS = 8;
+/**
+ * A change leaves on the next turn of the event loop (so one operation's
+ * events travel together), but no more often than every MIN_GAP_MS, so a
+ * busy run's history is coalesced instead of sent event by event.
+ */
+const MIN_GAP_MS = 10;
 
 export const labRoom = (labId: string): string => `lab:${labId}`;
 
@@ -18,10 +22,12 @@ export function publishLab(io: Server<ClientToServerEvents, ServerToClientEvents
   const changedNodes = new Set<number>();
   let linksChanged = false;
   let history: HistoryEvent[] = [];
-  let timer: NodeJS.Timeout | null = null;
+  let timer: NodeJS.Timeout | NodeJS.Immediate | null = null;
+  let lastFlush = -Infinity;
 
   const flush = () => {
     timer = null;
+    lastFlush = performance.now();
     if (lab.closed) return;
     if (changedNodes.size) {
       const nodes = [...changedNodes].sort((a, b) => a - b).map((id) => lab.nodeView(id));
@@ -39,7 +45,9 @@ export function publishLab(io: Server<ClientToServerEvents, ServerToClientEvents
     }
   };
   const schedule = () => {
-    timer ??= setTimeout(flush, FLUSH_MS);
+    if (timer) return;
+    const wait = lastFlush + MIN_GAP_MS - performance.now();
+    timer = wait > 0 ? setTimeout(flush, wait) : setImmediate(flush);
   };
 
   const onNodes = (ids: number[]) => {
@@ -62,7 +70,10 @@ export function publishLab(io: Server<ClientToServerEvents, ServerToClientEvents
   lab.on('history', onHistory);
   lab.once('closed', onClosed);
   return () => {
-    if (timer) clearTimeout(timer);
+    if (timer) {
+      clearTimeout(timer as NodeJS.Timeout);
+      clearImmediate(timer as NodeJS.Immediate);
+    }
     lab.off('nodes', onNodes);
     lab.off('links', onLinks);
     lab.off('history', onHistory);

@@ -12,7 +12,7 @@ import type { ClientToServerEvents, NodesDiff, ServerToClientEvents } from '@/li
 import type { Result } from '@/lib/result';
 import { createLabServer, type RunningLabServer } from '@/server/app-server';
 import { configFromEnv } from '@/server/config';
-import { waitFor } from './lab-fixture';
+import { alive, waitFor } from './lab-fixture';
 
 type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -21,7 +21,7 @@ const sockets: Client[] = [];
 const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-rt-'));
 
 beforeAll(async () => {
-  server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 3, runRoot }));
+  server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 3, warmLabs: 0, runRoot }));
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
@@ -122,5 +122,37 @@ describe('realtime', () => {
     expect(foreign.connected).toBe(false);
     const same = connect({ origin: server.url });
     await waitFor(() => same.connected, 'a same-origin socket to connect');
+  });
+});
+
+describe('lab lifetime', () => {
+  it('serves a new tab from the warm reserve, refills it, and destroys a lab left without a tab', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-rt2-'));
+    const second = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 4, warmLabs: 1, labIdleMs: 300, runRoot: root }));
+    try {
+      // The reserve lab is started in the background right after the server starts.
+      await waitFor(() => second.labs.reserve === 1, 'the warm reserve to fill');
+      const tab: Client = io(second.url, { transports: ['websocket'], reconnection: false });
+      sockets.push(tab);
+      const snapshot = value(await tab.emitWithAck('lab:join', { clients: 4 }));
+      expect(snapshot.clients).toBe(4);
+      expect(snapshot.nodes.every((n) => n.state === 'up')).toBe(true);
+      const lab = second.labs.get(snapshot.labId)!;
+      const pids = lab.nodes.map((n) => n.pid!);
+      await waitFor(() => second.labs.reserve === 1, 'the reserve to refill');
+
+      const viewer: Client = io(second.url, { transports: ['websocket'], reconnection: false });
+      sockets.push(viewer);
+      value(await viewer.emitWithAck('lab:join', { labId: snapshot.labId }));
+      tab.close();
+      // One tab still watches: the lab stays.
+      expect(second.labs.get(snapshot.labId)).toBeDefined();
+      viewer.disconnect();
+      await waitFor(() => second.labs.get(snapshot.labId) === undefined, 'the idle lab to be destroyed', 5_000);
+      await waitFor(() => pids.every((pid) => !alive(pid)), 'its redis-servers to stop');
+    } finally {
+      await second.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });

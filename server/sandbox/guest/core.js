@@ -1,0 +1,292 @@
+// Runs inside each client's QuickJS context, before the learner's program.
+// It turns the few host functions in `__host` into Node-like globals and a
+// `require` with the lab's modules. Intrinsics are captured first so a
+// program that tampers with prototypes only breaks itself.
+(function () {
+  'use strict';
+  const host = globalThis.__host;
+  delete globalThis.__host;
+  const hostCall = host.call;
+  const hostNow = host.now;
+  const hostPerf = host.perf;
+  const parse = JSON.parse;
+  const stringify = JSON.stringify;
+  const RealDate = Date;
+  const RealPromise = Promise;
+  const RealError = Error;
+  const RealMap = Map;
+  const mapGet = Map.prototype.get;
+  const mapSet = Map.prototype.set;
+  const mapDelete = Map.prototype.delete;
+  const apply = Reflect.apply;
+  const defineProperty = Object.defineProperty;
+
+  function call(op, payload) {
+    const out = hostCall(op, payload === undefined ? '' : stringify(payload));
+    return out === '' ? undefined : parse(out);
+  }
+
+  // ---- errors ---------------------------------------------------------------
+  class ReplyError extends RealError {
+    constructor(message) {
+      super(message);
+      this.name = 'ReplyError';
+    }
+  }
+
+  function toGuestError(e) {
+    const err = e.name === 'ReplyError' ? new ReplyError(e.message) : new RealError(e.message);
+    if (e.name && e.name !== 'ReplyError') err.name = e.name;
+    if (e.code !== undefined) err.code = e.code;
+    if (e.command !== undefined) err.command = e.command;
+    return err;
+  }
+
+  function describe(e) {
+    try {
+      if (e instanceof RealError || (e && typeof e === 'object' && 'message' in e)) {
+        return { name: String(e.name || 'Error'), message: String(e.message), stack: typeof e.stack === 'string' ? e.stack : '' };
+      }
+      return { name: 'Error', message: 'Uncaught ' + inspect(e), stack: '' };
+    } catch (_) {
+      return { name: 'Error', message: 'Uncaught exception', stack: '' };
+    }
+  }
+
+  // ---- async requests to the host -------------------------------------------
+  const pending = new RealMap();
+  function request(op, payload) {
+    return new RealPromise(function (resolve, reject) {
+      const id = call(op, payload);
+      apply(mapSet, pending, [id, { resolve: resolve, reject: reject }]);
+    });
+  }
+
+  // ---- events ---------------------------------------------------------------
+  class EventEmitter {
+    constructor() {
+      defineProperty(this, '_events', { value: Object.create(null), writable: true });
+    }
+    on(name, fn) {
+      (this._events[name] || (this._events[name] = [])).push({ fn: fn, once: false });
+      return this;
+    }
+    addListener(name, fn) {
+      return this.on(name, fn);
+    }
+    once(name, fn) {
+      (this._events[name] || (this._events[name] = [])).push({ fn: fn, once: true });
+      return this;
+    }
+    off(name, fn) {
+      const list = this._events[name];
+      if (list) this._events[name] = list.filter(function (l) { return l.fn !== fn; });
+      return this;
+    }
+    removeListener(name, fn) {
+      return this.off(name, fn);
+    }
+    removeAllListeners(name) {
+      if (name === undefined) this._events = Object.create(null);
+      else delete this._events[name];
+      return this;
+    }
+    listenerCount(name) {
+      return (this._events[name] || []).length;
+    }
+    emit(name) {
+      const args = Array.prototype.slice.call(arguments, 1);
+      const list = this._events[name];
+      if (!list || list.length === 0) {
+        if (name === 'error') throw args[0] instanceof RealError ? args[0] : new RealError('Unhandled error. (' + inspect(args[0]) + ')');
+        return false;
+      }
+      this._events[name] = list.filter(function (l) { return !l.once; });
+      for (const l of list) apply(l.fn, this, args);
+      return true;
+    }
+  }
+
+  // ---- console --------------------------------------------------------------
+  function inspect(v, depth) {
+    depth = depth || 0;
+    if (typeof v === 'string') return depth ? "'" + v + "'" : v;
+    if (v instanceof RealError) return v.stack ? v.name + ': ' + v.message + '\n' + v.stack.replace(/\n$/, '') : v.name + ': ' + v.message;
+    if (typeof v === 'function') return '[Function: ' + (v.name || 'anonymous') + ']';
+    if (typeof v === 'symbol' || typeof v === 'bigint') return String(v);
+    if (v === null || typeof v !== 'object') return String(v);
+    if (depth > 2) return Array.isArray(v) ? '[Array]' : '[Object]';
+    if (v instanceof RealDate) return v.toISOString();
+    if (Array.isArray(v)) return '[ ' + v.map(function (x) { return inspect(x, depth + 1); }).join(', ') + ' ]';
+    const keys = Object.keys(v);
+    if (keys.length === 0) return '{}';
+    return '{ ' + keys.map(function (k) { return k + ': ' + inspect(v[k], depth + 1); }).join(', ') + ' }';
+  }
+  function format(args) {
+    return Array.prototype.map.call(args, function (a) { return inspect(a, 0); }).join(' ');
+  }
+  const console = {
+    log: function () { call('console', { level: 'log', text: format(arguments) }); },
+    info: function () { call('console', { level: 'info', text: format(arguments) }); },
+    debug: function () { call('console', { level: 'log', text: format(arguments) }); },
+    warn: function () { call('console', { level: 'warn', text: format(arguments) }); },
+    error: function () { call('console', { level: 'error', text: format(arguments) }); },
+  };
+
+  // ---- uncaught errors ------------------------------------------------------
+  function uncaught(e, kind) {
+    call('uncaught', { kind: kind, error: describe(e) });
+  }
+  function runCallback(fn, thisArg, args) {
+    try {
+      const r = apply(fn, thisArg, args);
+      if (r && typeof r.then === 'function') r.then(undefined, function (e) { uncaught(e, 'unhandledRejection'); });
+    } catch (e) {
+      uncaught(e, 'uncaughtException');
+    }
+  }
+
+  // ---- timers (host-driven, so a paused client's timers wait) ---------------
+  const timers = new RealMap();
+  let nextTimer = 1;
+  class Timeout {
+    constructor(id) {
+      defineProperty(this, '_id', { value: id });
+    }
+    ref() { call('timerRef', [this._id, true]); return this; }
+    unref() { call('timerRef', [this._id, false]); return this; }
+    hasRef() { return true; }
+    refresh() { call('timerRefresh', this._id); return this; }
+    [Symbol.toPrimitive]() { return this._id; }
+  }
+  function addTimer(fn, ms, args, repeat) {
+    if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function');
+    const id = nextTimer++;
+    apply(mapSet, timers, [id, { fn: fn, args: args, repeat: repeat }]);
+    let delay = Number(ms);
+    if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
+    call('timerSet', [id, delay, repeat]);
+    return new Timeout(id);
+  }
+  function clearTimer(t) {
+    const id = t instanceof Timeout ? t._id : Number(t);
+    if (apply(mapDelete, timers, [id])) call('timerClear', id);
+  }
+  function setTimeout(fn, ms) { return addTimer(fn, ms, Array.prototype.slice.call(arguments, 2), false); }
+  function setInterval(fn, ms) { return addTimer(fn, ms, Array.prototype.slice.call(arguments, 2), true); }
+  function setImmediate(fn) { return addTimer(fn, 0, Array.prototype.slice.call(arguments, 1), false); }
+
+  // ---- clock: the client's skewed wall clock; performance.now stays monotonic
+  function LabDate() {
+    if (!new.target) return new RealDate(hostNow()).toString();
+    if (arguments.length === 0) return new RealDate(hostNow());
+    return Reflect.construct(RealDate, Array.prototype.slice.call(arguments));
+  }
+  LabDate.prototype = RealDate.prototype;
+  LabDate.now = function now() { return hostNow(); };
+  LabDate.parse = RealDate.parse;
+  LabDate.UTC = RealDate.UTC;
+
+  // ---- dispatch: the only way the host calls into the client ----------------
+  const connListeners = new RealMap();
+  function dispatch(kind, id, json) {
+    if (kind === 'reply') {
+      const p = apply(mapGet, pending, [id]);
+      if (!p) return;
+      apply(mapDelete, pending, [id]);
+      const r = parse(json);
+      if (r.ok) p.resolve(r.value);
+      else p.reject(toGuestError(r.error));
+    } else if (kind === 'timer') {
+      const t = apply(mapGet, timers, [id]);
+      if (!t) return;
+      if (!t.repeat) apply(mapDelete, timers, [id]);
+      runCallback(t.fn, undefined, t.args);
+    } else if (kind === 'conn') {
+      const l = apply(mapGet, connListeners, [id]);
+      if (l) runCallback(l, undefined, [parse(json)]);
+    }
+  }
+
+  // ---- modules --------------------------------------------------------------
+  const factories = Object.create(null);
+  const cache = Object.create(null);
+  const AVAILABLE = 'ioredis, redis, redlock, crypto, node-cron, lab, events, timers, timers/promises';
+  function define(name, factory) { factories[name] = factory; }
+  function requireModule(name) {
+    const key = String(name).replace(/^node:/, '');
+    if (key in cache) return cache[key];
+    const factory = factories[key];
+    if (!factory) {
+      const err = new RealError("Cannot find module '" + String(name) + "'. The lab provides: " + AVAILABLE + '.');
+      err.code = 'MODULE_NOT_FOUND';
+      throw err;
+    }
+    cache[key] = factory();
+    return cache[key];
+  }
+
+  const info = call('info');
+  const lab = {
+    call: call,
+    request: request,
+    connListeners: connListeners,
+    toGuestError: toGuestError,
+    ReplyError: ReplyError,
+    EventEmitter: EventEmitter,
+    define: define,
+    require: requireModule,
+    setTimeout: setTimeout,
+    clearTimeout: clearTimer,
+    inspect: inspect,
+    describe: describe,
+    info: info,
+    perf: hostPerf,
+  };
+
+  define('events', function () {
+    const m = EventEmitter;
+    m.EventEmitter = EventEmitter;
+    m.default = EventEmitter;
+    return m;
+  });
+  define('timers', function () {
+    return { setTimeout: setTimeout, setInterval: setInterval, setImmediate: setImmediate, clearTimeout: clearTimer, clearInterval: clearTimer, clearImmediate: clearTimer };
+  });
+  define('timers/promises', function () {
+    return {
+      setTimeout: function (ms, value) { return new RealPromise(function (r) { setTimeout(function () { r(value); }, ms); }); },
+      setImmediate: function (value) { return new RealPromise(function (r) { setImmediate(function () { r(value); }); }); },
+    };
+  });
+
+  globalThis.console = console;
+  globalThis.setTimeout = setTimeout;
+  globalThis.setInterval = setInterval;
+  globalThis.setImmediate = setImmediate;
+  globalThis.clearTimeout = clearTimer;
+  globalThis.clearInterval = clearTimer;
+  globalThis.clearImmediate = clearTimer;
+  globalThis.queueMicrotask = function (fn) { RealPromise.resolve().then(function () { runCallback(fn, undefined, []); }); };
+  globalThis.Date = LabDate;
+  globalThis.performance = { now: function () { return hostPerf(); }, timeOrigin: 0 };
+  globalThis.global = globalThis;
+  globalThis.process = undefined;
+  delete globalThis.process;
+  globalThis.__lab_internal = lab;
+  globalThis.__lab_dispatch = dispatch;
+  globalThis.__lab_main = function (fn, fileName) {
+    const module = { exports: {} };
+    let p;
+    try {
+      p = fn(module.exports, requireModule, module, fileName, '/lab');
+    } catch (e) {
+      call('mainDone', { ok: false, error: describe(e) });
+      return;
+    }
+    p.then(
+      function () { call('mainDone', { ok: true }); },
+      function (e) { call('mainDone', { ok: false, error: describe(e) }); },
+    );
+  };
+})();

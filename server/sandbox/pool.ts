@@ -1,0 +1,243 @@
+/**
+ * The sandbox pool, on the main thread. It never runs learner code: it hands
+ * each run to a fresh worker thread, answers the worker's host look-ups,
+ * forwards history events, and watches every worker through a shared memory
+ * slot so a worker stuck inside learner code (where QuickJS's interrupt
+ * handler cannot fire, e.g. one huge allocation) is terminated from here.
+ * A worker serves one run and is then thrown away; warm spares hide the boot.
+ */
+import { Worker } from 'node:worker_threads';
+import { defaultResolveNode } from './hosts';
+import { BUSY_SLOT, type MainToWorker, type ResolvedTarget, type WorkerToMain } from './protocol';
+import {
+  DEFAULT_LIMITS,
+  type ClientOutcome,
+  type RunHandle,
+  type RunOutcome,
+  type RunStatus,
+  type SandboxLimits,
+  type SandboxPool,
+  type SandboxPoolOptions,
+  type StartRunOptions,
+} from './types';
+import { LabOperationError } from '@/lib/result';
+
+const BOOT_URL = new URL('./worker-boot.mjs', import.meta.url);
+const ENTRY_URL = new URL('./worker/main.ts', import.meta.url).href;
+/** How often the main thread checks the workers; cheap (one shared-memory read per run). */
+const WATCHDOG_MS = 20;
+/** Extra time past the wall-clock limit (and the last staggered start) before a silent worker is killed. */
+const WALL_GRACE_MS = 5_000;
+const MAX_CODE_CHARS = 200_000;
+const REFILL_DELAY_MS = 1_500;
+
+interface WorkerSlot {
+  worker: Worker;
+  busy: Float64Array;
+  /** Resolves when the worker has loaded QuickJS and warmed up. */
+  ready: Promise<void>;
+}
+
+function spawnWorker(): WorkerSlot {
+  const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * 3);
+  const worker = new Worker(BOOT_URL, {
+    workerData: { entry: ENTRY_URL, busy: shared },
+    // The QuickJS heaps live in WebAssembly memory; this bounds the worker's own JS heap.
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
+    stdout: false,
+    stderr: false,
+  });
+  // Without a listener an 'error' event would crash the server; the run controller listens too.
+  worker.on('error', () => undefined);
+  worker.unref();
+  const ready = new Promise<void>((resolve) => {
+    const onMessage = (m: WorkerToMain) => {
+      if (m.type !== 'ready') return;
+      worker.off('message', onMessage);
+      resolve();
+    };
+    worker.on('message', onMessage);
+    worker.once('exit', () => resolve());
+  });
+  return { worker, busy: new Float64Array(shared), ready };
+}
+
+class RunController implements RunHandle {
+  readonly done: Promise<RunOutcome>;
+  private resolveDone!: (o: RunOutcome) => void;
+  private finished = false;
+  private readonly startedAt = performance.now();
+  private readonly deadlineAt: number;
+
+  constructor(
+    private readonly slot: WorkerSlot,
+    private readonly opts: StartRunOptions,
+    private readonly limits: SandboxLimits,
+    private readonly onFinished: (run: RunController) => void,
+  ) {
+    this.done = new Promise((r) => (this.resolveDone = r));
+    const lastStart = Math.max(0, ...(opts.startDelaysMs ?? []));
+    this.deadlineAt = this.startedAt + limits.wallClockMs + lastStart + WALL_GRACE_MS;
+    slot.worker.on('message', (m: WorkerToMain) => this.onMessage(m));
+    slot.worker.on('error', (e: Error) => this.kill(`The sandbox worker failed: ${e.message}`));
+    slot.worker.on('exit', () => this.kill('The sandbox worker exited unexpectedly.'));
+    this.send({
+      type: 'start',
+      spec: {
+        runId: opts.runId,
+        code: opts.code,
+        fileName: opts.fileName ?? 'program.ts',
+        clients: opts.clients,
+        nodes: [...opts.nodes],
+        startDelaysMs: opts.startDelaysMs ?? [],
+        credentials: opts.credentials,
+        limits,
+        originEpochMs: opts.clock.originEpochMs,
+        opIdBase: opts.opIdBase ?? 1,
+      },
+    });
+  }
+
+  get runId(): string {
+    return this.opts.runId;
+  }
+
+  private send(m: MainToWorker): void {
+    if (!this.finished) this.slot.worker.postMessage(m);
+  }
+
+  private onMessage(m: WorkerToMain): void {
+    if (this.finished) return;
+    switch (m.type) {
+      case 'events':
+        for (const e of m.events) this.opts.onEvent(e);
+        break;
+      case 'diagnostic':
+        this.opts.onDiagnostic?.(m.diagnostic);
+        break;
+      case 'resolve':
+        this.send({ type: 'resolved', reqId: m.reqId, target: this.resolveTarget(m.client, m.host, m.port) });
+        break;
+      case 'done':
+        this.finish(m.status, m.clients, m.error);
+        break;
+      case 'ready':
+        break;
+    }
+  }
+
+  private resolveTarget(client: number, host: string, port: number): ResolvedTarget {
+    try {
+      const node = this.opts.resolveNode ? this.opts.resolveNode(host, port) : defaultResolveNode(host, port, this.opts.nodes);
+      if (node === null) return { ok: false, code: 'ENOTFOUND' };
+      const linkPort = this.opts.linkPort(client, node);
+      return linkPort === null ? { ok: false, code: 'ECONNREFUSED', node } : { ok: true, node, port: linkPort };
+    } catch {
+      return { ok: false, code: 'ENOTFOUND' };
+    }
+  }
+
+  /** Called by the pool's watchdog. */
+  check(now: number, epochNow: number): void {
+    if (this.finished) return;
+    const busySince = this.slot.busy[BUSY_SLOT] ?? 0;
+    const allowed = (this.slot.busy[2] ?? 0) + this.limits.hardKillGraceMs;
+    if (busySince > 0 && epochNow - busySince > allowed) {
+      const client = this.slot.busy[1] ?? 0;
+      this.kill(`Client ${client} kept the CPU for more than ${Math.round(allowed)} ms without answering, so its run was terminated.`);
+    } else if (now > this.deadlineAt) {
+      this.kill(`The run did not end within its wall-clock limit of ${this.limits.wallClockMs} ms, so it was terminated.`);
+    }
+  }
+
+  private kill(reason: string): void {
+    if (this.finished) return;
+    const clients: ClientOutcome[] = [];
+    for (let c = 1; c <= this.opts.clients; c++) clients.push({ client: c, status: 'killed' });
+    this.opts.onEvent({ type: 'console', client: 0, level: 'error', text: reason, runId: this.opts.runId });
+    this.finish('killed', clients, reason);
+  }
+
+  private finish(status: RunStatus, clients: ClientOutcome[], error?: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    void this.slot.worker.terminate();
+    const outcome: RunOutcome = { runId: this.opts.runId, status, clients, durationMs: performance.now() - this.startedAt };
+    if (error !== undefined) outcome.error = error;
+    this.onFinished(this);
+    this.resolveDone(outcome);
+  }
+
+  pauseClient(client: number, ms?: number): void {
+    this.send(ms === undefined ? { type: 'pause', client } : { type: 'pause', client, ms });
+  }
+  resumeClient(client: number): void {
+    this.send({ type: 'resume', client });
+  }
+  crashClient(client: number): void {
+    this.send({ type: 'crash', client });
+  }
+  setSkew(client: number, skewMs: number): void {
+    this.send({ type: 'skew', client, skewMs });
+  }
+  stop(): void {
+    this.send({ type: 'stop' });
+  }
+  /** For pool.close(): no waiting on a worker that may be stuck. */
+  terminate(): void {
+    this.kill('The sandbox was shut down.');
+  }
+}
+
+export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool {
+  const warm = Math.max(0, options.warmWorkers ?? 1);
+  const maxRuns = options.maxRuns ?? 32;
+  const baseLimits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const spares: WorkerSlot[] = [];
+  const runs = new Set<RunController>();
+  let closed = false;
+
+  const refill = () => {
+    while (!closed && spares.length < warm) spares.push(spawnWorker());
+  };
+  refill();
+
+  const watchdog = setInterval(() => {
+    const now = performance.now();
+    const epochNow = Date.now();
+    for (const run of runs) run.check(now, epochNow);
+  }, WATCHDOG_MS);
+  watchdog.unref();
+
+  return {
+    get activeRuns() {
+      return runs.size;
+    },
+    startRun(opts: StartRunOptions): RunHandle {
+      if (closed) throw new LabOperationError('internal', 'The sandbox pool is closed.');
+      if (runs.size >= maxRuns) throw new LabOperationError('lab-full', `The server is running ${maxRuns} programs already; try again shortly.`);
+      const limits: SandboxLimits = { ...baseLimits, ...opts.limits };
+      if (!Number.isInteger(opts.clients) || opts.clients < 1 || opts.clients > limits.maxClients) {
+        throw new LabOperationError('invalid-input', `A run has 1 to ${limits.maxClients} clients (got ${opts.clients}).`);
+      }
+      if (opts.code.length > MAX_CODE_CHARS) {
+        throw new LabOperationError('invalid-input', `The program is too long (${opts.code.length} characters; at most ${MAX_CODE_CHARS}).`);
+      }
+      const slot = spares.shift() ?? spawnWorker();
+      const run = new RunController(slot, opts, limits, (r) => runs.delete(r));
+      runs.add(run);
+      // Booting a worker compiles QuickJS on every core for a moment; let the new run get going first.
+      setTimeout(refill, REFILL_DELAY_MS).unref();
+      return run;
+    },
+    async whenWarm(): Promise<void> {
+      await Promise.all(spares.map((s) => s.ready));
+    },
+    async close(): Promise<void> {
+      closed = true;
+      clearInterval(watchdog);
+      for (const run of [...runs]) run.terminate();
+      await Promise.all(spares.splice(0).map((s) => s.worker.terminate()));
+    },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * The public contract of the sandbox: what a caller (the lab engine, the
+ * realtime layer, tests) hands to `pool.startRun` and what it gets back.
+ * Everything here is plain data or callbacks on the main thread; the learner's
+ * code itself never leaves its worker thread.
+ */
+import type { HistoryInput } from '@/lib/history';
+
+/** Per-client limits. Each one has a default (DEFAULT_LIMITS) a lesson can override. */
+export interface SandboxLimits {
+  /** Longest stretch of synchronous learner code before the client is stopped (QuickJS interrupt). */
+  cpuSliceMs: number;
+  /** Total CPU time one client may use over its whole life. */
+  cpuTotalMs: number;
+  /** Wall-clock life of a client, from its start. */
+  wallClockMs: number;
+  /** QuickJS heap per client. */
+  memoryBytes: number;
+  /** QuickJS stack per client; more than 256 KB lets deep recursion crash the host (DESIGN.md). */
+  stackBytes: number;
+  /** Console output per client (UTF-8 bytes). */
+  consoleBytes: number;
+  /** Redis commands per client per second (sliding one-second window). */
+  commandsPerSecond: number;
+  /** Clients per run. */
+  maxClients: number;
+  /** Default Redis command timeout when the learner's options name none, so a black-holed link fails instead of hanging. */
+  commandTimeoutMs: number;
+  /** Default Redis connect timeout when the learner's options name none. */
+  connectTimeoutMs: number;
+  /**
+   * Grace after `cpuSliceMs` before the main thread gives up on the worker and
+   * terminates it (a memory bomb can block QuickJS where the interrupt handler never runs).
+   */
+  hardKillGraceMs: number;
+}
+
+export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
+  cpuSliceMs: 40,
+  cpuTotalMs: 10_000,
+  wallClockMs: 30_000,
+  memoryBytes: 64 * 1024 * 1024,
+  stackBytes: 256 * 1024,
+  consoleBytes: 64 * 1024,
+  commandsPerSecond: 2_000,
+  maxClients: 16,
+  commandTimeoutMs: 1_000,
+  connectTimeoutMs: 1_000,
+  hardKillGraceMs: 400,
+});
+
+/** Where a learner's (host, port) goes: a lab node id, or null for "no such host". */
+export type ResolveNode = (host: string, port: number) => number | null;
+
+/** Where a client's link to a node listens on loopback, or null if that client has no link to it. */
+export type LinkPort = (client: number, node: number) => number | null;
+
+/** The lab's ACL user the learner's connections authenticate as (whatever the learner's code says). */
+export interface RedisCredentials {
+  username: string;
+  password: string;
+}
+
+/** A syntax or runtime error in the learner's own source (1-based line, 1-based column). */
+export interface Diagnostic {
+  client?: number;
+  severity: 'error' | 'warning';
+  kind: 'syntax' | 'runtime' | 'limit';
+  message: string;
+  line: number;
+  column: number;
+}
+
+export interface StartRunOptions {
+  runId: string;
+  /** TypeScript or JavaScript, one file, as typed in the editor. */
+  code: string;
+  /** How many clients run the program (1..limits.maxClients). Clients are numbered from 1. */
+  clients: number;
+  /** Optional per-client start delays in ms (index 0 = client 1); missing entries start at once. */
+  startDelaysMs?: number[];
+  /** Node ids the lab has (e.g. [1, 2, 3, 4, 5]); used by the default resolver. */
+  nodes: number[];
+  /** Maps a learner's host/port to a node; defaults to `defaultResolveNode` (see hosts.ts / README). */
+  resolveNode?: ResolveNode;
+  linkPort: LinkPort;
+  credentials: RedisCredentials;
+  limits?: Partial<SandboxLimits>;
+  /** The lab clock: `originEpochMs` = performance.timeOrigin + (performance.now() at the lab's start). */
+  clock: { originEpochMs: number };
+  /** History events, stamped with `t` on the lab clock and `runId`; the caller assigns seq. */
+  onEvent: (event: HistoryInput) => void;
+  onDiagnostic?: (diagnostic: Diagnostic) => void;
+  /** First opId this run uses for its Redis events (so ids stay unique across a lab's runs). Default 1. */
+  opIdBase?: number;
+  /** Label used in error messages and stacks; default "program.ts". */
+  fileName?: string;
+}
+
+export type ClientEndStatus =
+  | 'exited' // its program finished: nothing left to run
+  | 'error' // an uncaught exception or rejection ended it
+  | 'crashed' // crashClient
+  | 'limit' // it broke a sandbox limit
+  | 'timeout' // wall clock
+  | 'stopped' // the run was stopped
+  | 'killed'; // its worker was terminated
+
+export interface ClientOutcome {
+  client: number;
+  status: ClientEndStatus;
+  error?: string;
+}
+
+export type RunStatus =
+  | 'completed' // every client ended by itself (exited, error, crashed)
+  | 'stopped' // stop() was called
+  | 'limit' // a client broke a sandbox limit; the whole run was ended
+  | 'timeout' // wall clock
+  | 'syntax-error' // the code did not compile; nothing ran
+  | 'killed'; // the worker did not answer in time and was terminated
+
+export interface RunOutcome {
+  runId: string;
+  status: RunStatus;
+  /** Plain words for the UI when the run did not complete normally. */
+  error?: string;
+  clients: ClientOutcome[];
+  durationMs: number;
+}
+
+export interface RunHandle {
+  readonly runId: string;
+  /** Close the client's gate; with `ms`, reopen it after that long. */
+  pauseClient(client: number, ms?: number): void;
+  resumeClient(client: number): void;
+  /** Destroy the client's context and drop its connections; nothing is released. */
+  crashClient(client: number): void;
+  /** Set the client's clock offset (ms); its Date.now and pending timers follow. */
+  setSkew(client: number, skewMs: number): void;
+  stop(): void;
+  readonly done: Promise<RunOutcome>;
+}
+
+export interface SandboxPoolOptions {
+  /** Workers kept started and idle so a run starts without the ~300 ms worker boot. Default 1. */
+  warmWorkers?: number;
+  /** Concurrent runs; startRun beyond it is refused. Default 32. */
+  maxRuns?: number;
+  /** Defaults for every run (each run may override). */
+  limits?: Partial<SandboxLimits>;
+}
+
+export interface SandboxPool {
+  startRun(options: StartRunOptions): RunHandle;
+  /** Runs in progress. */
+  readonly activeRuns: number;
+  /** Resolves when the spare workers have booted (call it at server start so the first run is quick). */
+  whenWarm(): Promise<void>;
+  /** Stops every run and terminates all workers. */
+  close(): Promise<void>;
+}

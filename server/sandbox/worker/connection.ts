@@ -1,0 +1,196 @@
+/**
+ * One learner connection (`new Redis(...)` or `createClient(...)`), held in the
+ * worker next to the client's runtime (no thread crossing per command). It
+ * resolves the learner's host to a lab node, connects through this client's
+ * link proxy with the lab's ACL user, records every command in the history,
+ * and shapes errors the way ioredis does, naming the learner's host, not ours.
+ */
+import IORedis from 'ioredis';
+import type { HistoryInput, ReplyJson } from '@/lib/history';
+import type { ResolvedTarget } from '../protocol';
+import type { RedisCredentials, SandboxLimits } from '../types';
+
+export interface GuestErrorShape {
+  name: string;
+  message: string;
+  code?: string;
+}
+
+export type CommandResult = { ok: true; value: ReplyJson } | { ok: false; error: GuestErrorShape };
+
+export type ConnEvent =
+  | { event: 'connect' | 'ready' | 'close' | 'reconnecting' | 'end' }
+  | { event: 'error'; error: GuestErrorShape };
+
+/** Options a learner may set; anything else in their options object is ignored. */
+export interface LearnerConnOptions {
+  connectTimeout?: number;
+  commandTimeout?: number;
+  maxRetriesPerRequest?: number | null;
+  enableOfflineQueue?: boolean;
+  db?: number;
+}
+
+export interface ConnectionDeps {
+  client: number;
+  host: string;
+  port: number;
+  options: LearnerConnOptions;
+  credentials: RedisCredentials;
+  limits: SandboxLimits;
+  resolve: () => Promise<ResolvedTarget>;
+  emit: (event: HistoryInput) => void;
+  nextOpId: () => number;
+  onEvent: (event: ConnEvent) => void;
+}
+
+/** Same error message repeated by reconnect attempts is forwarded at most this often. */
+const ERROR_REPEAT_MS = 2_000;
+
+export class HostConnection {
+  private redis: IORedis | null = null;
+  private node: number | null = null;
+  private failure: GuestErrorShape | null = null;
+  private state: 'resolving' | 'connecting' | 'ready' | 'down' | 'closed' = 'resolving';
+  private readonly target: Promise<void>;
+  /** Commands sent and not yet answered: opId → command, so a crash can mark them indeterminate. */
+  private readonly inflight = new Map<number, { command: string; node: number }>();
+  private lastError = { message: '', at: 0 };
+
+  constructor(private readonly deps: ConnectionDeps) {
+    this.target = deps.resolve().then((t) => this.open(t));
+  }
+
+  /** The lab node this connection reaches, once resolved. */
+  get nodeId(): number | null {
+    return this.node;
+  }
+
+  /** Still connecting: like an open socket in Node, it keeps the client alive until it settles. */
+  get connecting(): boolean {
+    return this.state === 'resolving' || this.state === 'connecting';
+  }
+
+  private where(): string {
+    return `${this.deps.host}:${this.deps.port}`;
+  }
+
+  private open(target: ResolvedTarget): void {
+    if (this.state === 'closed') return;
+    if (!target.ok) {
+      this.state = 'down';
+      this.failure =
+        target.code === 'ENOTFOUND'
+          ? { name: 'Error', message: `getaddrinfo ENOTFOUND ${this.deps.host}`, code: 'ENOTFOUND' }
+          : { name: 'Error', message: `connect ECONNREFUSED ${this.where()}`, code: 'ECONNREFUSED' };
+      this.deps.onEvent({ event: 'error', error: this.failure });
+      return;
+    }
+    this.node = target.node;
+    this.state = 'connecting';
+    const o = this.deps.options;
+    const redis = new IORedis({
+      host: '127.0.0.1',
+      port: target.port,
+      username: this.deps.credentials.username,
+      password: this.deps.credentials.password,
+      connectTimeout: positive(o.connectTimeout) ?? this.deps.limits.connectTimeoutMs,
+      commandTimeout: positive(o.commandTimeout) ?? this.deps.limits.commandTimeoutMs,
+      maxRetriesPerRequest: o.maxRetriesPerRequest === undefined ? 1 : o.maxRetriesPerRequest,
+      enableOfflineQueue: o.enableOfflineQueue ?? true,
+      db: typeof o.db === 'number' ? o.db : 0,
+      // INFO would need a permission the learner's ACL user does not have, and is not the learner's command.
+      enableReadyCheck: false,
+      retryStrategy: (times: number) => Math.min(times * 50, 2_000),
+      lazyConnect: false,
+    });
+    this.redis = redis;
+    redis.on('connect', () => this.deps.onEvent({ event: 'connect' }));
+    redis.on('ready', () => {
+      this.state = 'ready';
+      this.deps.onEvent({ event: 'ready' });
+    });
+    redis.on('error', (err: Error) => {
+      if (this.state === 'connecting') this.state = 'down';
+      const shaped = this.shape(err);
+      const now = Date.now();
+      if (shaped.message === this.lastError.message && now - this.lastError.at < ERROR_REPEAT_MS) return;
+      this.lastError = { message: shaped.message, at: now };
+      this.deps.onEvent({ event: 'error', error: shaped });
+    });
+    redis.on('close', () => {
+      if (this.state === 'ready') this.state = 'down';
+      if (this.state !== 'closed') this.deps.onEvent({ event: 'close' });
+    });
+    redis.on('reconnecting', () => {
+      if (this.state !== 'closed') this.deps.onEvent({ event: 'reconnecting' });
+    });
+  }
+
+  /** Rewrites our loopback proxy address to the learner's host so messages read like their own setup. */
+  private shape(err: unknown): GuestErrorShape {
+    const e = err instanceof Error ? err : new Error(String(err));
+    const code = (e as { code?: unknown }).code;
+    const message = e.message.replace(/127\.0\.0\.1:\d+/g, this.where());
+    const name = e.name === 'ReplyError' || e.constructor?.name === 'ReplyError' ? 'ReplyError' : e.name;
+    return typeof code === 'string' ? { name, message, code } : { name, message };
+  }
+
+  async command(args: string[]): Promise<CommandResult> {
+    await this.target;
+    const name = (args[0] ?? '').toUpperCase();
+    const redis = this.redis;
+    if (this.state === 'closed') return { ok: false, error: { name: 'Error', message: 'Connection is closed.' } };
+    if (!redis || this.node === null) {
+      return { ok: false, error: this.failure ?? { name: 'Error', message: 'Connection is closed.' } };
+    }
+    const node = this.node;
+    const opId = this.deps.nextOpId();
+    const sentWhileReady = this.state === 'ready';
+    this.inflight.set(opId, { command: name, node });
+    this.deps.emit({ type: 'redis', phase: 'invoke', opId, client: this.deps.client, node, command: name, args: args.slice(1) });
+    try {
+      const reply = name === 'QUIT' ? await redis.quit() : await redis.call(name, ...args.slice(1));
+      const value = toReplyJson(reply);
+      if (this.inflight.delete(opId)) {
+        this.deps.emit({ type: 'redis', phase: 'ok', opId, client: this.deps.client, node, command: name, reply: value });
+      }
+      return { ok: true, value };
+    } catch (err) {
+      const shaped = this.shape(err);
+      if (this.inflight.delete(opId)) {
+        // A reply error is definite (Redis refused it); a timeout or a dropped connection after sending is not.
+        const phase = shaped.name === 'ReplyError' || !sentWhileReady ? 'fail' : 'info';
+        this.deps.emit({ type: 'redis', phase, opId, client: this.deps.client, node, command: name, error: shaped.message });
+      }
+      return { ok: false, error: shaped };
+    }
+  }
+
+  /** Drops the connection without QUIT (a crash or the end of the run): answers in flight become indeterminate. */
+  destroy(reason: string): void {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    for (const [opId, op] of this.inflight) {
+      this.deps.emit({ type: 'redis', phase: 'info', opId, client: this.deps.client, node: op.node, command: op.command, error: reason });
+    }
+    this.inflight.clear();
+    this.redis?.disconnect();
+    this.redis?.removeAllListeners();
+    // ioredis may still emit errors while tearing down; an unhandled 'error' would crash the worker.
+    this.redis?.on('error', () => undefined);
+  }
+}
+
+function positive(n: number | undefined): number | undefined {
+  return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
+}
+
+function toReplyJson(reply: unknown): ReplyJson {
+  if (reply === null || reply === undefined) return null;
+  if (typeof reply === 'string' || typeof reply === 'number' || typeof reply === 'boolean') return reply;
+  if (Buffer.isBuffer(reply)) return reply.toString('utf8');
+  if (Array.isArray(reply)) return reply.map(toReplyJson);
+  if (reply instanceof Error) return reply.message;
+  return String(reply);
+}

@@ -1,0 +1,149 @@
+/**
+ * One run inside a worker: all of its clients, the fenced store and job
+ * counters they share, the history buffer, and the end of the run. The worker
+ * holds exactly one run and is thrown away afterwards, so hostile code can
+ * only ever take down its own run.
+ */
+import type { QuickJSWASMModule } from 'quickjs-emscripten';
+import type { HistoryInput } from '@/lib/history';
+import { transpileLearnerCode } from '../transpile';
+import type { ResolvedTarget, RunSpec, WorkerToMain } from '../protocol';
+import type { ClientOutcome, Diagnostic, RunStatus } from '../types';
+import { GuestClient, type RunServices } from './client';
+import { FencedStore } from './fenced-store';
+
+export class SandboxRun implements RunServices {
+  readonly store = new FencedStore();
+  readonly script: string;
+  readonly headLength: number;
+  readonly nodes: number[];
+  private readonly clients: GuestClient[] = [];
+  private readonly jobs = new Map<string, number>();
+  private readonly resolving = new Map<number, (t: ResolvedTarget) => void>();
+  private readonly startTimers: ReturnType<typeof setTimeout>[] = [];
+  private nextResolve = 1;
+  private opId: number;
+  private buffer: HistoryInput[] = [];
+  private flushScheduled = false;
+  private finished = false;
+
+  constructor(
+    readonly spec: RunSpec,
+    readonly quickjs: QuickJSWASMModule,
+    readonly guestSources: ReadonlyArray<{ name: string; code: string }>,
+    readonly busy: Float64Array,
+    private readonly post: (message: WorkerToMain) => void,
+  ) {
+    this.opId = spec.opIdBase;
+    this.nodes = spec.nodes;
+    const compiled = transpileLearnerCode(spec.code, spec.fileName);
+    if (!compiled.ok) {
+      this.script = '';
+      this.headLength = 0;
+      this.diagnostic(compiled.diagnostic);
+      this.finish('syntax-error', compiled.diagnostic.message);
+      return;
+    }
+    this.script = compiled.script;
+    this.headLength = compiled.headLength;
+  }
+
+  start(): void {
+    if (this.finished) return;
+    for (let id = 1; id <= this.spec.clients; id++) this.clients.push(new GuestClient(id, this));
+    for (const client of this.clients) {
+      const delay = this.spec.startDelaysMs[client.id - 1] ?? 0;
+      if (delay > 0) this.startTimers.push(setTimeout(() => client.start(), delay));
+      else client.start();
+    }
+  }
+
+  client(id: number): GuestClient | undefined {
+    return this.clients[id - 1];
+  }
+
+  /** Lab-clock time: the same origin as the main thread's history, computed here so no hop skews it. */
+  now(): number {
+    return performance.timeOrigin + performance.now() - this.spec.originEpochMs;
+  }
+
+  emit(event: HistoryInput): void {
+    this.buffer.push({ ...event, runId: this.spec.runId, t: event.t ?? this.now() });
+    if (!this.flushScheduled) {
+      this.flushScheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.buffer.length === 0) return;
+    const events = this.buffer;
+    this.buffer = [];
+    this.post({ type: 'events', events });
+  }
+
+  diagnostic(d: Diagnostic): void {
+    this.post({ type: 'diagnostic', diagnostic: d });
+  }
+
+  nextOpId(): number {
+    return this.opId++;
+  }
+
+  jobEnter(job: string): number {
+    const n = (this.jobs.get(job) ?? 0) + 1;
+    this.jobs.set(job, n);
+    return n;
+  }
+
+  resolve(client: number, host: string, port: number): Promise<ResolvedTarget> {
+    const reqId = this.nextResolve++;
+    return new Promise((resolve) => {
+      this.resolving.set(reqId, resolve);
+      this.post({ type: 'resolve', reqId, client, host, port });
+    });
+  }
+
+  resolved(reqId: number, target: ResolvedTarget): void {
+    this.resolving.get(reqId)?.(target);
+    this.resolving.delete(reqId);
+  }
+
+  clientEnded(): void {
+    if (this.clients.every((c) => c.status !== null)) {
+      const timedOut = this.clients.some((c) => c.status === 'timeout');
+      this.finish(timedOut ? 'timeout' : 'completed');
+    }
+  }
+
+  limitBroken(offender: GuestClient, message: string): void {
+    offender.end('limit', message);
+    this.diagnostic({ client: offender.id, severity: 'error', kind: 'limit', message, line: 1, column: 1 });
+    this.endAll('stopped');
+    this.finish('limit', message);
+  }
+
+  stop(): void {
+    this.endAll('stopped');
+    this.finish('stopped');
+  }
+
+  private endAll(status: 'stopped'): void {
+    for (const t of this.startTimers) clearTimeout(t);
+    for (const c of this.clients) c.end(status);
+  }
+
+  private finish(status: RunStatus, error?: string): void {
+    if (this.finished) return;
+    this.finished = true;
+    for (const t of this.startTimers) clearTimeout(t);
+    this.flush();
+    const clients: ClientOutcome[] = this.clients.map((c) => {
+      const outcome: ClientOutcome = { client: c.id, status: c.status ?? 'stopped' };
+      if (c.error !== undefined) outcome.error = c.error;
+      return outcome;
+    });
+    this.post(error === undefined ? { type: 'done', status, clients } : { type: 'done', status, error, clients });
+  }
+}
