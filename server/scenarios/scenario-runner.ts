@@ -1,0 +1,115 @@
+/**
+ * Plays a scenario against a lab: each step fires at its scheduled time (from
+ * `schedule`, so a seed replays the same run), is written to the history as
+ * a scenario event, then carried out by the nemesis (node, link, replication
+ * faults) or by the run's client control (pauses, crashes, skews).
+ */
+import { describeStep, schedule, type Scenario, type ScenarioStep } from '@/lib/scenario';
+import type { Lab } from '../lab/lab';
+import * as nemesis from '../nemesis/nemesis';
+
+/** What a running program offers the nemesis: its clients, as processes that can be paused or crashed. */
+export interface ClientControl {
+  pause(client: number, durationMs: number): Promise<void>;
+  resume(client: number): Promise<void>;
+  crash(client: number): Promise<void>;
+  skew(client: number, offsetMs: number): Promise<void>;
+}
+
+export interface ScenarioHandle {
+  /** Resolves when every step has been carried out (or has failed, which the history records). */
+  done: Promise<StepOutcome[]>;
+  cancel(): void;
+}
+
+export interface StepOutcome {
+  at: number;
+  step: ScenarioStep;
+  ok: boolean;
+  error?: string;
+}
+
+function perform(lab: Lab, step: ScenarioStep, clients: ClientControl | undefined): Promise<unknown> {
+  const { at: _at, action, ...input } = step;
+  const needClients = (): ClientControl => {
+    if (!clients) throw new Error(`"${describeStep(step)}" needs a running program, and none is running`);
+    return clients;
+  };
+  switch (action) {
+    case 'node-kill':
+      return nemesis.killNode(lab, input);
+    case 'node-restart':
+      return nemesis.restartNode(lab, input);
+    case 'node-pause':
+      return nemesis.pauseNode(lab, input);
+    case 'node-resume':
+      return nemesis.resumeNode(lab, input);
+    case 'node-clock-jump':
+      return nemesis.jumpClock(lab, input);
+    case 'link-cut':
+      return nemesis.cutLink(lab, input);
+    case 'link-heal':
+      return nemesis.healLink(lab, input);
+    case 'link-delay':
+      return nemesis.delayLink(lab, input);
+    case 'replication-hold':
+      return nemesis.holdReplication(lab, {});
+    case 'replication-release':
+      return nemesis.releaseReplication(lab, {});
+    case 'failover':
+      return nemesis.failover(lab, {});
+    case 'client-pause':
+      return Promise.resolve().then(() => needClients().pause(step.client, step.durationMs));
+    case 'client-resume':
+      return Promise.resolve().then(() => needClients().resume(step.client));
+    case 'client-crash':
+      return Promise.resolve().then(() => needClients().crash(step.client));
+    case 'client-skew':
+      return Promise.resolve().then(() => needClients().skew(step.client, step.offsetMs));
+  }
+}
+
+export function runScenario(lab: Lab, scenario: Scenario, options: { runId?: string; clients?: ClientControl } = {}): ScenarioHandle {
+  const { runId, clients } = options;
+  const plan = schedule(scenario);
+  const origin = lab.now();
+  /** Pending steps: their timer, and how to settle them if the scenario is cancelled first. */
+  const pending = new Map<NodeJS.Timeout, () => void>();
+  let cancelled = false;
+  lab.history.append({
+    type: 'scenario',
+    step: 'start',
+    detail: `${scenario.title} (seed ${scenario.seed}, ${plan.length} step${plan.length === 1 ? '' : 's'})`,
+    ...(runId ? { runId } : {}),
+  });
+  const outcomes = plan.map(
+    ({ at, step }) =>
+      new Promise<StepOutcome>((resolve) => {
+        const fire = () => {
+          if (cancelled || lab.closed) return resolve({ at, step, ok: false, error: 'cancelled' });
+          lab.history.append({ type: 'scenario', step: step.action, detail: describeStep(step), ...(runId ? { runId } : {}) });
+          perform(lab, step, clients).then(
+            () => resolve({ at, step, ok: true }),
+            (error: unknown) => resolve({ at, step, ok: false, error: (error as Error).message }),
+          );
+        };
+        // Measured from the scenario's origin, not from the previous step, so delays do not accumulate.
+        const timer = setTimeout(() => {
+          pending.delete(timer);
+          fire();
+        }, Math.max(0, origin + at - lab.now()));
+        pending.set(timer, () => resolve({ at, step, ok: false, error: 'cancelled' }));
+      }),
+  );
+  return {
+    done: Promise.all(outcomes),
+    cancel: () => {
+      cancelled = true;
+      for (const [timer, settle] of pending) {
+        clearTimeout(timer);
+        settle();
+      }
+      pending.clear();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/** Scenarios against a real lab: steps fire in order at their times, reach the history, and replay by seed. */
+import { describe, expect, it } from 'vitest';
+import { scenarioSchema, schedule } from '@/lib/scenario';
+import { runScenario, type ClientControl } from '@/server/scenarios/scenario-runner';
+import { startLab, waitFor } from './lab-fixture';
+
+describe('scenarios', () => {
+  it('rejects a malformed scenario with the field named', () => {
+    const bad = scenarioSchema.safeParse({ id: 'x', title: 'x', steps: [{ at: 10, action: 'node-kill', node: 0 }] });
+    expect(bad.success).toBe(false);
+    if (!bad.success) expect(bad.error.issues[0]!.path.join('.')).toBe('steps.0.node');
+    expect(scenarioSchema.safeParse({ id: 'x', title: 'x', steps: [{ at: 10, action: 'node-explode', node: 1 }] }).success).toBe(false);
+  });
+
+  it('gives the same schedule for the same seed and another for another seed', () => {
+    const base = { id: 'jittery', title: 'Jittery', jitterMs: 500, steps: [0, 100, 200, 300].map((at) => ({ at, action: 'node-pause' as const, node: 1 })) };
+    const one = schedule(scenarioSchema.parse({ ...base, seed: 7 }));
+    const again = schedule(scenarioSchema.parse({ ...base, seed: 7 }));
+    const other = schedule(scenarioSchema.parse({ ...base, seed: 8 }));
+    expect(again).toEqual(one);
+    expect(other.map((s) => s.at)).not.toEqual(one.map((s) => s.at));
+    expect(one.map((s) => s.at)).toEqual([...one.map((s) => s.at)].sort((a, b) => a - b));
+  });
+
+  it('plays node faults and client faults at their times, writing each to the history', async () => {
+    const lab = await startLab({ nodes: 3 });
+    const calls: string[] = [];
+    const clients: ClientControl = {
+      pause: async (c, ms) => void calls.push(`pause ${c} ${ms}`),
+      resume: async (c) => void calls.push(`resume ${c}`),
+      crash: async (c) => void calls.push(`crash ${c}`),
+      skew: async (c, ms) => void calls.push(`skew ${c} ${ms}`),
+    };
+    const scenario = scenarioSchema.parse({
+      id: 'kill-two',
+      title: 'Kill two',
+      steps: [
+        { at: 60, action: 'node-kill', node: 3 },
+        { at: 0, action: 'node-kill', node: 2 },
+        { at: 30, action: 'client-pause', client: 1, durationMs: 500 },
+        { at: 90, action: 'node-restart', node: 2 },
+        { at: 100, action: 'node-kill', node: 2 },
+      ],
+    });
+    const started = lab.now();
+    const outcomes = await runScenario(lab, scenario, { runId: 'run-1', clients }).done;
+    expect(outcomes.map((o) => [o.step.action, o.ok])).toEqual([
+      ['node-kill', true],
+      ['client-pause', true],
+      ['node-kill', true],
+      ['node-restart', true],
+      ['node-kill', true],
+    ]);
+    expect(calls).toEqual(['pause 1 500']);
+    expect(lab.nodes.map((n) => n.state)).toEqual(['up', 'down', 'down']);
+    const steps = lab.history.since(0).filter((e) => e.type === 'scenario');
+    expect(steps.map((e) => e.type === 'scenario' && e.step)).toEqual(['start', 'node-kill', 'client-pause', 'node-kill', 'node-restart', 'node-kill']);
+    const kill3 = steps[3]!;
+    expect(kill3.t - started).toBeGreaterThanOrEqual(60);
+    expect(kill3.runId).toBe('run-1');
+  });
+
+  it('records a step that cannot be carried out, and cancel settles the rest', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const scenario = scenarioSchema.parse({
+      id: 'bad-steps',
+      title: 'Bad steps',
+      steps: [
+        { at: 0, action: 'client-crash', client: 1 },
+        { at: 0, action: 'failover' },
+        { at: 60_000, action: 'node-kill', node: 1 },
+      ],
+    });
+    const handle = runScenario(lab, scenario);
+    let settled = false;
+    void handle.done.then(() => (settled = true));
+    await waitFor(() => lab.history.since(0).some((e) => e.type === 'nemesis' && e.op === 'failover' && e.phase === 'fail'), 'the failover step to fail');
+    expect(settled).toBe(false); // the 60 s step is still pending
+    handle.cancel();
+    const outcomes = await handle.done;
+    expect(outcomes.map((o) => o.ok)).toEqual([false, false, false]);
+    expect(outcomes[0]!.error).toMatch(/needs a running program/);
+    expect(outcomes[1]!.error).toMatch(/no replica/);
+    expect(outcomes[2]!.error).toBe('cancelled');
+    expect(lab.node(1).state).toBe('up');
+  });
+});
