@@ -56,7 +56,8 @@ describe('scenarios', () => {
     const steps = lab.history.since(0).filter((e) => e.type === 'scenario');
     expect(steps.map((e) => e.type === 'scenario' && e.step)).toEqual(['start', 'node-kill', 'client-pause', 'node-kill', 'node-restart', 'node-kill']);
     const kill3 = steps[3]!;
-    expect(kill3.t - started).toBeGreaterThanOrEqual(60);
+    // Node timers may fire up to 1 ms early (their clock rounds to whole ms).
+    expect(kill3.t - started).toBeGreaterThanOrEqual(59);
     expect(kill3.runId).toBe('run-1');
   });
 
