@@ -1,0 +1,171 @@
+/**
+ * History events told in words, for the compact "recent history" list.
+ * Only what changes the cluster is told here (nemesis operations and node
+ * state changes); the timeline of issue 4 shows the rest.
+ */
+import type { NodeState } from '@/lib/cluster';
+import type { HistoryEvent, NemesisEvent, NemesisOp, NodeStateEvent, Scalar } from '@/lib/history';
+
+export type HistoryTone = 'fault' | 'recovery' | 'refused' | 'info';
+
+export interface HistoryLine {
+  seq: number;
+  /** Lab time of the event, ms. */
+  t: number;
+  text: string;
+  tone: HistoryTone;
+}
+
+const NEMESIS_WORDS: Record<NemesisOp, { did: string; tone: HistoryTone }> = {
+  'node-kill': { did: 'killed', tone: 'fault' },
+  'node-restart': { did: 'restarted', tone: 'recovery' },
+  'node-pause': { did: 'paused', tone: 'fault' },
+  'node-resume': { did: 'resumed', tone: 'recovery' },
+  'node-clock-jump': { did: 'clock jumped forward', tone: 'fault' },
+  'link-cut': { did: 'link cut', tone: 'fault' },
+  'link-heal': { did: 'link healed', tone: 'recovery' },
+  'link-delay': { did: 'link delayed', tone: 'fault' },
+  'replication-hold': { did: 'replication held back', tone: 'fault' },
+  'replication-release': { did: 'replication released', tone: 'recovery' },
+  'replication-delay': { did: 'replication delayed', tone: 'fault' },
+  failover: { did: 'failed over', tone: 'fault' },
+  'client-pause': { did: 'paused', tone: 'fault' },
+  'client-resume': { did: 'resumed', tone: 'recovery' },
+  'client-crash': { did: 'crashed', tone: 'fault' },
+  'client-skew': { did: 'clock skewed', tone: 'fault' },
+};
+
+const NEMESIS_ATTEMPT: Record<NemesisOp, string> = {
+  'node-kill': 'kill',
+  'node-restart': 'restart',
+  'node-pause': 'pause',
+  'node-resume': 'resume',
+  'node-clock-jump': 'jump the clock of',
+  'link-cut': 'cut',
+  'link-heal': 'heal',
+  'link-delay': 'delay',
+  'replication-hold': 'hold back',
+  'replication-release': 'release',
+  'replication-delay': 'delay',
+  failover: 'fail over',
+  'client-pause': 'pause',
+  'client-resume': 'resume',
+  'client-crash': 'crash',
+  'client-skew': 'skew the clock of',
+};
+
+/** "1.5 s" or "250 ms": durations as a person reads them. */
+export function formatDuration(ms: number): string {
+  if (Math.abs(ms) < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  return `${seconds >= 100 ? Math.round(seconds) : seconds.toFixed(1)} s`;
+}
+
+function durationArg(args: Record<string, Scalar>, name: string): number | null {
+  const value = args[name];
+  return typeof value === 'number' && value > 0 ? value : null;
+}
+
+function fallbackOkWords(event: NemesisEvent): string {
+  const words = NEMESIS_WORDS[event.op];
+  const jump = durationArg(event.args, 'jumpMs');
+  const delay = durationArg(event.args, 'delayMs');
+  if (event.op === 'node-restart' && delay !== null) return `${event.target} will restart in ${formatDuration(delay)}`;
+  if (event.op === 'node-clock-jump' && jump !== null) return `${event.target} ${words.did} by ${formatDuration(jump)}`;
+  if ((event.op === 'link-delay' || event.op === 'replication-delay') && delay !== null) {
+    return `${event.target} ${words.did} by ${formatDuration(delay)}`;
+  }
+  if (event.op === 'client-pause' && delay !== null) return `${event.target} ${words.did} for ${formatDuration(delay)}`;
+  return `${event.target} ${words.did}`;
+}
+
+function describeNemesis(event: NemesisEvent): HistoryLine | null {
+  const base = { seq: event.seq, t: event.t };
+  // The completion says what happened; the invoke alone adds nothing to a compact list.
+  if (event.phase === 'invoke') return null;
+  if (event.phase === 'fail') {
+    const why = event.detail ? `: ${event.detail}` : '';
+    return { ...base, text: `Refused to ${NEMESIS_ATTEMPT[event.op]} ${event.target}${why}`, tone: 'refused' };
+  }
+  // The server words what each operation did ("Node 2 killed with SIGKILL"); ours are the fallback.
+  return { ...base, text: event.detail ?? fallbackOkWords(event), tone: NEMESIS_WORDS[event.op].tone };
+}
+
+/** One line for the event, or null when the compact list leaves it out. */
+export function describeEvent(event: HistoryEvent): HistoryLine | null {
+  switch (event.type) {
+    case 'nemesis':
+      return describeNemesis(event);
+    case 'node': {
+      const tone: HistoryTone = event.state === 'up' ? 'recovery' : 'fault';
+      const why = event.reason ? `: ${event.reason}` : '';
+      return { seq: event.seq, t: event.t, text: `Node ${event.node} is ${event.state}${why}`, tone };
+    }
+    default:
+      return null;
+  }
+}
+
+/** The state each node operation leaves its node in. */
+const NODE_OP_RESULT: Partial<Record<NemesisOp, NodeState>> = {
+  'node-kill': 'down',
+  'node-restart': 'up',
+  'node-pause': 'paused',
+  'node-resume': 'up',
+};
+/**
+ * A node's state change is an operation's effect when it is the state the
+ * operation leads to and happens while the operation runs: at most this long
+ * before its completion (a restart waits for the node to answer), and a
+ * moment after it (the supervisor may notice a little late).
+ */
+const CAUSE_BEFORE_MS = 2_000;
+const CAUSE_AFTER_MS = 250;
+
+/** A state change the user caused is already told by the operation's own line. */
+function explainedByNemesis(history: readonly HistoryEvent[], index: number, event: NodeStateEvent): boolean {
+  for (let j = Math.max(0, index - 8); j < Math.min(history.length, index + 9); j++) {
+    const other = history[j];
+    if (
+      other?.type === 'nemesis' &&
+      other.phase === 'ok' &&
+      other.node === event.node &&
+      NODE_OP_RESULT[other.op] === event.state &&
+      event.t >= other.t - CAUSE_BEFORE_MS &&
+      event.t <= other.t + CAUSE_AFTER_MS
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The newest `limit` lines, newest first. A node's state change caused by
+ * a nemesis operation is told once (by the operation); neighbouring nodes
+ * that changed the same way for the same reason (the lab starting) share one line.
+ */
+export function recentLines(history: readonly HistoryEvent[], limit: number): HistoryLine[] {
+  const lines: HistoryLine[] = [];
+  let group: { line: HistoryLine; state: string; reason: string; nodes: number[] } | null = null;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const event = history[i];
+    if (event === undefined) continue;
+    if (event.type === 'node') {
+      if (explainedByNemesis(history, i, event)) continue;
+      if (group && group.state === event.state && group.reason === event.reason) {
+        group.nodes.unshift(event.node);
+        const why = event.reason ? `: ${event.reason}` : '';
+        group.line.text = `Nodes ${[...group.nodes].sort((a, b) => a - b).join(', ')} are ${event.state}${why}`;
+        group.line.t = event.t;
+        continue;
+      }
+    }
+    if (lines.length >= limit) break;
+    const line = describeEvent(event);
+    if (!line) continue;
+    lines.push(line);
+    group = event.type === 'node' ? { line, state: event.state, reason: event.reason, nodes: [event.node] } : null;
+  }
+  return lines;
+}

@@ -1,0 +1,99 @@
+/**
+ * The zustand store of one lab view. Created per provider (zustand's Next.js
+ * pattern), never as a module global: server rendering must not share one
+ * store between requests, and two providers must not share a lab.
+ *
+ * Only the socket client writes lab data; components read it through
+ * selectors and act through the client's commands.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { LabSnapshot } from '@/lib/cluster';
+import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
+import type { ErrorCode } from '@/lib/result';
+import {
+  emptyLabData,
+  reduceHistory,
+  reduceLinksDiff,
+  reduceNodesDiff,
+  reduceSnapshot,
+  type LabData,
+} from './lab-state';
+
+/**
+ * - `connecting`: the socket is not up yet (first load).
+ * - `joining`: connected, waiting for the server to hand over a lab.
+ * - `ready`: the lab is live.
+ * - `reconnecting`: the connection dropped; socket.io retries and the tab re-joins its lab.
+ * - `full`: the server has no room for another lab.
+ * - `closed`: the lab went away (idle timeout, server shutdown).
+ * - `failed`: joining failed for another reason (see `connectionMessage`).
+ */
+export type ConnectionStatus = 'connecting' | 'joining' | 'ready' | 'reconnecting' | 'full' | 'closed' | 'failed';
+
+/** Server error codes, plus the two the browser itself can see. */
+export type CommandErrorCode = ErrorCode | 'timeout' | 'offline';
+
+export interface CommandError {
+  /** Increasing id, so a list of errors has stable keys. */
+  id: number;
+  /** What was attempted, in the words of its button: "Kill Node 2". */
+  command: string;
+  code: CommandErrorCode;
+  message: string;
+}
+
+/** Errors kept on screen at most; older ones drop off. */
+const MAX_ERRORS = 3;
+
+export interface LabActions {
+  setConnection(status: ConnectionStatus, message?: string | null): void;
+  receiveSnapshot(snapshot: LabSnapshot, localNow: number): void;
+  receiveNodes(diff: NodesDiff, localNow: number): void;
+  receiveLinks(diff: LinksDiff): void;
+  receiveHistory(batch: HistoryBatch): void;
+  reportError(error: Omit<CommandError, 'id'>): void;
+  dismissError(id: number): void;
+  setPending(command: string, pending: boolean): void;
+}
+
+export interface LabState extends LabData {
+  connection: ConnectionStatus;
+  /** Why the connection is in its state, in words (for `full`, `closed`, `failed`, `reconnecting`). */
+  connectionMessage: string | null;
+  errors: CommandError[];
+  /** Commands sent and not yet acknowledged, by their button name. */
+  pending: Record<string, true>;
+  actions: LabActions;
+}
+
+export type LabStore = StoreApi<LabState>;
+
+export function createLabStore(initial: Partial<LabData> = {}): LabStore {
+  let errorIds = 0;
+  return createStore<LabState>()((set) => ({
+    ...emptyLabData(),
+    ...initial,
+    connection: 'connecting',
+    connectionMessage: null,
+    errors: [],
+    pending: {},
+    actions: {
+      setConnection: (connection, message = null) => set({ connection, connectionMessage: message }),
+      receiveSnapshot: (snapshot, localNow) => set((s) => reduceSnapshot(s, snapshot, localNow)),
+      receiveNodes: (diff, localNow) => set((s) => reduceNodesDiff(s, diff, localNow)),
+      receiveLinks: (diff) => set((s) => reduceLinksDiff(s, diff)),
+      receiveHistory: (batch) => set((s) => reduceHistory(s, batch)),
+      reportError: (error) =>
+        set((s) => ({ errors: [...s.errors, { ...error, id: ++errorIds }].slice(-MAX_ERRORS) })),
+      dismissError: (id) => set((s) => ({ errors: s.errors.filter((e) => e.id !== id) })),
+      setPending: (command, pending) =>
+        set((s) => {
+          if (pending === command in s.pending) return s;
+          const next = { ...s.pending };
+          if (pending) next[command] = true;
+          else delete next[command];
+          return { pending: next };
+        }),
+    },
+  }));
+}

@@ -1,0 +1,286 @@
+/**
+ * The one module of the browser that speaks Lock Lab's socket protocol
+ * (lib/protocol.ts). It joins the tab's lab, folds every server push into
+ * the store, re-joins after a reconnect, and turns commands into
+ * acknowledged emits that resolve to a Result. Components never touch the
+ * socket: they read the store and call these commands.
+ */
+import { io, type Socket } from 'socket.io-client';
+import type { LabSnapshot, LinkCutMode, LinkView, NodeView, Persistence, ReplicationView } from '@/lib/cluster';
+import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import type { ErrorCode, LabError, Result } from '@/lib/result';
+import type { LabResetInput } from '@/lib/schemas';
+import type { CommandErrorCode, LabStore } from './lab-store';
+
+export type LabSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** A command's outcome: the server's Result, or an error the browser saw itself (no answer, no connection). */
+export type CommandResult<T> =
+  | { ok: true; value: T }
+  | { ok: false; error: Omit<LabError, 'code'> & { code: CommandErrorCode } };
+
+/** The part of Web Storage the client needs; sessionStorage in a browser, a Map in tests. */
+export type LabIdStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export interface LabSocketClientOptions {
+  store: LabStore;
+  /** Where the tab's lab id is kept so a reload re-attaches to the same lab. */
+  storage: LabIdStorage | null;
+  /** Opens the socket, not yet connected. Defaults to socket.io on this page's origin. */
+  openSocket?: () => LabSocket;
+  /** Local monotonic clock; defaults to performance.now(). */
+  now?: () => number;
+  /** How long a command may wait for its acknowledgement. */
+  ackTimeoutMs?: number;
+  /** How long joining may take: the server may be starting five redis-server processes. */
+  joinTimeoutMs?: number;
+}
+
+export const LAB_ID_STORAGE_KEY = 'lock-lab:lab-id';
+
+export interface RestartOptions {
+  /** Wait this long before the process comes back (a delayed restart). */
+  delayMs?: number;
+  /** Restart with another persistence mode. */
+  persistence?: Persistence;
+}
+
+type CommandInput<E extends ClientEventName> = Parameters<ClientToServerEvents[E]>[0];
+type CommandValue<E extends ClientEventName> =
+  Parameters<ClientToServerEvents[E]>[1] extends (result: Result<infer T>) => void ? T : never;
+
+/**
+ * socket.io's typings cannot follow an event name chosen by a type parameter
+ * through `timeout()`, so `send` emits through this one loose signature; the
+ * public command methods keep the precise types of lib/protocol.ts.
+ */
+interface LooseAckEmitter {
+  emit(event: string, input: unknown, ack: (err: Error | null, result: unknown) => void): unknown;
+}
+
+const labelOfNode = (node: number) => `Node ${node}`;
+
+export class LabSocketClient {
+  private socket: LabSocket | null = null;
+  /** Counts joins so a late answer to an abandoned join is ignored. */
+  private joinAttempt = 0;
+  private readonly now: () => number;
+  private readonly ackTimeoutMs: number;
+  private readonly joinTimeoutMs: number;
+
+  constructor(private readonly options: LabSocketClientOptions) {
+    this.now = options.now ?? (() => performance.now());
+    this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
+    this.joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
+  }
+
+  private get actions() {
+    return this.options.store.getState().actions;
+  }
+
+  /** Connects and joins the tab's lab. Calling it twice does nothing. */
+  start(): void {
+    if (this.socket) return;
+    const socket = (this.options.openSocket ?? defaultOpenSocket)();
+    this.socket = socket;
+
+    socket.on('connect', () => this.join());
+    socket.on('disconnect', (reason) => {
+      if (reason === 'io client disconnect') return;
+      this.actions.setConnection('reconnecting', 'Lost the connection to the lab server; reconnecting…');
+      // A disconnect decided by the server is not retried by socket.io on its own.
+      if (reason === 'io server disconnect') socket.connect();
+    });
+    socket.on('connect_error', (error) => {
+      if (socket.active) {
+        const first = this.options.store.getState().connection === 'connecting';
+        this.actions.setConnection(first ? 'connecting' : 'reconnecting', 'Cannot reach the lab server; retrying…');
+      } else {
+        // Not retried: the server turned the connection down (e.g. a foreign Origin).
+        this.actions.setConnection('failed', `The lab server refused the connection: ${error.message}`);
+      }
+    });
+
+    socket.on('lab:snapshot', (snapshot) => {
+      this.options.storage?.setItem(LAB_ID_STORAGE_KEY, snapshot.labId);
+      this.actions.receiveSnapshot(snapshot, this.now());
+    });
+    socket.on('nodes:update', (diff) => this.actions.receiveNodes(diff, this.now()));
+    socket.on('links:update', (diff) => this.actions.receiveLinks(diff));
+    socket.on('history:append', (batch) => this.actions.receiveHistory(batch));
+    socket.on('lab:closed', ({ labId, reason }) => {
+      if (labId !== this.options.store.getState().labId) return;
+      this.options.storage?.removeItem(LAB_ID_STORAGE_KEY);
+      this.actions.setConnection('closed', reason);
+    });
+    socket.on('lab:error', ({ code, message }) => {
+      this.actions.reportError({ command: 'Lab', code: toErrorCode(code), message });
+    });
+
+    socket.connect();
+  }
+
+  /** Disconnects; the lab lives on on the server until its idle timeout, so a reload can re-attach. */
+  stop(): void {
+    this.joinAttempt++;
+    this.socket?.removeAllListeners();
+    this.socket?.disconnect();
+    this.socket = null;
+  }
+
+  /**
+   * Joins the lab this tab had, or a new one. Called on every (re)connect,
+   * and by the "try again" / "new lab" buttons.
+   */
+  join({ fresh = false }: { fresh?: boolean } = {}): void {
+    const socket = this.socket;
+    if (!socket?.connected) return;
+    if (fresh) this.options.storage?.removeItem(LAB_ID_STORAGE_KEY);
+    const labId = this.options.storage?.getItem(LAB_ID_STORAGE_KEY) ?? undefined;
+    const attempt = ++this.joinAttempt;
+    this.actions.setConnection('joining', labId ? 'Re-attaching to your lab…' : 'Starting your lab…');
+
+    socket.timeout(this.joinTimeoutMs).emit('lab:join', labId ? { labId } : {}, (err, result) => {
+      if (attempt !== this.joinAttempt) return;
+      if (err) {
+        this.actions.setConnection('failed', 'The lab server did not answer in time while starting your lab.');
+        return;
+      }
+      if (result.ok) {
+        this.options.storage?.setItem(LAB_ID_STORAGE_KEY, result.value.labId);
+        this.actions.receiveSnapshot(result.value, this.now());
+        this.actions.setConnection('ready');
+        return;
+      }
+      const { code, message } = result.error;
+      if (code === 'lab-full') {
+        this.actions.setConnection('full', message);
+      } else if (labId !== undefined && code !== 'internal') {
+        // The lab this tab remembers is gone (idle timeout, server restart): start a new one.
+        this.join({ fresh: true });
+      } else {
+        this.actions.setConnection('failed', message);
+      }
+    });
+  }
+
+  killNode(node: number): Promise<CommandResult<NodeView>> {
+    return this.send('node:kill', { node }, `Kill ${labelOfNode(node)}`);
+  }
+
+  restartNode(node: number, options: RestartOptions = {}): Promise<CommandResult<NodeView>> {
+    const input: CommandInput<'node:restart'> = { node };
+    if (options.delayMs !== undefined && options.delayMs > 0) input.delayMs = Math.round(options.delayMs);
+    if (options.persistence !== undefined) input.persistence = options.persistence;
+    // A delayed restart may be acknowledged only once the node is back.
+    const timeout = this.ackTimeoutMs + (input.delayMs ?? 0);
+    return this.send('node:restart', input, `Restart ${labelOfNode(node)}`, timeout);
+  }
+
+  pauseNode(node: number): Promise<CommandResult<NodeView>> {
+    return this.send('node:pause', { node }, `Pause ${labelOfNode(node)}`);
+  }
+
+  resumeNode(node: number): Promise<CommandResult<NodeView>> {
+    return this.send('node:resume', { node }, `Resume ${labelOfNode(node)}`);
+  }
+
+  jumpNodeClock(node: number, jumpMs: number): Promise<CommandResult<NodeView>> {
+    return this.send('node:clock-jump', { node, jumpMs }, `Jump clock of ${labelOfNode(node)}`);
+  }
+
+  cutLink(client: number, node: number, mode: LinkCutMode = 'blackhole'): Promise<CommandResult<LinkView>> {
+    return this.send('link:cut', { client, node, mode }, `Cut Client ${client} → ${labelOfNode(node)}`);
+  }
+
+  healLink(client: number, node: number): Promise<CommandResult<LinkView>> {
+    return this.send('link:heal', { client, node }, `Heal Client ${client} → ${labelOfNode(node)}`);
+  }
+
+  delayLink(client: number, node: number, delayMs: number, jitterMs = 0): Promise<CommandResult<LinkView>> {
+    return this.send(
+      'link:delay',
+      { client, node, delayMs, jitterMs },
+      `Delay Client ${client} → ${labelOfNode(node)}`,
+    );
+  }
+
+  holdReplication(): Promise<CommandResult<ReplicationView>> {
+    return this.send('replication:hold', {}, 'Hold replication');
+  }
+
+  releaseReplication(): Promise<CommandResult<ReplicationView>> {
+    return this.send('replication:release', {}, 'Release replication');
+  }
+
+  delayReplication(delayMs: number): Promise<CommandResult<ReplicationView>> {
+    return this.send('replication:delay', { delayMs }, 'Delay replication');
+  }
+
+  failover(): Promise<CommandResult<NodeView[]>> {
+    return this.send('cluster:failover', {}, 'Fail over');
+  }
+
+  async resetLab(input: LabResetInput = {}): Promise<CommandResult<LabSnapshot>> {
+    const result = await this.send('lab:reset', input, 'Reset lab', this.joinTimeoutMs);
+    if (result.ok) this.actions.receiveSnapshot(result.value, this.now());
+    return result;
+  }
+
+  /**
+   * Emits a command, marks it pending under its button's name, and resolves
+   * with its Result; a failure is also put in the store so the page shows it.
+   */
+  private send<E extends ClientEventName>(
+    event: E,
+    input: CommandInput<E>,
+    label: string,
+    timeoutMs = this.ackTimeoutMs,
+  ): Promise<CommandResult<CommandValue<E>>> {
+    const socket = this.socket;
+    if (!socket?.connected) {
+      return Promise.resolve(this.failed(label, 'offline', 'Not connected to the lab server.'));
+    }
+    this.actions.setPending(label, true);
+    return new Promise<CommandResult<CommandValue<E>>>((resolve) => {
+      const emitter = socket.timeout(timeoutMs) as unknown as LooseAckEmitter;
+      emitter.emit(event, input, (err, answer) => {
+        this.actions.setPending(label, false);
+        if (err) {
+          resolve(this.failed(label, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`));
+          return;
+        }
+        const result = answer as Result<CommandValue<E>>;
+        if (!result.ok) {
+          this.actions.reportError({ command: label, code: result.error.code, message: result.error.message });
+        }
+        resolve(result);
+      });
+    });
+  }
+
+  private failed(label: string, code: CommandErrorCode, message: string): CommandResult<never> {
+    this.actions.reportError({ command: label, code, message });
+    return { ok: false, error: { code, message } };
+  }
+}
+
+function defaultOpenSocket(): LabSocket {
+  // Same origin as the page: the custom server serves Next and socket.io on one port.
+  return io({ autoConnect: false });
+}
+
+const SERVER_ERROR_CODES: readonly ErrorCode[] = [
+  'invalid-input',
+  'not-found',
+  'conflict',
+  'lab-full',
+  'no-lab',
+  'forbidden',
+  'internal',
+];
+
+function toErrorCode(code: string): CommandErrorCode {
+  const known = SERVER_ERROR_CODES.find((c) => c === code);
+  return known ?? 'internal';
+}

@@ -1,0 +1,26 @@
+// @ts-check
+/**
+ * Next.js configuration. ESM because package.json says "type": "module".
+ *
+ * Nothing here may make the app reach the network at build or run time:
+ * fonts are the system's (no next/font/google), images are not sent to an
+ * optimiser, and telemetry is turned off by NEXT_TELEMETRY_DISABLED=1 in the
+ * scripts that build and serve (Next reads it only from the environment).
+ */
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  reactStrictMode: true,
+  poweredByHeader: false,
+  // The lab is served from one custom server (server/index.ts); pin the root so
+  // Turbopack never guesses a parent folder because of a stray lockfile.
+  turbopack: { root },
+  outputFileTracingRoot: root,
+  images: { unoptimized: true },
+  devIndicators: false,
+};
+
+export default nextConfig;
