@@ -1,0 +1,106 @@
+/**
+ * Duplicate executions: a job that should run N times per run (usually once:
+ * "the report is sent once a morning, however many workers wake up") ran more.
+ * Counted per job and run from completed executions. One cut short by a crash
+ * may or may not have had its effect, so it can only make the answer unknown;
+ * jobs without an expected count are not checked.
+ */
+import type { JobTally, Section } from './mutual-exclusion';
+import type { CheckResult, CheckerOptions, CounterExample, JobStats } from './types';
+import { clientLabel, formatTime, quote, sortedUnique, times } from './format';
+
+export class Duplicates {
+  constructor(private readonly expected: CheckerOptions['expectedExecutions']) {}
+
+  expectedFor(job: string): number | null {
+    if (this.expected === undefined) return null;
+    if (typeof this.expected === 'number') return this.expected;
+    return Object.hasOwn(this.expected, job) ? (this.expected[job] ?? null) : null;
+  }
+
+  /** Remembers the exit that first pushed a job past its expected count: the proof. */
+  onCompleted(tally: JobTally, section: Section): void {
+    const expected = this.expectedFor(tally.job);
+    if (expected !== null && tally.exceededAt === null && tally.completed > expected) tally.exceededAt = section;
+  }
+
+  stats(tallies: Iterable<JobTally>): { jobs: JobStats[]; duplicateRate: number | null } {
+    const jobs: JobStats[] = [];
+    let extra = 0;
+    let total = 0;
+    let counted = false;
+    for (const { job, runId, completed, incomplete, open } of tallies) {
+      const expected = this.expectedFor(job);
+      jobs.push({ job, runId, completed, incomplete, open, expected });
+      if (expected === null) continue;
+      counted = true;
+      extra += Math.max(0, completed - expected);
+      total += completed;
+    }
+    return { jobs, duplicateRate: counted && total > 0 ? extra / total : counted ? 0 : null };
+  }
+
+  result(tallies: Iterable<JobTally>, final: boolean, forced: boolean): CheckResult {
+    let applicable = false;
+    let violations = 0;
+    let indeterminate = 0;
+    let firstViolation: JobTally | null = null;
+    let firstDoubt: { tally: JobTally; expected: number } | null = null;
+    const notes: string[] = [];
+    for (const tally of tallies) {
+      const expected = this.expectedFor(tally.job);
+      if (expected === null) continue;
+      applicable = true;
+      const unsettled = tally.incomplete + (final ? tally.open : 0);
+      if (tally.completed > expected) {
+        violations += tally.completed - expected;
+        const at = tally.exceededAt;
+        if (at && (firstViolation?.exceededAt?.endSeq ?? Infinity) > (at.endSeq ?? Infinity)) firstViolation = tally;
+        else if (!firstViolation) firstViolation = tally;
+      } else if (tally.completed + unsettled > expected) {
+        indeterminate += tally.completed + unsettled - expected;
+        firstDoubt ??= { tally, expected };
+      } else if (final && tally.completed < expected) {
+        notes.push(`Job ${quote(tally.job)} completed ${tally.completed} of ${expected} expected execution${expected === 1 ? '' : 's'}.`);
+      }
+    }
+    const base = { check: 'duplicates' as const, applicable: applicable || forced, violations, indeterminate, notes };
+    if (firstViolation) {
+      const expected = this.expectedFor(firstViolation.job) ?? 0;
+      return { ...base, valid: 'violated', summary: `violated: ${violations} duplicate execution${violations === 1 ? '' : 's'}`, counterExample: this.describeViolation(firstViolation, expected) };
+    }
+    if (firstDoubt) {
+      const { tally, expected } = firstDoubt;
+      const unsettled = tally.incomplete + (final ? tally.open : 0);
+      const counterExample: CounterExample = {
+        check: 'duplicates',
+        message: `Job ${quote(tally.job)} completed ${times(tally.completed)} (expected ${times(expected)}), and ${unsettled} more execution${unsettled === 1 ? ' was' : 's were'} cut short or never finished: whether ${unsettled === 1 ? 'it' : 'they'} took effect is unknown.`,
+        seqs: sortedUnique(tally.firstCompleted.flatMap((s) => [s.enterSeq, s.endSeq ?? s.enterSeq])),
+        window: windowOf(tally.firstCompleted),
+        clients: sortedUnique(tally.firstCompleted.map((s) => s.client)),
+      };
+      return { ...base, valid: 'unknown', summary: `unknown: ${indeterminate} execution${indeterminate === 1 ? '' : 's'} of unknown outcome`, counterExample };
+    }
+    if (!applicable) return { ...base, valid: forced ? 'unknown' : 'held', summary: 'no job with an expected execution count ran', counterExample: null };
+    return { ...base, valid: 'held', summary: 'held: no job ran more often than expected', counterExample: null };
+  }
+
+  private describeViolation(tally: JobTally, expected: number): CounterExample {
+    const shown = tally.firstCompleted.slice(0, expected + 1);
+    const who = shown.map((s) => `${clientLabel(s.client)} at ${formatTime(s.enterT)}`).join(', ');
+    return {
+      check: 'duplicates',
+      message: `Job ${quote(tally.job)} ran ${times(tally.completed)}, expected ${times(expected)}: ${who}${tally.completed > shown.length ? ', …' : ''}.`,
+      seqs: sortedUnique(shown.flatMap((s) => [s.enterSeq, s.endSeq ?? s.enterSeq])),
+      window: windowOf(shown),
+      clients: sortedUnique(shown.map((s) => s.client)),
+    };
+  }
+}
+
+function windowOf(sections: readonly Section[]): { from: number; to: number } {
+  const first = sections[0];
+  const last = sections.at(-1);
+  if (!first || !last) return { from: 0, to: 0 };
+  return { from: first.enterT, to: last.endT ?? last.enterT };
+}

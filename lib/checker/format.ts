@@ -1,0 +1,32 @@
+/** Plain-words formatting for counter-examples and diagnoses. */
+import { clientLabel, nodeLabel } from '../cluster';
+
+export { clientLabel, nodeLabel };
+
+/** A duration: "80 ms", "1.6 s". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return 'forever';
+  if (Math.abs(ms) < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** A point on the lab clock: "820 ms", "1.24 s". */
+export function formatTime(t: number): string {
+  if (Math.abs(t) < 1000) return `${Math.round(t)} ms`;
+  return `${(t / 1000).toFixed(2)} s`;
+}
+
+export function quote(name: string): string {
+  return `'${name}'`;
+}
+
+/** "once", "twice", "3 times". */
+export function times(n: number): string {
+  if (n === 1) return 'once';
+  if (n === 2) return 'twice';
+  return `${n} times`;
+}
+
+export function sortedUnique(values: Iterable<number>): number[] {
+  return [...new Set(values)].sort((a, b) => a - b);
+}

@@ -1,0 +1,145 @@
+/**
+ * The checker as a stream: feed it history as it arrives, ask for a verdict
+ * whenever you like. Each event is handled once in O(1)-ish work (small maps
+ * keyed by job, client, key), and a verdict costs O(what it reports), so the
+ * server can check a run as it goes and the browser can check a whole
+ * history in one pass.
+ */
+import type { HistoryEvent } from '../history';
+import { ClientTracker } from './clients';
+import { DiagnosisLog } from './diagnoses';
+import { Duplicates } from './duplicates';
+import { Fencing } from './fencing';
+import { LockHolds } from './holds';
+import { Liveness } from './liveness';
+import { MutualExclusion } from './mutual-exclusion';
+import { RedisModel } from './redis-model';
+import { mergeValidity } from './validity';
+import type { CheckName, CheckResult, CheckerOptions, CounterExample, Verdict, VerdictOptions } from './types';
+import { CHECK_NAMES } from './types';
+
+export const DEFAULT_CHECKER_OPTIONS = Object.freeze({
+  livenessBoundMs: 5_000,
+  maxDiagnoses: 20,
+});
+
+export class IncrementalChecker {
+  private readonly required: ReadonlySet<CheckName>;
+  private readonly diagnoses: DiagnosisLog;
+  private readonly clients = new ClientTracker();
+  private readonly model: RedisModel;
+  private readonly holds: LockHolds;
+  private readonly exclusion: MutualExclusion;
+  private readonly duplicates: Duplicates;
+  private readonly fencing = new Fencing();
+  private readonly liveness: Liveness;
+  private lastSeq = -Infinity;
+  private events = 0;
+  private firstT: number | null = null;
+  private lastT: number | null = null;
+
+  constructor(options: CheckerOptions = {}) {
+    this.required = new Set(options.required ?? []);
+    this.diagnoses = new DiagnosisLog(options.maxDiagnoses ?? DEFAULT_CHECKER_OPTIONS.maxDiagnoses);
+    this.model = new RedisModel(this.diagnoses, options.lockKeys ?? []);
+    this.holds = new LockHolds(this.diagnoses);
+    this.exclusion = new MutualExclusion(this.clients, this.holds);
+    this.duplicates = new Duplicates(options.expectedExecutions);
+    this.exclusion.onCompleted = (tally, section) => this.duplicates.onCompleted(tally, section);
+    this.liveness = new Liveness(this.holds, options.livenessBoundMs ?? DEFAULT_CHECKER_OPTIONS.livenessBoundMs, options.nodes);
+  }
+
+  /** Feeds events in history order. Events at or below the last seq seen are skipped, so re-sending a batch is harmless. */
+  push(events: readonly HistoryEvent[]): this {
+    for (const event of events) this.observe(event);
+    return this;
+  }
+
+  /** How many events were taken in. */
+  get size(): number {
+    return this.events;
+  }
+
+  verdict(options: VerdictOptions = {}): Verdict {
+    const final = options.final ?? false;
+    const lastT = this.lastT ?? 0;
+    const checks: Record<CheckName, CheckResult> = {
+      'mutual-exclusion': this.exclusion.result(final, lastT, this.required.has('mutual-exclusion')),
+      fencing: this.fencing.result(this.required.has('fencing')),
+      liveness: this.liveness.result(this.required.has('liveness')),
+      duplicates: this.duplicates.result(this.exclusion.tallies.values(), final, this.required.has('duplicates')),
+    };
+    const applicable = CHECK_NAMES.map((name) => checks[name]).filter((c) => c.applicable);
+    const valid = applicable.length === 0 ? 'unknown' : mergeValidity(...applicable.map((c) => c.valid));
+    const { jobs, duplicateRate } = this.duplicates.stats(this.exclusion.tallies.values());
+    return {
+      valid,
+      final,
+      checks,
+      counterExample: earliest(applicable.filter((c) => c.valid === 'violated')) ?? earliest(applicable.filter((c) => c.valid === 'unknown')),
+      diagnoses: this.diagnoses.snapshot(),
+      savedByFencing: { count: this.fencing.saved.count, seqs: [...this.fencing.saved.seqs] },
+      stats: {
+        events: this.events,
+        firstT: this.firstT,
+        lastT: this.lastT,
+        sections: this.exclusion.sections,
+        storeWrites: this.fencing.writes,
+        lockAcquires: this.holds.acquires,
+        jobs,
+        duplicateRate,
+      },
+    };
+  }
+
+  private observe(event: HistoryEvent): void {
+    if (event.seq <= this.lastSeq) return;
+    this.lastSeq = event.seq;
+    this.events += 1;
+    this.firstT ??= event.t;
+    this.lastT = event.t;
+
+    const signal = this.clients.observe(event);
+    if (signal) {
+      this.holds.observeClient(signal);
+      this.exclusion.observeClient(signal);
+    }
+    for (const raw of this.model.observe(event)) {
+      for (const outcome of this.holds.observeRaw(raw)) this.liveness.observe(outcome);
+    }
+    switch (event.type) {
+      case 'node':
+        this.liveness.observeNode(event);
+        break;
+      case 'redis':
+        this.liveness.seeNode(event.node);
+        break;
+      case 'lock':
+        for (const resource of event.resources) this.model.addLockKey(resource);
+        for (const outcome of this.holds.observeLock(event)) this.liveness.observe(outcome);
+        break;
+      case 'job':
+        this.exclusion.observe(event);
+        break;
+      case 'store': {
+        const start = this.exclusion.openSectionStart(event.client) ?? this.holds.currentHold(event.client, event.t)?.startT ?? event.t;
+        this.fencing.observe(event, start);
+        this.exclusion.observeWrite(event.client, event.token, event.accepted);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
+/** The counter-example whose proof came first (its last seq is the proving event). */
+function earliest(checks: readonly CheckResult[]): CounterExample | null {
+  let best: CounterExample | null = null;
+  for (const check of checks) {
+    const example = check.counterExample;
+    if (!example) continue;
+    if (!best || (example.seqs.at(-1) ?? 0) < (best.seqs.at(-1) ?? 0)) best = example;
+  }
+  return best;
+}

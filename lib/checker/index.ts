@@ -1,0 +1,21 @@
+/** The safety checker: pure, isomorphic (no Node imports), history → verdict. */
+export { check } from './check';
+export { IncrementalChecker, DEFAULT_CHECKER_OPTIONS } from './incremental';
+export { mergeValidity } from './validity';
+export { formatDuration, formatTime } from './format';
+export { CHECK_NAMES } from './types';
+export type {
+  CheckName,
+  CheckResult,
+  CheckerOptions,
+  CounterExample,
+  Diagnosis,
+  DiagnosisKind,
+  JobStats,
+  SavedByFencing,
+  TimeWindow,
+  Validity,
+  Verdict,
+  VerdictOptions,
+  VerdictStats,
+} from './types';

@@ -1,0 +1,185 @@
+/**
+ * Liveness: the lock was free and a quorum of its nodes up, yet clients kept
+ * failing to take it for longer than a bound.
+ *
+ * Per lock, a *starvation window* opens at the first failed acquire that
+ * happens while the lock is free (no live hold: released, or its key expired)
+ * and a quorum of the lock's nodes is up; it grows with each further failure
+ * under the same conditions and closes when someone acquires the lock, when
+ * the lock is held, or when the quorum is lost. The window's length is from
+ * its first failure to its last failure (or to the acquire that closed it):
+ * time nobody tried does not count against the lock.
+ * - A crashed holder whose key has no TTL makes the lock "free" here: the key
+ *   never expires, which is the bug (lesson 1).
+ * - Failures with no quorum up are expected unavailability, noted, not a violation.
+ * - An acquire of unknown outcome (`info`) in the window makes it indeterminate.
+ * Nodes are up unless a NodeStateEvent said otherwise; a lock's nodes are the
+ * nodes it was voted or set on (else all nodes); the quorum is the LockEvent's,
+ * else a majority of the lock's nodes.
+ */
+import type { NodeStateEvent } from '../history';
+import type { Hold, LockHolds, LockOutcome } from './holds';
+import type { CheckResult, CounterExample } from './types';
+import { clientLabel, formatDuration, formatTime, quote, sortedUnique } from './format';
+
+interface Window {
+  resource: string;
+  startT: number;
+  startSeq: number;
+  lastT: number;
+  lastSeq: number;
+  clients: Set<number>;
+  uncertain: boolean;
+  up: number;
+  nodes: number;
+  quorum: number;
+  stuck: Hold | null;
+  reported: boolean;
+}
+
+interface Outage {
+  resource: string;
+  fromT: number;
+  toT: number;
+  up: number;
+  nodes: number;
+  quorum: number;
+}
+
+export class Liveness {
+  private readonly nodeUp = new Map<number, boolean>();
+  private maxNode = 0;
+  private readonly windows = new Map<string, Window>();
+  private readonly outages = new Map<string, Outage>();
+  private first: CounterExample | null = null;
+  private firstDoubt: CounterExample | null = null;
+  private violations = 0;
+  private indeterminate = 0;
+  outcomes = 0;
+
+  constructor(
+    private readonly holds: LockHolds,
+    private readonly boundMs: number,
+    private readonly configuredNodes: number | undefined,
+  ) {}
+
+  observeNode(event: NodeStateEvent): void {
+    this.nodeUp.set(event.node, event.state === 'up');
+    this.seeNode(event.node);
+  }
+
+  seeNode(node: number): void {
+    if (node > this.maxNode) this.maxNode = node;
+  }
+
+  observe(outcome: LockOutcome): void {
+    this.outcomes += 1;
+    const window = this.windows.get(outcome.resource);
+    if (outcome.kind === 'unknown') {
+      if (window) window.uncertain = true;
+      return;
+    }
+    if (outcome.kind === 'acquired') {
+      if (window) {
+        this.extendTo(window, outcome.t, outcome.seq);
+        this.windows.delete(outcome.resource);
+      }
+      return;
+    }
+    const { free, stuck } = this.holds.freedom(outcome.resource, outcome.t);
+    if (!free) {
+      this.windows.delete(outcome.resource);
+      return;
+    }
+    const { up, nodes, quorum } = this.quorumState(outcome.resource);
+    if (up < quorum) {
+      this.windows.delete(outcome.resource);
+      this.noteOutage(outcome, up, nodes, quorum);
+      return;
+    }
+    if (!window) {
+      this.windows.set(outcome.resource, {
+        resource: outcome.resource,
+        startT: outcome.t,
+        startSeq: outcome.seq,
+        lastT: outcome.t,
+        lastSeq: outcome.seq,
+        clients: new Set([outcome.client]),
+        uncertain: false,
+        up,
+        nodes,
+        quorum,
+        stuck,
+        reported: false,
+      });
+      return;
+    }
+    window.clients.add(outcome.client);
+    window.stuck ??= stuck;
+    this.extendTo(window, outcome.t, outcome.seq);
+  }
+
+  result(forced: boolean): CheckResult {
+    const applicable = this.outcomes > 0;
+    const notes = [...this.outages.values()]
+      .filter((o) => o.toT > o.fromT)
+      .map((o) => `Nobody could take ${quote(o.resource)} from ${formatTime(o.fromT)} to ${formatTime(o.toT)}: only ${o.up} of ${o.nodes} nodes were up (quorum ${o.quorum}) — unavailable, as expected.`);
+    const base = { check: 'liveness' as const, applicable: applicable || forced, violations: this.violations, indeterminate: this.indeterminate, notes };
+    if (this.first) return { ...base, valid: 'violated', summary: `violated: a free lock could not be taken for over ${formatDuration(this.boundMs)}`, counterExample: this.first };
+    if (this.firstDoubt) return { ...base, valid: 'unknown', summary: 'unknown: a long wait included an acquire of unknown outcome', counterExample: this.firstDoubt };
+    if (!applicable) return { ...base, valid: forced ? 'unknown' : 'held', summary: 'no lock was requested', counterExample: null };
+    return { ...base, valid: 'held', summary: `held: nobody waited over ${formatDuration(this.boundMs)} for a free lock`, counterExample: null };
+  }
+
+  private extendTo(window: Window, t: number, seq: number): void {
+    window.lastT = t;
+    window.lastSeq = seq;
+    if (window.reported || t - window.startT <= this.boundMs) return;
+    window.reported = true;
+    const who = [...window.clients].sort((a, b) => a - b).map(clientLabel).join(' and ');
+    const why = window.stuck
+      ? `its holder ${clientLabel(window.stuck.client)} had ${window.stuck.crashed ? 'crashed' : 'gone'} and its key has no TTL`
+      : `it was free and ${window.up} of ${window.nodes} nodes were up (quorum ${window.quorum})`;
+    const counterExample: CounterExample = {
+      check: 'liveness',
+      message: `For ${formatDuration(t - window.startT)} (${formatTime(window.startT)} → ${formatTime(t)}) ${who} kept failing to take ${quote(window.resource)}, although ${why}; the bound is ${formatDuration(this.boundMs)}.`,
+      seqs: sortedUnique([window.startSeq, seq, ...(window.stuck ? [window.stuck.startSeq] : [])]),
+      window: { from: window.startT, to: t },
+      clients: sortedUnique(window.clients),
+    };
+    if (window.uncertain) {
+      this.indeterminate += 1;
+      this.firstDoubt ??= counterExample;
+    } else {
+      this.violations += 1;
+      this.first ??= counterExample;
+    }
+  }
+
+  private quorumState(resource: string): { up: number; nodes: number; quorum: number } {
+    // Runs on every failed acquire: count without building arrays.
+    const lockNodes = this.holds.nodesOf(resource);
+    let total = 0;
+    let up = 0;
+    if (lockNodes.size > 0) {
+      for (const node of lockNodes) {
+        total += 1;
+        if (this.nodeUp.get(node) ?? true) up += 1;
+      }
+    } else {
+      total = this.configuredNodes ?? Math.max(this.maxNode, 1);
+      for (let node = 1; node <= total; node++) if (this.nodeUp.get(node) ?? true) up += 1;
+    }
+    const quorum = this.holds.quorumOf(resource) ?? Math.floor(total / 2) + 1;
+    return { up, nodes: total, quorum };
+  }
+
+  private noteOutage(outcome: LockOutcome, up: number, nodes: number, quorum: number): void {
+    const outage = this.outages.get(outcome.resource);
+    if (outage && outage.toT >= outcome.t - this.boundMs) {
+      outage.toT = outcome.t;
+      return;
+    }
+    if (!outage) this.outages.set(outcome.resource, { resource: outcome.resource, fromT: outcome.t, toT: outcome.t, up, nodes, quorum });
+  }
+}

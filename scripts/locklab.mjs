@@ -1,0 +1,146 @@
+#!/usr/bin/env node
+// The commands behind `npm start`, `npm test`, `npm run dev` and `npm run build`.
+// Plain Node with no npm dependencies: it runs before `npm ci` on a fresh clone.
+//
+//   node scripts/locklab.mjs setup [--test]   install what is missing (npm ci, apt-get)
+//   node scripts/locklab.mjs build [--force]  next build, when missing or stale
+//   node scripts/locklab.mjs start            setup + build + serve (NODE_ENV=production)
+//   node scripts/locklab.mjs dev              setup + serve with Next in development mode
+//   node scripts/locklab.mjs test             setup --test + build + tsc + vitest + Playwright
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { info, LocklabError } from './lib/log.mjs';
+import { ensureBuild } from './lib/next-build.mjs';
+import { checkNodeVersion } from './lib/node-version.mjs';
+import { ensureNpmPackages } from './lib/npm-packages.mjs';
+import { localBin } from './lib/paths.mjs';
+import { exitStatusOf, runForeground } from './lib/processes.mjs';
+import { ensureSystemPackages } from './lib/system-packages.mjs';
+import { countPlaywright, countRun, countVitest } from './lib/test-counts.mjs';
+
+const LAB_PACKAGES = ['redis-server'];
+const TEST_PACKAGES = [...LAB_PACKAGES, 'chromium', 'docker-compose'];
+
+async function setup({ forTests }) {
+  checkNodeVersion();
+  // System packages first: when one is missing and we are not root, say so
+  // before spending a minute on npm ci.
+  await ensureSystemPackages(forTests ? TEST_PACKAGES : LAB_PACKAGES);
+  await ensureNpmPackages();
+}
+
+/** Runs the lab server in the foreground and exits as it exits. */
+async function serve(nodeEnv) {
+  info(`starting the lab server (NODE_ENV=${nodeEnv})`);
+  const outcome = await runForeground(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    env: { ...process.env, NODE_ENV: nodeEnv, NEXT_TELEMETRY_DISABLED: '1' },
+    ownProcessGroup: true,
+  });
+  return exitStatusOf(outcome);
+}
+
+/** Runs a test tool that must not stop the ones after it; stops everything if interrupted. */
+async function runTool(name, args, env) {
+  const outcome = await runForeground(process.execPath, [localBin(name), ...args], { env: { ...process.env, ...env } });
+  if (outcome.interrupted) throw new LocklabError(`${name}: interrupted.`, exitStatusOf(outcome), { interrupted: true });
+  return outcome;
+}
+
+function describe(counts) {
+  const note = counts.note ? ` (${counts.note})` : '';
+  return `${counts.passed} passed / ${counts.failed} failed / ${counts.skipped} skipped${note}`;
+}
+
+/**
+ * A failed build must not hide the other results: the type check and vitest
+ * still run (they do not need the build); Playwright, which does, is skipped.
+ */
+async function buildForTests() {
+  try {
+    await ensureBuild();
+    return true;
+  } catch (error) {
+    if (!(error instanceof LocklabError) || error.interrupted) throw error;
+    info(`${error.message} End-to-end tests will be skipped.`);
+    return false;
+  }
+}
+
+async function test() {
+  await setup({ forTests: true });
+  const built = await buildForTests();
+  const reports = mkdtempSync(path.join(tmpdir(), 'locklab-test-'));
+  try {
+    info('type check: tsc --noEmit -p .');
+    const typecheck = await runTool('tsc', ['--noEmit', '-p', '.']);
+
+    info('unit + integration tests: vitest run');
+    const vitestReport = path.join(reports, 'vitest.json');
+    const vitest = countRun(
+      countVitest,
+      vitestReport,
+      await runTool('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
+    );
+
+    let playwright = { passed: 0, failed: 0, skipped: 0, note: 'not run: no production build' };
+    if (built) {
+      info('end-to-end tests: playwright test');
+      const playwrightReport = path.join(reports, 'playwright.json');
+      playwright = countRun(
+        countPlaywright,
+        playwrightReport,
+        await runTool('playwright', ['test', '--reporter=list,json'], {
+          PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport,
+          NEXT_TELEMETRY_DISABLED: '1',
+        }),
+      );
+    }
+
+    const typecheckFailed = typecheck.code !== 0 || typecheck.signal !== null;
+    info(`build:      ${built ? 'ok' : 'FAILED (counted as 1 failure)'}`);
+    info(`type check: ${typecheckFailed ? 'FAILED (counted as 1 failure)' : 'ok'}`);
+    info(`vitest:     ${describe(vitest)}`);
+    info(`playwright: ${describe(playwright)}`);
+    const passed = vitest.passed + playwright.passed;
+    const failed = vitest.failed + playwright.failed + (typecheckFailed ? 1 : 0) + (built ? 0 : 1);
+    if (passed + failed === 0) info('no test ran: that is a failure too');
+    console.log(`${passed} passed, ${failed} failed`);
+    return failed > 0 || passed === 0 ? 1 : 0;
+  } finally {
+    rmSync(reports, { recursive: true, force: true });
+  }
+}
+
+const USAGE = 'usage: node scripts/locklab.mjs <setup [--test] | build [--force] | start | dev | test>';
+
+async function main([command, ...flags]) {
+  switch (command) {
+    case 'setup':
+      await setup({ forTests: flags.includes('--test') });
+      return 0;
+    case 'build':
+      checkNodeVersion();
+      await ensureBuild({ force: flags.includes('--force') });
+      return 0;
+    case 'start':
+      await setup({ forTests: false });
+      await ensureBuild();
+      return serve('production');
+    case 'dev':
+      await setup({ forTests: false });
+      return serve('development');
+    case 'test':
+      return test();
+    default:
+      throw new LocklabError(USAGE, 2);
+  }
+}
+
+try {
+  process.exitCode = await main(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof LocklabError)) throw error;
+  console.error(`\n[locklab] ${error.message}`);
+  process.exitCode = error.exitCode;
+}
