@@ -7,6 +7,7 @@
 import type { LabSnapshot, LinkView, NodeView, ReplicationView } from './cluster';
 import type { HistoryEvent } from './history';
 import type { Result } from './result';
+import type { ClientPauseInput, ClientSkewInput, ClientTargetInput, Diagnostic, RunEnded, RunInfo, RunStartInput, RunVerdict } from './run';
 import type {
   ClockJumpInput,
   LabJoinInput,
@@ -49,6 +50,13 @@ export interface ServerToClientEvents {
   'history:append': (batch: HistoryBatch) => void;
   /** The lab went away (idle timeout, server shutdown). */
   'lab:closed': (info: { labId: string; reason: string }) => void;
+  'run:started': (info: RunInfo & { labId: string }) => void;
+  /** The checker's verdict so far (at most every 250 ms while a run goes). */
+  'run:verdict': (verdict: RunVerdict & { labId: string }) => void;
+  /** A syntax or runtime error at a line of the learner's code. */
+  'run:diagnostic': (diagnostic: Diagnostic & { runId: string; labId: string }) => void;
+  /** How the run ended, with the final verdict. */
+  'run:ended': (ended: RunEnded & { labId: string }) => void;
   /** An error not tied to an acknowledgement (e.g. a message sent without one). */
   'lab:error': (error: { code: string; message: string }) => void;
 }
@@ -68,6 +76,14 @@ export interface ClientToServerEvents {
   'replication:release': (input: Record<string, never>, ack: Ack<ReplicationView>) => void;
   'replication:delay': (input: ReplicationDelayInput, ack: Ack<ReplicationView>) => void;
   'cluster:failover': (input: Record<string, never>, ack: Ack<NodeView[]>) => void;
+  /** Starts the program as N clients (stopping a run in progress first). */
+  'run:start': (input: RunStartInput, ack: Ack<RunInfo>) => void;
+  /** Stops the run in progress; the value is how it ended, or null if nothing ran. */
+  'run:stop': (input: Record<string, never>, ack: Ack<RunEnded | null>) => void;
+  'client:pause': (input: ClientPauseInput, ack: Ack<{ client: number }>) => void;
+  'client:resume': (input: ClientTargetInput, ack: Ack<{ client: number }>) => void;
+  'client:crash': (input: ClientTargetInput, ack: Ack<{ client: number }>) => void;
+  'client:skew': (input: ClientSkewInput, ack: Ack<{ client: number }>) => void;
 }
 
 export type ClientEventName = keyof ClientToServerEvents;

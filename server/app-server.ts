@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { instanceDir, removeLeftovers } from './cluster/run-dir';
 import type { ServerConfig } from './config';
 import { LabManager } from './lab/lab-manager';
+import { createSandboxPool } from './sandbox';
 import { attachRealtime, type LabServer } from './realtime/socket-server';
 
 export interface RunningLabServer {
@@ -43,7 +44,8 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Lock Lab: pages are not served by this instance (LOCKLAB_WEB=0)\n');
   };
   const server = http.createServer((req, res) => void handle(req, res));
-  const io = attachRealtime(server, labs, { allowedOrigins: config.allowedOrigins });
+  const sandbox = config.sandbox ? createSandboxPool() : null;
+  const io = attachRealtime(server, labs, { allowedOrigins: config.allowedOrigins, sandbox });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -56,6 +58,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   const close = () =>
     (closing ??= (async () => {
       await labs.closeAll();
+      await sandbox?.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));
       server.closeAllConnections();
       fs.rmSync(runDir, { recursive: true, force: true });

@@ -7,6 +7,8 @@ export interface ServerConfig {
   dev: boolean;
   /** Serve the Next.js pages (off for engine-only tests and benchmarks). */
   web: boolean;
+  /** Run learner code (off only for engine benchmarks that do not need worker threads). */
+  sandbox: boolean;
   maxLabs: number;
   labIdleMs: number;
   /** Default-topology labs kept started in reserve (LOCKLAB_WARM_LABS). */
@@ -30,6 +32,7 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     host: process.env.HOST || '127.0.0.1',
     dev: process.env.NODE_ENV !== 'production',
     web: process.env.LOCKLAB_WEB !== '0',
+    sandbox: process.env.LOCKLAB_SANDBOX !== '0',
     maxLabs: intFromEnv('LOCKLAB_MAX_LABS', 24, 1),
     labIdleMs: intFromEnv('LOCKLAB_LAB_IDLE_MS', 10 * 60_000, 1),
     warmLabs: intFromEnv('LOCKLAB_WARM_LABS', 1, 0),

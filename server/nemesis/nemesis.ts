@@ -33,7 +33,7 @@ interface Target {
  * Wraps one operation: invoke → run → ok (with what it did, in words) or fail (why).
  * Validation failures happen before the invoke, so refused input leaves no trace but the error.
  */
-async function operate<T>(
+export async function operate<T>(
   lab: Lab,
   op: NemesisOp,
   where: Target,

@@ -14,7 +14,11 @@ import { labJoinSchema, labResetSchema } from '@/lib/schemas';
 import { parseInput } from '@/lib/validate';
 import type { Lab } from '../lab/lab';
 import type { LabManager } from '../lab/lab-manager';
+import * as clientFaults from '../nemesis/client-faults';
 import * as nemesis from '../nemesis/nemesis';
+import { LabRuns } from '../runs/lab-runs';
+import type { SandboxPool } from '../sandbox';
+import { emptySchema } from '@/lib/schemas';
 import { labRoom, publishLab } from './lab-publisher';
 import { originAllowed } from './origin';
 
@@ -40,13 +44,46 @@ const labCommands = {
 /** History sent on join in slices, so a long history does not become one huge frame. */
 const HISTORY_SLICE = 2_000;
 
-export function attachRealtime(httpServer: HttpServer, labs: LabManager, options: { allowedOrigins: string[] }): LabServer {
+/** Commands on the lab's running program. */
+const runCommands = {
+  'run:start': (runs: LabRuns, input: unknown) => runs.start(input),
+  'run:stop': (runs: LabRuns, input: unknown) => {
+    parseInput(emptySchema, input, 'run:stop');
+    return runs.stop();
+  },
+  'client:pause': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.pauseClient(lab, runs.current, input),
+  'client:resume': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.resumeClient(lab, runs.current, input),
+  'client:crash': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.crashClient(lab, runs.current, input),
+  'client:skew': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.skewClient(lab, runs.current, input),
+} satisfies Partial<Record<ClientEventName, (runs: LabRuns, input: unknown, lab: Lab) => Promise<unknown>>>;
+
+export function attachRealtime(
+  httpServer: HttpServer,
+  labs: LabManager,
+  options: { allowedOrigins: string[]; sandbox: SandboxPool | null },
+): LabServer {
   const io: LabServer = new Server(httpServer, {
     allowRequest: (req, callback) => callback(null, originAllowed(req, options.allowedOrigins)),
     // Learner code and snapshots are small; a cap stops a hostile client from sending megabytes.
     maxHttpBufferSize: 1_000_000,
   });
   const unpublish = new Map<string, () => void>();
+  const runsByLab = new WeakMap<Lab, LabRuns>();
+
+  /** A lab's runs, created with the first run; their events go to the lab's room. */
+  const runsOf = (lab: Lab): LabRuns => {
+    let runs = runsByLab.get(lab);
+    if (runs) return runs;
+    if (!options.sandbox) throw new LabOperationError('forbidden', 'This server runs no learner code (its sandbox is off)');
+    runs = new LabRuns(lab, options.sandbox);
+    const room = io.to(labRoom(lab.id));
+    runs.on('started', (info) => room.emit('run:started', { ...info, labId: lab.id }));
+    runs.on('verdict', (v) => room.emit('run:verdict', { ...v, labId: lab.id }));
+    runs.on('diagnostic', (d) => room.emit('run:diagnostic', { ...d, labId: lab.id }));
+    runs.on('ended', (e) => room.emit('run:ended', { ...e, labId: lab.id }));
+    runsByLab.set(lab, runs);
+    return runs;
+  };
 
   const publish = (lab: Lab) => {
     if (unpublish.has(lab.id)) return;
@@ -127,6 +164,14 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
         const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
         if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
         return ok(await command(lab, input));
+      });
+    }
+
+    for (const [event, command] of Object.entries(runCommands) as [ClientEventName, (runs: LabRuns, input: unknown, lab: Lab) => Promise<unknown>][]) {
+      on(event, async (input) => {
+        const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
+        if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
+        return ok(await command(runsOf(lab), input, lab));
       });
     }
 

@@ -6,6 +6,8 @@
  * handler cannot fire, e.g. one huge allocation) is terminated from here.
  * A worker serves one run and is then thrown away; warm spares hide the boot.
  */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { defaultResolveNode } from './hosts';
 import { BUSY_SLOT, type MainToWorker, type ResolvedTarget, type WorkerToMain } from './protocol';
@@ -38,10 +40,19 @@ interface WorkerSlot {
   ready: Promise<void>;
 }
 
-function spawnWorker(): WorkerSlot {
+/** QuickJS's WebAssembly, compiled once per process (off the main thread) and shared with every worker. */
+let compiledQuickJS: Promise<WebAssembly.Module> | null = null;
+function quickJSModule(): Promise<WebAssembly.Module> {
+  compiledQuickJS ??= readFile(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')).then((bytes) =>
+    WebAssembly.compile(bytes),
+  );
+  return compiledQuickJS;
+}
+
+function spawnWorker(wasmModule: WebAssembly.Module): WorkerSlot {
   const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * 3);
   const worker = new Worker(BOOT_URL, {
-    workerData: { entry: ENTRY_URL, busy: shared },
+    workerData: { entry: ENTRY_URL, busy: shared, wasmModule },
     // The QuickJS heaps live in WebAssembly memory; this bounds the worker's own JS heap.
     resourceLimits: { maxOldGenerationSizeMb: 256 },
     stdout: false,
@@ -69,8 +80,12 @@ class RunController implements RunHandle {
   private readonly startedAt = performance.now();
   private readonly deadlineAt: number;
 
+  private slot: WorkerSlot | null = null;
+  /** Messages sent before the worker exists (the first run may wait for QuickJS to compile). */
+  private readonly outbox: MainToWorker[] = [];
+
   constructor(
-    private readonly slot: WorkerSlot,
+    slotReady: Promise<WorkerSlot>,
     private readonly opts: StartRunOptions,
     private readonly limits: SandboxLimits,
     private readonly onFinished: (run: RunController) => void,
@@ -78,9 +93,10 @@ class RunController implements RunHandle {
     this.done = new Promise((r) => (this.resolveDone = r));
     const lastStart = Math.max(0, ...(opts.startDelaysMs ?? []));
     this.deadlineAt = this.startedAt + limits.wallClockMs + lastStart + WALL_GRACE_MS;
-    slot.worker.on('message', (m: WorkerToMain) => this.onMessage(m));
-    slot.worker.on('error', (e: Error) => this.kill(`The sandbox worker failed: ${e.message}`));
-    slot.worker.on('exit', () => this.kill('The sandbox worker exited unexpectedly.'));
+    slotReady.then(
+      (slot) => this.attach(slot),
+      (e: unknown) => this.kill(`The sandbox could not start: ${String(e)}`),
+    );
     this.send({
       type: 'start',
       spec: {
@@ -102,8 +118,22 @@ class RunController implements RunHandle {
     return this.opts.runId;
   }
 
+  private attach(slot: WorkerSlot): void {
+    if (this.finished) {
+      void slot.worker.terminate();
+      return;
+    }
+    this.slot = slot;
+    slot.worker.on('message', (m: WorkerToMain) => this.onMessage(m));
+    slot.worker.on('error', (e: Error) => this.kill(`The sandbox worker failed: ${e.message}`));
+    slot.worker.on('exit', () => this.kill('The sandbox worker exited unexpectedly.'));
+    for (const m of this.outbox.splice(0)) slot.worker.postMessage(m);
+  }
+
   private send(m: MainToWorker): void {
-    if (!this.finished) this.slot.worker.postMessage(m);
+    if (this.finished) return;
+    if (this.slot) this.slot.worker.postMessage(m);
+    else this.outbox.push(m);
   }
 
   private onMessage(m: WorkerToMain): void {
@@ -140,10 +170,11 @@ class RunController implements RunHandle {
   /** Called by the pool's watchdog. */
   check(now: number, epochNow: number): void {
     if (this.finished) return;
-    const busySince = this.slot.busy[BUSY_SLOT] ?? 0;
-    const allowed = (this.slot.busy[2] ?? 0) + this.limits.hardKillGraceMs;
+    const busy = this.slot?.busy;
+    const busySince = busy?.[BUSY_SLOT] ?? 0;
+    const allowed = (busy?.[2] ?? 0) + this.limits.hardKillGraceMs;
     if (busySince > 0 && epochNow - busySince > allowed) {
-      const client = this.slot.busy[1] ?? 0;
+      const client = busy?.[1] ?? 0;
       this.kill(`Client ${client} kept the CPU for more than ${Math.round(allowed)} ms without answering, so its run was terminated.`);
     } else if (now > this.deadlineAt) {
       this.kill(`The run did not end within its wall-clock limit of ${this.limits.wallClockMs} ms, so it was terminated.`);
@@ -161,7 +192,7 @@ class RunController implements RunHandle {
   private finish(status: RunStatus, clients: ClientOutcome[], error?: string): void {
     if (this.finished) return;
     this.finished = true;
-    void this.slot.worker.terminate();
+    if (this.slot) void this.slot.worker.terminate();
     const outcome: RunOutcome = { runId: this.opts.runId, status, clients, durationMs: performance.now() - this.startedAt };
     if (error !== undefined) outcome.error = error;
     this.onFinished(this);
@@ -193,12 +224,17 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
   const warm = Math.max(0, options.warmWorkers ?? 1);
   const maxRuns = options.maxRuns ?? 32;
   const baseLimits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const spares: WorkerSlot[] = [];
+  const spares: Promise<WorkerSlot>[] = [];
+  const spawn = () => quickJSModule().then(spawnWorker);
   const runs = new Set<RunController>();
   let closed = false;
 
   const refill = () => {
-    while (!closed && spares.length < warm) spares.push(spawnWorker());
+    while (!closed && spares.length < warm) {
+      const slot = spawn();
+      slot.catch(() => undefined);
+      spares.push(slot);
+    }
   };
   refill();
 
@@ -223,7 +259,7 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       if (opts.code.length > MAX_CODE_CHARS) {
         throw new LabOperationError('invalid-input', `The program is too long (${opts.code.length} characters; at most ${MAX_CODE_CHARS}).`);
       }
-      const slot = spares.shift() ?? spawnWorker();
+      const slot = spares.shift() ?? spawn();
       const run = new RunController(slot, opts, limits, (r) => runs.delete(r));
       runs.add(run);
       // Booting a worker compiles QuickJS on every core for a moment; let the new run get going first.
@@ -231,13 +267,13 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       return run;
     },
     async whenWarm(): Promise<void> {
-      await Promise.all(spares.map((s) => s.ready));
+      await Promise.all(spares.map((s) => s.then((slot) => slot.ready)));
     },
     async close(): Promise<void> {
       closed = true;
       clearInterval(watchdog);
       for (const run of [...runs]) run.terminate();
-      await Promise.all(spares.splice(0).map((s) => s.worker.terminate()));
+      await Promise.all(spares.splice(0).map((s) => s.then((slot) => slot.worker.terminate(), () => 0)));
     },
   };
 }

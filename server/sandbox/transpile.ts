@@ -40,8 +40,8 @@ function syntaxDiagnostic(error: unknown): Diagnostic {
   const loc = (error as { loc?: { line?: number; column?: number } }).loc;
   const fromText = /\((\d+):(\d+)\)\s*$/.exec(message);
   const line = loc?.line ?? Number(fromText?.[1] ?? 1);
-  // Sucrase columns are 0-based.
-  const column = (loc?.column ?? Number(fromText?.[2] ?? 0)) + 1;
+  // Sucrase's column, as reported, already lands on the offending token when read 1-based.
+  const column = Math.max(1, loc?.column ?? Number(fromText?.[2] ?? 1));
   return {
     severity: 'error',
     kind: 'syntax',

@@ -36,7 +36,7 @@ export interface SandboxLimits {
 }
 
 export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
-  cpuSliceMs: 40,
+  cpuSliceMs: 200,
   cpuTotalMs: 10_000,
   wallClockMs: 30_000,
   memoryBytes: 64 * 1024 * 1024,

@@ -19,6 +19,9 @@
   const mapSet = Map.prototype.set;
   const mapDelete = Map.prototype.delete;
   const apply = Reflect.apply;
+  const promiseThen = Promise.prototype.then;
+  const arraySlice = Array.prototype.slice;
+  function slice(args, from) { return apply(arraySlice, args, [from]); }
   const defineProperty = Object.defineProperty;
 
   function call(op, payload) {
@@ -140,7 +143,8 @@
   function runCallback(fn, thisArg, args) {
     try {
       const r = apply(fn, thisArg, args);
-      if (r && typeof r.then === 'function') r.then(undefined, function (e) { uncaught(e, 'unhandledRejection'); });
+      if (r instanceof RealPromise) apply(promiseThen, r, [undefined, function (e) { uncaught(e, 'unhandledRejection'); }]);
+      else if (r && typeof r.then === 'function') r.then(undefined, function (e) { uncaught(e, 'unhandledRejection'); });
     } catch (e) {
       uncaught(e, 'uncaughtException');
     }
@@ -172,9 +176,9 @@
     const id = t instanceof Timeout ? t._id : Number(t);
     if (apply(mapDelete, timers, [id])) call('timerClear', id);
   }
-  function setTimeout(fn, ms) { return addTimer(fn, ms, Array.prototype.slice.call(arguments, 2), false); }
-  function setInterval(fn, ms) { return addTimer(fn, ms, Array.prototype.slice.call(arguments, 2), true); }
-  function setImmediate(fn) { return addTimer(fn, 0, Array.prototype.slice.call(arguments, 1), false); }
+  function setTimeout(fn, ms) { return addTimer(fn, ms, slice(arguments, 2), false); }
+  function setInterval(fn, ms) { return addTimer(fn, ms, slice(arguments, 2), true); }
+  function setImmediate(fn) { return addTimer(fn, 0, slice(arguments, 1), false); }
 
   // ---- clock: the client's skewed wall clock; performance.now stays monotonic
   function LabDate() {
@@ -279,14 +283,15 @@
     const module = { exports: {} };
     let p;
     try {
-      p = fn(module.exports, requireModule, module, fileName, '/lab');
+      // Like Node's CommonJS: top-level `this` is module.exports.
+      p = apply(fn, module.exports, [module.exports, requireModule, module, fileName, '/lab']);
     } catch (e) {
       call('mainDone', { ok: false, error: describe(e) });
       return;
     }
-    p.then(
+    apply(promiseThen, p, [
       function () { call('mainDone', { ok: true }); },
       function (e) { call('mainDone', { ok: false, error: describe(e) }); },
-    );
+    ]);
   };
 })();

@@ -3,9 +3,10 @@
  * its own QuickJS WebAssembly module and the guest sources, then runs the one
  * run the pool sends it.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { newQuickJSWASMModule } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import type { MainToWorker, WorkerToMain } from '../protocol';
 import { transpileLearnerCode } from '../transpile';
 import { SandboxRun } from './run';
@@ -19,7 +20,8 @@ const GUEST_FILES = ['core.js', 'basics.js', 'redis-clients.js', 'redlock.js'];
 
 const port = parentPort;
 if (!port) throw new Error('sandbox worker must run in a worker thread');
-const data = workerData as { busy: SharedArrayBuffer };
+const data = workerData as { busy: SharedArrayBuffer; wasmModule: WebAssembly.Module };
+lowerThreadPriority();
 const busy = new Float64Array(data.busy);
 const post = (m: WorkerToMain) => port.postMessage(m);
 
@@ -27,7 +29,8 @@ const guestSources = GUEST_FILES.map((name) => ({
   name: `lab:${name}`,
   code: readFileSync(new URL(`../guest/${name}`, import.meta.url), 'utf8'),
 }));
-const quickjs = await newQuickJSWASMModule();
+// The pool compiles QuickJS's WebAssembly once and shares it: no per-worker compile on our two cores.
+const quickjs = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmModule: data.wasmModule }));
 warmUp();
 let run: SandboxRun | null = null;
 
@@ -61,6 +64,20 @@ port.on('message', (m: MainToWorker) => {
   }
 });
 post({ type: 'ready' });
+
+/**
+ * Learner code competes for the CPU with the server's main thread; on Linux a
+ * thread has its own nice value, so this worker yields to the event loop that
+ * answers browsers. Best effort: elsewhere it simply keeps the default.
+ */
+function lowerThreadPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 15);
+  } catch {
+    /* not Linux, or not allowed */
+  }
+}
 
 /**
  * Evaluates the guest modules once in a throwaway context while the worker is

@@ -1,0 +1,169 @@
+/**
+ * The lesson format: what a folder in `lessons/` must contain, as zod
+ * schemas. Isomorphic (no Node imports) so pages, the loader and tests share
+ * one definition; the loader (`load.ts`) reads the files and names the file
+ * and field of any mistake.
+ */
+import { z } from 'zod';
+import { MAX_CLIENTS, MAX_NODES, PERSISTENCE_MODES, TOPOLOGY_KINDS } from '../cluster';
+import { CHECK_NAMES, type DiagnosisKind } from '../checker/types';
+import { checkerSettingsSchema } from '../run';
+
+/** Every diagnosis the checker can name; kept here as a runtime list so front matter can be validated against it. */
+export const DIAGNOSIS_KINDS = [
+  'ttl-shorter-than-job',
+  'release-deleted-foreign-lock',
+  'check-then-set-race',
+  'acquired-without-quorum',
+  'pause-beyond-validity',
+  'restart-without-persistence',
+  'lock-without-ttl-never-frees',
+] as const satisfies readonly DiagnosisKind[];
+
+// A compile-time check that the list above names every kind the checker knows.
+type MissingKinds = Exclude<DiagnosisKind, (typeof DIAGNOSIS_KINDS)[number]>;
+const everyKindListed: MissingKinds extends never ? true : MissingKinds = true;
+void everyKindListed;
+
+const id = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'use lower-case letters, digits and dashes');
+
+/**
+ * Which program a scenario runs: the lesson's `starter` or `solution`, or
+ * another file of the folder (e.g. `programs/nx-without-ttl.ts`) for a
+ * lesson that shows a middle step.
+ */
+const programRef = z.union([
+  z.literal('starter'),
+  z.literal('solution'),
+  z.string().regex(/^programs\/[a-z0-9][a-z0-9-]*\.ts$/, 'use "starter", "solution" or "programs/<name>.ts"'),
+]);
+export type ProgramRef = z.infer<typeof programRef>;
+
+/** What the lead's integration test (and `npm run fidelity`) asserts for one scenario. */
+export const expectationSchema = z
+  .object({
+    verdict: z.enum(['held', 'violated', 'unknown']),
+    /** The check whose verdict proves the point (e.g. `liveness` for a lock that never frees). */
+    check: z.enum(CHECK_NAMES).optional(),
+    /** A diagnosis kind the verdict must name. */
+    diagnosis: z.enum(DIAGNOSIS_KINDS).optional(),
+    /** A fencing lesson's fix: at least one stale write must have been rejected. */
+    savedByFencing: z.boolean().optional(),
+  })
+  .strict();
+export type Expectation = z.infer<typeof expectationSchema>;
+
+export const SCENARIO_ROLES = ['break', 'fix', 'explore'] as const;
+
+export const lessonScenarioSchema = z
+  .object({
+    /** The file `scenarios/<id>.json`, whose own `id` must match. */
+    id,
+    /** "Break it" must be violated, "Fix it" must hold; "explore" shows something without a pass/fail point. */
+    role: z.enum(SCENARIO_ROLES),
+    program: programRef,
+    expect: expectationSchema,
+    /** Checker settings for this scenario, over the lesson's. */
+    checker: checkerSettingsSchema.optional(),
+    /** One line for the scenario picker's tooltip. */
+    note: z.string().max(300).optional(),
+  })
+  .strict();
+export type LessonScenarioRef = z.infer<typeof lessonScenarioSchema>;
+
+export const exerciseSchema = z
+  .object({
+    /** The function the learner completes in `starter.ts` (it must appear there and in `solution.ts`). */
+    function: z.string().regex(/^[A-Za-z_$][\w$]*$/, 'a JavaScript function name'),
+    description: z.string().min(1).max(1_000),
+    /** The scenarios "Check my solution" runs the learner's code under (ids from `scenarios`). */
+    scenarios: z.array(id).min(1).max(8),
+    /** Each scenario runs once per seed (the seed replaces the scenario's own). */
+    seeds: z.array(z.number().int().min(0).max(2 ** 32 - 1)).min(1).max(10),
+    /** Liveness: the bound the grader passes to the checker, and how many executions of the job must complete per run. */
+    liveness: z
+      .object({
+        boundMs: z.number().int().min(100).max(120_000),
+        minCompletedExecutions: z.number().int().min(0).max(1_000).default(1),
+      })
+      .strict(),
+    /** A program the grader must fail (with a counter-example), to prove the exercise can fail. */
+    knownWrong: programRef.default('starter'),
+  })
+  .strict();
+export type Exercise = z.infer<typeof exerciseSchema>;
+
+export const topologySchema = z
+  .object({
+    kind: z.enum(TOPOLOGY_KINDS),
+    nodes: z.number().int().min(1).max(MAX_NODES),
+    persistence: z.enum(PERSISTENCE_MODES).default('none'),
+  })
+  .strict()
+  .refine((t) => t.kind !== 'replicated' || t.nodes === 2, { message: 'a replicated topology has exactly 2 nodes (master + replica)', path: ['nodes'] });
+
+export const frontMatterSchema = z
+  .object({
+    title: z.string().min(1).max(120),
+    slug: id,
+    order: z.number().int().min(1).max(99),
+    summary: z.string().min(1).max(400),
+    /** Minutes a learner needs, for the index. */
+    minutes: z.number().int().min(1).max(240).default(20),
+    topology: topologySchema,
+    defaultClients: z.number().int().min(1).max(MAX_CLIENTS),
+    /** Settings sent with every run of this lesson (a scenario's own `checker` goes over them). */
+    checker: checkerSettingsSchema.default({}),
+    scenarios: z.array(lessonScenarioSchema).min(2).max(12),
+    exercise: exerciseSchema,
+  })
+  .strict()
+  .superRefine((fm, ctx) => {
+    const ids = fm.scenarios.map((s) => s.id);
+    ids.forEach((sid, i) => {
+      if (ids.indexOf(sid) !== i) ctx.addIssue({ code: 'custom', path: ['scenarios', i, 'id'], message: `"${sid}" is listed twice` });
+    });
+    if (!fm.scenarios.some((s) => s.role === 'break')) ctx.addIssue({ code: 'custom', path: ['scenarios'], message: 'a lesson needs a "break" scenario' });
+    if (!fm.scenarios.some((s) => s.role === 'fix')) ctx.addIssue({ code: 'custom', path: ['scenarios'], message: 'a lesson needs a "fix" scenario' });
+    fm.scenarios.forEach((s, i) => {
+      if (s.role === 'break' && s.expect.verdict !== 'violated') ctx.addIssue({ code: 'custom', path: ['scenarios', i, 'expect', 'verdict'], message: 'a "break" scenario expects "violated"' });
+      if (s.role === 'fix' && s.expect.verdict !== 'held') ctx.addIssue({ code: 'custom', path: ['scenarios', i, 'expect', 'verdict'], message: 'a "fix" scenario expects "held"' });
+    });
+    fm.exercise.scenarios.forEach((sid, i) => {
+      if (!ids.includes(sid)) ctx.addIssue({ code: 'custom', path: ['exercise', 'scenarios', i], message: `"${sid}" is not one of this lesson's scenarios` });
+    });
+  });
+export type FrontMatter = z.output<typeof frontMatterSchema>;
+
+export const quizChoiceSchema = z
+  .object({
+    text: z.string().min(1).max(400),
+    correct: z.boolean().default(false),
+    /** Shown after answering: why this choice is right or wrong. */
+    why: z.string().min(1).max(800),
+  })
+  .strict();
+
+export const quizQuestionSchema = z
+  .object({
+    id,
+    prompt: z.string().min(1).max(600),
+    choices: z.array(quizChoiceSchema).min(2).max(6),
+  })
+  .strict()
+  .superRefine((q, ctx) => {
+    const right = q.choices.filter((c) => c.correct).length;
+    if (right !== 1) ctx.addIssue({ code: 'custom', path: ['choices'], message: `exactly one choice must be correct (found ${right})` });
+  });
+
+export const quizSchema = z
+  .object({ questions: z.array(quizQuestionSchema).min(3).max(5) })
+  .strict()
+  .superRefine((quiz, ctx) => {
+    const ids = quiz.questions.map((q) => q.id);
+    ids.forEach((qid, i) => {
+      if (ids.indexOf(qid) !== i) ctx.addIssue({ code: 'custom', path: ['questions', i, 'id'], message: `"${qid}" is used twice` });
+    });
+  });
+export type Quiz = z.output<typeof quizSchema>;
+export type QuizQuestion = Quiz['questions'][number];

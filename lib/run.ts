@@ -1,0 +1,107 @@
+/**
+ * A run: the learner's program executed by N clients against the lab, with
+ * an optional scenario of faults, checked as it goes. Schemas for the
+ * browser's run messages and the shapes the server reports back.
+ */
+import { z } from 'zod';
+import type { Verdict } from './checker/types';
+import { MAX_CLIENTS } from './cluster';
+import { scenarioSchema } from './scenario';
+
+const clientId = z.number().int().min(1).max(MAX_CLIENTS);
+
+export const MAX_CODE_CHARS = 100_000;
+
+export const runLimitsSchema = z
+  .object({
+    wallClockMs: z.number().int().min(1_000).max(120_000),
+    cpuSliceMs: z.number().int().min(10).max(1_000),
+    commandsPerSecond: z.number().int().min(1).max(10_000),
+    commandTimeoutMs: z.number().int().min(10).max(30_000),
+    consoleBytes: z.number().int().min(1_024).max(1_048_576),
+  })
+  .partial()
+  .strict();
+
+export const checkerSettingsSchema = z
+  .object({
+    livenessBoundMs: z.number().int().min(100).max(120_000),
+    expectedExecutions: z.union([z.number().int().min(0).max(1_000_000), z.record(z.string().max(100), z.number().int().min(0).max(1_000_000))]),
+    lockKeys: z.array(z.string().max(200)).max(50),
+  })
+  .partial()
+  .strict();
+
+export const runStartSchema = z
+  .object({
+    code: z.string().min(1, 'the program is empty').max(MAX_CODE_CHARS, `the program is longer than ${MAX_CODE_CHARS} characters`),
+    /** Defaults to the scenario's client count, else 3. */
+    clients: clientId.optional(),
+    scenario: scenarioSchema.optional(),
+    limits: runLimitsSchema.optional(),
+    checker: checkerSettingsSchema.optional(),
+  })
+  .strict();
+
+export const clientPauseSchema = z
+  .object({
+    client: clientId,
+    /** Resume by itself after this long; without it the client stays paused until resumed. */
+    durationMs: z.number().int().min(1).max(120_000).optional(),
+  })
+  .strict();
+
+export const clientTargetSchema = z.object({ client: clientId }).strict();
+
+export const clientSkewSchema = z.object({ client: clientId, offsetMs: z.number().int().min(-3_600_000).max(3_600_000) }).strict();
+
+export type RunStartInput = z.input<typeof runStartSchema>;
+export type ClientPauseInput = z.input<typeof clientPauseSchema>;
+export type ClientTargetInput = z.input<typeof clientTargetSchema>;
+export type ClientSkewInput = z.input<typeof clientSkewSchema>;
+
+/** A syntax or runtime error in the learner's own source (1-based line and column), ready for an editor marker. */
+export interface Diagnostic {
+  client?: number;
+  severity: 'error' | 'warning';
+  kind: 'syntax' | 'runtime' | 'limit';
+  message: string;
+  line: number;
+  column: number;
+}
+
+export type ClientEndStatus = 'exited' | 'error' | 'crashed' | 'limit' | 'timeout' | 'stopped' | 'killed';
+export type RunStatus = 'completed' | 'stopped' | 'limit' | 'timeout' | 'syntax-error' | 'killed';
+
+export interface ClientOutcome {
+  client: number;
+  status: ClientEndStatus;
+  error?: string;
+}
+
+export interface RunOutcome {
+  runId: string;
+  status: RunStatus;
+  error?: string;
+  clients: ClientOutcome[];
+  durationMs: number;
+}
+
+export interface RunInfo {
+  runId: string;
+  clients: number;
+  scenario: { id: string; title: string; seed: number } | null;
+  /** Lab clock when the run started. */
+  startedAt: number;
+}
+
+export interface RunVerdict {
+  runId: string;
+  verdict: Verdict;
+}
+
+export interface RunEnded {
+  runId: string;
+  outcome: RunOutcome;
+  verdict: Verdict;
+}

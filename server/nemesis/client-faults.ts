@@ -1,0 +1,71 @@
+/**
+ * Faults on clients (the learner's processes): pause (a GC pause), resume,
+ * crash, clock skew. They act on the lab's current run and are recorded like
+ * every other nemesis operation.
+ */
+import { clientLabel } from '@/lib/cluster';
+import { LabOperationError } from '@/lib/result';
+import { clientPauseSchema, clientSkewSchema, clientTargetSchema } from '@/lib/run';
+import { parseInput } from '@/lib/validate';
+import type { Lab } from '../lab/lab';
+import { operate } from './nemesis';
+
+/** The part of a running program the nemesis may touch. */
+export interface RunningClients {
+  readonly runId: string;
+  readonly clients: number;
+  /** Clients whose program is still running. */
+  isRunning(client: number): boolean;
+  isPaused(client: number): boolean;
+  pause(client: number, durationMs?: number): void;
+  resume(client: number): void;
+  crash(client: number): void;
+  skew(client: number, offsetMs: number): void;
+}
+
+function target(lab: Lab, run: RunningClients | null, client: number): RunningClients {
+  if (!run) throw new LabOperationError('conflict', 'No program is running: press Run first');
+  if (client > run.clients) throw new LabOperationError('not-found', `${clientLabel(client)} is not part of this run (it has ${run.clients} clients)`);
+  if (!run.isRunning(client)) throw new LabOperationError('conflict', `${clientLabel(client)} has already ended`);
+  if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
+  return run;
+}
+
+export function pauseClient(lab: Lab, run: RunningClients | null, input: unknown): Promise<{ client: number }> {
+  const { client, durationMs } = parseInput(clientPauseSchema, input, 'client pause');
+  const r = target(lab, run, client);
+  return operate(lab, 'client-pause', { target: clientLabel(client), client }, { durationMs: durationMs ?? null }, async () => {
+    if (r.isPaused(client)) throw new LabOperationError('conflict', `${clientLabel(client)} is already paused`);
+    r.pause(client, durationMs);
+    const how = durationMs ? `for ${durationMs} ms` : 'until resumed';
+    return { value: { client }, detail: `${clientLabel(client)} paused ${how}: none of its code runs; replies and timers wait` };
+  });
+}
+
+export function resumeClient(lab: Lab, run: RunningClients | null, input: unknown): Promise<{ client: number }> {
+  const { client } = parseInput(clientTargetSchema, input, 'client resume');
+  const r = target(lab, run, client);
+  return operate(lab, 'client-resume', { target: clientLabel(client), client }, {}, async () => {
+    if (!r.isPaused(client)) throw new LabOperationError('conflict', `${clientLabel(client)} is not paused`);
+    r.resume(client);
+    return { value: { client }, detail: `${clientLabel(client)} resumed: what waited arrives now, late` };
+  });
+}
+
+export function crashClient(lab: Lab, run: RunningClients | null, input: unknown): Promise<{ client: number }> {
+  const { client } = parseInput(clientTargetSchema, input, 'client crash');
+  const r = target(lab, run, client);
+  return operate(lab, 'client-crash', { target: clientLabel(client), client }, {}, async () => {
+    r.crash(client);
+    return { value: { client }, detail: `${clientLabel(client)} crashed: its connections dropped, nothing released` };
+  });
+}
+
+export function skewClient(lab: Lab, run: RunningClients | null, input: unknown): Promise<{ client: number }> {
+  const { client, offsetMs } = parseInput(clientSkewSchema, input, 'client skew');
+  const r = target(lab, run, client);
+  return operate(lab, 'client-skew', { target: clientLabel(client), client }, { offsetMs }, async () => {
+    r.skew(client, offsetMs);
+    return { value: { client }, detail: `${clientLabel(client)}'s clock now reads ${offsetMs >= 0 ? '+' : ''}${offsetMs} ms off` };
+  });
+}

@@ -1,0 +1,202 @@
+/**
+ * The runs of one lab: start the learner's program in the sandbox as N
+ * clients whose connections go through the lab's links, play the scenario,
+ * feed the checker as the history grows, and report the verdict. One run at
+ * a time per lab: starting another stops the current one first.
+ */
+import crypto from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { IncrementalChecker } from '@/lib/checker';
+import type { Verdict } from '@/lib/checker';
+import type { HistoryEvent } from '@/lib/history';
+import { LabOperationError } from '@/lib/result';
+import { runStartSchema, type Diagnostic, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
+import { clientStart } from '@/lib/scenario';
+import { parseInput } from '@/lib/validate';
+import type { Lab } from '../lab/lab';
+import type { RunningClients } from '../nemesis/client-faults';
+import { runScenario, type ScenarioHandle } from '../scenarios/scenario-runner';
+import type { RunHandle, SandboxPool } from '../sandbox';
+
+interface Events {
+  started: [RunInfo];
+  verdict: [RunVerdict];
+  diagnostic: [Diagnostic & { runId: string }];
+  ended: [RunEnded];
+}
+
+/** A live verdict at most this often while a run goes (the final one is sent at the end regardless). */
+const VERDICT_INTERVAL_MS = 250;
+/** Keeps op ids unique across a lab's runs, so the timeline can key Redis operations by id. */
+const OP_IDS_PER_RUN = 10_000_000;
+
+class ActiveRun implements RunningClients {
+  readonly paused = new Set<number>();
+  readonly ended = new Set<number>();
+  scenario: ScenarioHandle | null = null;
+  verdictTimer: NodeJS.Timeout | null = null;
+  finished: Promise<RunEnded>;
+  private resolveFinished!: (ended: RunEnded) => void;
+
+  constructor(
+    readonly runId: string,
+    readonly clients: number,
+    readonly handle: RunHandle,
+    readonly checker: IncrementalChecker,
+  ) {
+    this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
+  }
+
+  finish(ended: RunEnded): void {
+    this.resolveFinished(ended);
+  }
+
+  /** Follows the run's own client events, so pause/crash refusals match what the clients really did. */
+  observe(event: HistoryEvent): void {
+    if (event.type !== 'client' || event.runId !== this.runId) return;
+    if (event.event === 'pause') this.paused.add(event.client);
+    if (event.event === 'resume') this.paused.delete(event.client);
+    if (event.event === 'exit' || event.event === 'error' || event.event === 'crash') {
+      this.paused.delete(event.client);
+      this.ended.add(event.client);
+    }
+  }
+
+  isRunning(client: number): boolean {
+    return client >= 1 && client <= this.clients && !this.ended.has(client);
+  }
+  isPaused(client: number): boolean {
+    return this.paused.has(client);
+  }
+  pause(client: number, durationMs?: number): void {
+    this.handle.pauseClient(client, durationMs);
+  }
+  resume(client: number): void {
+    this.handle.resumeClient(client);
+  }
+  crash(client: number): void {
+    this.handle.crashClient(client);
+  }
+  skew(client: number, offsetMs: number): void {
+    this.handle.setSkew(client, offsetMs);
+  }
+}
+
+export class LabRuns extends EventEmitter<Events> {
+  private active: ActiveRun | null = null;
+  private runCount = 0;
+  private last: RunEnded | null = null;
+
+  constructor(
+    private readonly lab: Lab,
+    private readonly pool: SandboxPool,
+  ) {
+    super();
+    lab.once('closed', () => void this.stop());
+  }
+
+  /** The running program's clients, for the nemesis; null when nothing runs. */
+  get current(): RunningClients | null {
+    return this.active;
+  }
+
+  get lastEnded(): RunEnded | null {
+    return this.last;
+  }
+
+  async start(input: unknown): Promise<RunInfo> {
+    const { code, clients: asked, scenario, limits, checker: checkerSettings } = parseInput(runStartSchema, input, 'run');
+    const lab = this.lab;
+    if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
+    await this.stop();
+    const clients = asked ?? scenario?.clients ?? 3;
+    const runId = `run-${++this.runCount}-${crypto.randomBytes(3).toString('hex')}`;
+    const nodes = lab.nodes.map((n) => n.id);
+
+    // Every link the clients may use listens before the first line of learner code runs.
+    if (clients > lab.clients) {
+      lab.clients = clients;
+      lab.emit('links');
+    }
+    const ports = new Map<string, number>();
+    await Promise.all(
+      nodes.flatMap((node) =>
+        Array.from({ length: clients }, async (_, i) => ports.set(`${i + 1}:${node}`, await lab.links.portFor(i + 1, node))),
+      ),
+    );
+
+    const checker = new IncrementalChecker({ nodes: nodes.length, ...checkerSettings });
+    const startedAt = lab.now();
+    const info: RunInfo = {
+      runId,
+      clients,
+      scenario: scenario ? { id: scenario.id, title: scenario.title, seed: scenario.seed } : null,
+      startedAt,
+    };
+    const handle = this.pool.startRun({
+      runId,
+      code,
+      clients,
+      startDelaysMs: scenario ? Array.from({ length: clients }, (_, i) => clientStart(scenario, i + 1)) : undefined,
+      nodes,
+      linkPort: (client, node) => ports.get(`${client}:${node}`) ?? null,
+      credentials: lab.credentials.learner,
+      limits,
+      clock: { originEpochMs: lab.clockOrigin },
+      onEvent: (event) => {
+        if (!lab.closed) lab.history.append({ ...event, runId });
+      },
+      onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...diagnostic, runId }),
+      opIdBase: this.runCount * OP_IDS_PER_RUN + 1,
+    });
+    const run = new ActiveRun(runId, clients, handle, checker);
+    this.active = run;
+
+    // The checker reads this run's events, and the lab's node and nemesis events while it runs.
+    const unsubscribe = lab.history.subscribe((event) => {
+      if (event.runId !== undefined && event.runId !== runId) return;
+      run.observe(event);
+      checker.push([event]);
+      this.scheduleVerdict(run);
+    });
+    lab.history.append({ type: 'client', client: 0, event: 'start', detail: `run ${runId}: ${clients} client(s)${scenario ? `, scenario "${scenario.title}"` : ''}`, runId });
+    if (scenario) run.scenario = runScenario(lab, scenario, { runId, clients: {
+      pause: async (c, ms) => void (await import('../nemesis/client-faults')).pauseClient(lab, run, { client: c, durationMs: ms || undefined }),
+      resume: async (c) => void (await import('../nemesis/client-faults')).resumeClient(lab, run, { client: c }),
+      crash: async (c) => void (await import('../nemesis/client-faults')).crashClient(lab, run, { client: c }),
+      skew: async (c, ms) => void (await import('../nemesis/client-faults')).skewClient(lab, run, { client: c, offsetMs: ms }),
+    } });
+    this.emit('started', info);
+
+    void handle.done.then((outcome: RunOutcome) => {
+      run.scenario?.cancel();
+      if (run.verdictTimer) clearTimeout(run.verdictTimer);
+      unsubscribe();
+      const verdict: Verdict = checker.verdict({ final: true });
+      const ended: RunEnded = { runId, outcome, verdict };
+      if (this.active === run) this.active = null;
+      this.last = ended;
+      run.finish(ended);
+      this.emit('ended', ended);
+    });
+    return info;
+  }
+
+  private scheduleVerdict(run: ActiveRun): void {
+    if (run.verdictTimer) return;
+    run.verdictTimer = setTimeout(() => {
+      run.verdictTimer = null;
+      if (this.active === run) this.emit('verdict', { runId: run.runId, verdict: run.checker.verdict() });
+    }, VERDICT_INTERVAL_MS);
+    run.verdictTimer.unref();
+  }
+
+  /** Stops the current run (if any) and resolves with how it ended. */
+  async stop(): Promise<RunEnded | null> {
+    const run = this.active;
+    if (!run) return null;
+    run.scenario?.cancel();
+    run.handle.stop();
+    return run.finished;
+  }
+}

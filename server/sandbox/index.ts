@@ -1,0 +1,19 @@
+/** The sandbox that runs learner code: see README.md in this folder. */
+export { createSandboxPool } from './pool';
+export { defaultResolveNode } from './hosts';
+export { DEFAULT_LIMITS } from './types';
+export type {
+  ClientEndStatus,
+  ClientOutcome,
+  Diagnostic,
+  LinkPort,
+  RedisCredentials,
+  ResolveNode,
+  RunHandle,
+  RunOutcome,
+  RunStatus,
+  SandboxLimits,
+  SandboxPool,
+  SandboxPoolOptions,
+  StartRunOptions,
+} from './types';

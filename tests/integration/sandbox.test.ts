@@ -1,0 +1,159 @@
+/**
+ * Learner programs in the seeds' styles run unchanged against real redis-servers;
+ * diagnostics point at the learner's own lines; pause and crash act like a GC
+ * pause and a dead process.
+ */
+import { readFileSync } from 'node:fs';
+import IORedis from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HistoryInput } from '@/lib/history';
+import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
+import { startRedisServers, type TestRedisCluster } from '../helpers/redis-server';
+import { startProgram } from '../helpers/sandbox-run';
+
+let cluster: TestRedisCluster;
+let pool: SandboxPool;
+
+beforeAll(async () => {
+  cluster = await startRedisServers(5);
+  pool = createSandboxPool({ warmWorkers: 2 });
+  await pool.whenWarm();
+});
+
+afterAll(async () => {
+  await pool?.close();
+  await cluster?.stop();
+});
+
+function admin(node: number): IORedis {
+  return new IORedis({ host: '127.0.0.1', port: cluster.nodes[node - 1]?.port ?? 0, lazyConnect: false });
+}
+
+/** Pairs of [enter t, exit t] per job execution, to check that no two overlap. */
+function jobIntervals(events: HistoryInput[], job: string): [number, number][] {
+  const enters = new Map<number, number>();
+  const out: [number, number][] = [];
+  for (const e of events) {
+    if (e.type !== 'job' || e.job !== job) continue;
+    if (e.phase === 'enter') enters.set(e.execution, e.t ?? 0);
+    else out.push([enters.get(e.execution) ?? 0, e.t ?? 0]);
+  }
+  return out.sort((a, b) => a[0] - b[0]);
+}
+
+const ARABIC_SEED = readFileSync(new URL('./fixtures/sandbox-arabic-seed.learner.txt', import.meta.url), 'utf8');
+const NORWEGIAN_SEED = readFileSync(new URL('./fixtures/sandbox-norwegian-seed.learner.txt', import.meta.url), 'utf8');
+
+describe('seed-style programs', () => {
+  it("runs the Arabic seed's ioredis Redlock with its cron job in 3 clients", async () => {
+    const run = startProgram(pool, cluster, ARABIC_SEED, { clients: 3 });
+    const outcome = await run.done;
+    expect(outcome.status).toBe('completed');
+    expect(outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited', 'exited']);
+    const nodes = new Set(run.events.flatMap((e) => (e.type === 'redis' && e.phase === 'invoke' ? [e.node] : [])));
+    expect([...nodes].sort()).toEqual([1, 2, 3, 4, 5]);
+    const intervals = jobIntervals(run.events, 'send-invoices');
+    expect(intervals.length).toBeGreaterThanOrEqual(1);
+    for (let i = 1; i < intervals.length; i++) expect(intervals[i]![0]).toBeGreaterThanOrEqual(intervals[i - 1]![1]);
+  });
+
+  it("runs the Norwegian seed's node-redis lock, Lua release, watchdog, redlock.using and fenced store", async () => {
+    const run = startProgram(pool, cluster, NORWEGIAN_SEED, { clients: 2 });
+    const outcome = await run.done;
+    expect(run.diagnostics).toEqual([]);
+    expect(outcome.status).toBe('completed');
+    expect(outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited']);
+    const lockEvents = run.events.filter((e) => e.type === 'lock');
+    // Redlock decides as soon as a quorum (2 of 3) is certain, like the v5 library.
+    const acquired = lockEvents.find((e) => e.type === 'lock' && e.event === 'acquired');
+    expect(acquired?.type === 'lock' && acquired.quorum).toBe(2);
+    expect(acquired?.type === 'lock' && acquired.votes?.filter((v) => v.ok).length).toBeGreaterThanOrEqual(2);
+    expect(acquired?.type === 'lock' && acquired.validityMs).toBeGreaterThan(4_900);
+    expect(lockEvents.some((e) => e.type === 'lock' && e.event === 'released')).toBe(true);
+    expect(run.console()).toContain('fenced: token 32 <= 33');
+    const stores = run.events.filter((e) => e.type === 'store');
+    expect(stores.some((e) => e.type === 'store' && !e.accepted)).toBe(true);
+    // The watchdog's PEXPIRE ran through the Lua extend script.
+    expect(run.events.some((e) => e.type === 'redis' && e.phase === 'invoke' && e.command === 'EVAL' && e.args[0]?.includes('pexpire'))).toBe(true);
+  });
+});
+
+describe('diagnostics', () => {
+  it('reports a syntax error at the learner line and column', async () => {
+    const run = startProgram(pool, cluster, `import Redis from 'ioredis';\nconst a: number = 1;\nconst b = ;\n`);
+    const outcome = await run.done;
+    expect(outcome.status).toBe('syntax-error');
+    expect(run.diagnostics[0]).toMatchObject({ kind: 'syntax', line: 3, column: 11 });
+  });
+
+  it('reports a runtime error at the learner line in every client', async () => {
+    const code = `import lab from 'lab';\n\nasync function main(): Promise<void> {\n  await lab.sleep(1);\n  const x: any = null;\n  x.boom();\n}\nawait main();\n`;
+    const run = startProgram(pool, cluster, code, { clients: 2 });
+    const outcome = await run.done;
+    expect(outcome.clients.map((c) => c.status)).toEqual(['error', 'error']);
+    expect(run.diagnostics).toHaveLength(2);
+    for (const d of run.diagnostics) expect(d).toMatchObject({ kind: 'runtime', line: 6 });
+  });
+});
+
+describe('clients', () => {
+  it('pause holds a reply until resume (a GC pause)', async () => {
+    const code = `import Redis from 'ioredis';
+const r = new Redis({ host: 'redis-2', port: 6379 });
+const t0 = performance.now();
+// A Lua script that keeps the node busy for 150 ms, so the reply is in flight when the pause begins.
+await r.eval("local s = redis.call('TIME') local t = s[1] * 1000000 + s[2] repeat local n = redis.call('TIME') until (n[1] * 1000000 + n[2]) - t > 150000 return 1", 0);
+console.log('reply after', Math.round(performance.now() - t0));
+await r.quit();`;
+    const run = startProgram(pool, cluster, code);
+    await run.waitFor((e) => e.type === 'redis' && e.phase === 'invoke' && e.command === 'EVAL');
+    run.handle.pauseClient(1, 600);
+    const outcome = await run.done;
+    expect(outcome.status).toBe('completed');
+    const ok = run.events.find((e) => e.type === 'redis' && e.phase === 'ok' && e.command === 'EVAL');
+    const resume = run.events.find((e) => e.type === 'client' && e.event === 'resume');
+    const log = run.events.find((e) => e.type === 'console' && e.text.startsWith('reply after'));
+    expect(ok && resume && log).toBeTruthy();
+    // Redis answered during the pause; the program saw the answer only after the resume.
+    expect(ok!.t!).toBeLessThan(resume!.t!);
+    expect(log!.t!).toBeGreaterThanOrEqual(resume!.t!);
+    expect(Number(run.console(1)[0]?.split(' ').pop())).toBeGreaterThanOrEqual(550);
+  });
+
+  it('crash leaves the lock in Redis and marks the in-flight work indeterminate', async () => {
+    const key = `lock:crash:${Date.now()}`;
+    const code = `const { createClient } = require('redis');
+const crypto = require('crypto');
+const redis = createClient({ url: 'redis://localhost:6381' });
+await redis.connect();
+const ok = await redis.set('${key}', crypto.randomUUID(), { NX: true, PX: 20000 });
+console.log('locked', ok);
+await new Promise((r) => setTimeout(r, 10000));
+await redis.del('${key}');`;
+    const run = startProgram(pool, cluster, code);
+    await run.waitFor((e) => e.type === 'console' && e.text === 'locked OK');
+    run.handle.crashClient(1);
+    const outcome = await run.done;
+    expect(outcome.clients[0]?.status).toBe('crashed');
+    expect(run.events.some((e) => e.type === 'client' && e.event === 'crash')).toBe(true);
+    const node3 = admin(3);
+    try {
+      expect(await node3.pttl(key)).toBeGreaterThan(10_000);
+    } finally {
+      node3.disconnect();
+    }
+  });
+
+  it('skew moves Date.now but not performance.now', async () => {
+    const code = `import lab from 'lab';
+const wall = Date.now();
+const mono = performance.now();
+await lab.sleep(200);
+console.log(Math.round((Date.now() - wall) - (performance.now() - mono)));`;
+    const run = startProgram(pool, cluster, code);
+    await run.waitFor((e) => e.type === 'client' && e.event === 'start');
+    run.handle.setSkew(1, 60_000);
+    await run.done;
+    expect(Number(run.console(1)[0])).toBeGreaterThan(59_000);
+  });
+});
