@@ -14,8 +14,9 @@ import { runStartSchema, type Diagnostic, type RunEnded, type RunInfo, type RunO
 import { clientStart } from '@/lib/scenario';
 import { parseInput } from '@/lib/validate';
 import type { Lab } from '../lab/lab';
+import * as clientFaults from '../nemesis/client-faults';
 import type { RunningClients } from '../nemesis/client-faults';
-import { runScenario, type ScenarioHandle } from '../scenarios/scenario-runner';
+import { runScenario, type ClientControl, type ScenarioHandle } from '../scenarios/scenario-runner';
 import type { RunHandle, SandboxPool } from '../sandbox';
 
 interface Events {
@@ -159,13 +160,22 @@ export class LabRuns extends EventEmitter<Events> {
       checker.push([event]);
       this.scheduleVerdict(run);
     });
-    lab.history.append({ type: 'client', client: 0, event: 'start', detail: `run ${runId}: ${clients} client(s)${scenario ? `, scenario "${scenario.title}"` : ''}`, runId });
-    if (scenario) run.scenario = runScenario(lab, scenario, { runId, clients: {
-      pause: async (c, ms) => void (await import('../nemesis/client-faults')).pauseClient(lab, run, { client: c, durationMs: ms || undefined }),
-      resume: async (c) => void (await import('../nemesis/client-faults')).resumeClient(lab, run, { client: c }),
-      crash: async (c) => void (await import('../nemesis/client-faults')).crashClient(lab, run, { client: c }),
-      skew: async (c, ms) => void (await import('../nemesis/client-faults')).skewClient(lab, run, { client: c, offsetMs: ms }),
-    } });
+    if (scenario) {
+      // Step times count from the moment the program really starts (Client 1's first line), not from
+      // this call: a worker may take a while to boot, and "pause Client 1 at 150 ms" means 150 ms into its program.
+      const clientControl: ClientControl = {
+        pause: (client, ms) => clientFaults.pauseClient(lab, run, { client, durationMs: ms || undefined }).then(() => undefined),
+        resume: (client) => clientFaults.resumeClient(lab, run, { client }).then(() => undefined),
+        crash: (client) => clientFaults.crashClient(lab, run, { client }).then(() => undefined),
+        skew: (client, offsetMs) => clientFaults.skewClient(lab, run, { client, offsetMs }).then(() => undefined),
+      };
+      const startScenario = lab.history.subscribe((event) => {
+        if (event.type !== 'client' || event.runId !== runId || event.client !== 1 || event.event !== 'start') return;
+        startScenario();
+        if (this.active === run) run.scenario = runScenario(lab, scenario, { runId, clients: clientControl, origin: event.t });
+      });
+      void handle.done.then(startScenario);
+    }
     this.emit('started', info);
 
     void handle.done.then((outcome: RunOutcome) => {

@@ -69,10 +69,15 @@ function perform(lab: Lab, step: ScenarioStep, clients: ClientControl | undefine
   }
 }
 
-export function runScenario(lab: Lab, scenario: Scenario, options: { runId?: string; clients?: ClientControl } = {}): ScenarioHandle {
+export function runScenario(
+  lab: Lab,
+  scenario: Scenario,
+  /** `origin`: the lab time the steps' `at` counts from (default: now), e.g. when the program's first client started. */
+  options: { runId?: string; clients?: ClientControl; origin?: number } = {},
+): ScenarioHandle {
   const { runId, clients } = options;
   const plan = schedule(scenario);
-  const origin = lab.now();
+  const origin = options.origin ?? lab.now();
   /** Pending steps: their timer, and how to settle them if the scenario is cancelled first. */
   const pending = new Map<NodeJS.Timeout, () => void>();
   let cancelled = false;

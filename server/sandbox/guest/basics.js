@@ -98,10 +98,15 @@
         return {
           name: job,
           // A critical section whose executions the checker counts; no exit if the client crashes inside.
-          run: async function (ms) {
+          // run(ms) works for ms; run(fn) runs fn inside the section (e.g. the protected write);
+          // run(ms, fn) works for ms, then runs fn, still inside. Resolves with fn's result, else the execution number.
+          run: async function (work, then) {
+            const ms = typeof work === 'number' ? work : 0;
+            const fn = typeof work === 'function' ? work : typeof then === 'function' ? then : null;
             const execution = call('jobEnter', job);
             try {
-              await sleep(ms === undefined ? 0 : ms);
+              if (ms > 0) await sleep(ms);
+              if (fn) return await fn(execution);
             } finally {
               call('jobExit', { job: job, execution: execution });
             }

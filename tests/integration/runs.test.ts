@@ -1,0 +1,172 @@
+/**
+ * Learner programs run as real clients against a real lab (nodes, links,
+ * nemesis) and are judged by the checker — the whole path of a run except the
+ * socket. Broken programs must be caught and explained; fixed ones must hold.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunEnded, RunStartInput } from '@/lib/run';
+import { LabRuns } from '@/server/runs/lab-runs';
+import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
+import { startLab } from './lab-fixture';
+
+let pool: SandboxPool;
+beforeAll(async () => {
+  pool = createSandboxPool({ warmWorkers: 1 });
+  await pool.whenWarm();
+});
+afterAll(async () => {
+  await pool?.close();
+});
+
+async function run(input: RunStartInput, topology: Parameters<typeof startLab>[0] = {}): Promise<RunEnded> {
+  const lab = await startLab(topology);
+  const runs = new LabRuns(lab, pool);
+  const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
+  await runs.start(input);
+  return ended;
+}
+
+const diagnosisKinds = (ended: RunEnded) => ended.verdict.diagnoses.map((d) => d.kind);
+
+/** Each client takes the lock with SET NX PX, works for `jobMs`, and releases with `release`. */
+const singleNode = (ttlMs: number, jobMs: number, release: 'del' | 'lua') => `
+import Redis from 'ioredis';
+import { randomUUID } from 'crypto';
+import lab from 'lab';
+const redis = new Redis({ host: 'redis-1.internal', port: 6379 });
+const key = 'lock:invoice:42';
+const token = randomUUID();
+while ((await redis.set(key, token, 'PX', ${ttlMs}, 'NX')) !== 'OK') await lab.sleep(5);
+await lab.job('charge-invoice').run(${jobMs});
+${
+  release === 'del'
+    ? 'await redis.del(key);'
+    : `await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, key, token);`
+}
+await redis.quit();
+`;
+
+/** Redlock over the lab's five nodes; with `fenced`, the protected write carries a token from INCR on Node 1. */
+const redlockProgram = (ttlMs: number, jobMs: number, fenced: boolean) => `
+import Redis from 'ioredis';
+import Redlock from 'redlock';
+import lab from 'lab';
+const clients = [1, 2, 3, 4, 5].map((n) => new Redis({ host: \`redis-\${n}.internal\`, commandTimeout: 200 }));
+const redlock = new Redlock(clients, { retryCount: 60, retryDelay: 50, retryJitter: 20 });
+const lock = await redlock.acquire(['lock:invoice:42'], ${ttlMs});
+${fenced ? "const token = await clients[0].incr('fence:invoice:42');" : ''}
+// The protected work: ${jobMs} ms of "charging", then the write, inside the critical section.
+await lab.job('charge-invoice').run(${jobMs}, async () => {
+${
+  fenced
+    ? "  try { lab.store.write('invoice:42', 'charged by client ' + lab.client, token); } catch (e) { lab.log('my write was fenced off: ' + e.message); }"
+    : "  lab.store.write('invoice:42', 'charged by client ' + lab.client, null);"
+}
+});
+await lock.release().catch(() => undefined);
+for (const c of clients) c.disconnect();
+`;
+
+describe('runs judged by the checker', () => {
+  it('plain DEL after expiry: violated, explained as a short TTL and a foreign release', async () => {
+    const ended = await run({ code: singleNode(80, 150, 'del'), clients: 3 });
+    expect(ended.outcome.status).toBe('completed');
+    expect(ended.verdict.valid).toBe('violated');
+    expect(ended.verdict.checks['mutual-exclusion'].valid).toBe('violated');
+    expect(ended.verdict.counterExample?.message).toMatch(/Client \d/);
+    expect(diagnosisKinds(ended)).toContain('ttl-shorter-than-job');
+    expect(diagnosisKinds(ended)).toContain('release-deleted-foreign-lock');
+    const ttl = ended.verdict.diagnoses.find((d) => d.kind === 'ttl-shorter-than-job')!;
+    expect(ttl.message).toMatch(/TTL 80 ms is shorter than the 1[5-9]\d ms critical section/);
+  });
+
+  it('a TTL shorter than the job with a token-checked release: still violated (nothing extends it)', async () => {
+    const ended = await run({ code: singleNode(80, 150, 'lua'), clients: 3 });
+    expect(ended.verdict.valid).toBe('violated');
+    expect(diagnosisKinds(ended)).toContain('ttl-shorter-than-job');
+    expect(diagnosisKinds(ended)).not.toContain('release-deleted-foreign-lock');
+  });
+
+  it('a TTL longer than the job with a token-checked release: held', async () => {
+    const ended = await run({ code: singleNode(2_000, 40, 'lua'), clients: 3 });
+    expect(ended.outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited', 'exited']);
+    expect(ended.verdict.valid).toBe('held');
+    expect(ended.verdict.stats.sections).toBe(3);
+  });
+
+  it('Redlock with a client paused beyond its validity: violated, explained as the pause', async () => {
+    const ended = await run({
+      code: redlockProgram(600, 300, false),
+      clients: 2,
+      scenario: {
+        id: 'gc-pause',
+        title: 'GC pause breaks Redlock',
+        clients: 2,
+        staggerMs: 100,
+        steps: [{ at: 150, action: 'client-pause', client: 1, durationMs: 1_200 }],
+      },
+    });
+    expect(ended.verdict.valid).toBe('violated');
+    expect(diagnosisKinds(ended)).toContain('pause-beyond-validity');
+    const pause = ended.verdict.diagnoses.find((d) => d.kind === 'pause-beyond-validity')!;
+    expect(pause.message).toMatch(/Client 1 was paused 1\.2 s, longer than the \d+ ms left of its \d+ ms validity/);
+  });
+
+  it('Redlock with two of five nodes killed: held', async () => {
+    const ended = await run({
+      code: redlockProgram(2_000, 40, false),
+      clients: 3,
+      scenario: {
+        id: 'kill-two',
+        title: 'Kill two nodes',
+        clients: 3,
+        staggerMs: 30,
+        steps: [
+          { at: 0, action: 'node-kill', node: 4 },
+          { at: 0, action: 'node-kill', node: 5 },
+        ],
+      },
+    });
+    expect(ended.outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited', 'exited']);
+    expect(ended.verdict.valid).toBe('held');
+    expect(ended.verdict.stats.sections).toBe(3);
+  });
+
+  it('the fenced store under the same pause: the stale write is rejected and safety holds', async () => {
+    const ended = await run({
+      code: redlockProgram(600, 300, true),
+      clients: 2,
+      scenario: {
+        id: 'fencing-saves',
+        title: 'Fencing saves the day',
+        clients: 2,
+        staggerMs: 100,
+        steps: [{ at: 150, action: 'client-pause', client: 1, durationMs: 1_200 }],
+      },
+    });
+    expect(ended.verdict.checks.fencing.valid).toBe('held');
+    expect(ended.verdict.savedByFencing.count).toBeGreaterThanOrEqual(1);
+    expect(ended.verdict.valid).toBe('held');
+  });
+
+  it("the Arabic seed's ioredis Redlock module with its cron job runs unchanged: held", async () => {
+    const code = fs.readFileSync(path.join(__dirname, 'fixtures/sandbox-arabic-seed.learner.txt'), 'utf8');
+    const ended = await run({ code, clients: 3, checker: { expectedExecutions: 1 } });
+    expect(ended.outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited', 'exited']);
+    expect(ended.verdict.valid).toBe('held');
+    expect(ended.verdict.checks.duplicates.valid).toBe('held');
+  });
+
+  it('a syntax error ends the run before it starts, at the learner line', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const runs = new LabRuns(lab, pool);
+    const diagnostics: { line: number }[] = [];
+    runs.on('diagnostic', (d) => diagnostics.push(d));
+    const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
+    await runs.start({ code: 'const a = 1;\nconst b = ;\n', clients: 2 });
+    expect((await ended).outcome.status).toBe('syntax-error');
+    expect(diagnostics[0]?.line).toBe(2);
+  });
+});
