@@ -21,7 +21,7 @@ const sockets: Client[] = [];
 const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-rt-'));
 
 beforeAll(async () => {
-  server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 3, warmLabs: 0, runRoot }));
+  server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 4, warmLabs: 0, runRoot }));
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
@@ -39,6 +39,44 @@ function value<T>(result: Result<T>): T {
   if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
   return result.value;
 }
+
+describe('runs over the socket', () => {
+  it('runs a program as clients, streams its history and verdict, and reports how it ended', async () => {
+    const tab = connect();
+    value(await tab.emitWithAck('lab:join', {}));
+    const ended = new Promise<import('@/lib/run').RunEnded>((resolve) => tab.once('run:ended', resolve));
+    const started: string[] = [];
+    tab.on('run:started', (info) => started.push(info.runId));
+    const jobs: string[] = [];
+    tab.on('history:append', (batch) => {
+      for (const e of batch.events) if (e.type === 'job') jobs.push(`${e.client}:${e.phase}`);
+    });
+    const program = [
+      "import Redis from 'ioredis';",
+      "import lab from 'lab';",
+      "const redis = new Redis({ host: 'redis-1.internal' });",
+      "const token = 'client-' + lab.client;",
+      "while ((await redis.set('lock:report', token, 'PX', 5000, 'NX')) !== 'OK') await lab.sleep(5);",
+      "await lab.job('report').run(20);",
+      "await redis.eval(\"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end\", 1, 'lock:report', token);",
+      'redis.disconnect();',
+    ].join('\n');
+    const info = value(await tab.emitWithAck('run:start', { code: program, clients: 3 }));
+    expect(info.clients).toBe(3);
+    const result = await ended;
+    expect(result.runId).toBe(info.runId);
+    expect(started).toEqual([info.runId]);
+    expect(result.outcome.status).toBe('completed');
+    expect(result.verdict.valid).toBe('held');
+    await waitFor(() => jobs.length === 6, 'six job events (3 enters, 3 exits)');
+
+    // A client fault with no run in progress is refused with words, and a bad run is refused too.
+    expect(await tab.emitWithAck('client:pause', { client: 1 })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    const bad = await tab.emitWithAck('run:start', { code: '', clients: 99 });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error.issues?.map((i) => i.path).sort()).toEqual(['clients', 'code']);
+  });
+});
 
 describe('realtime', () => {
   it('gives a tab its own lab with a snapshot, and a second viewer of that lab the same snapshot', async () => {
@@ -107,8 +145,8 @@ describe('realtime', () => {
   });
 
   it('refuses a lab over the cap with "lab server is full"', async () => {
-    // The cap is 3 and the tests above hold 3 labs.
-    expect(server.labs.size).toBe(3);
+    // Fill the server to its cap (4), then ask for one more.
+    while (server.labs.size < 4) value(await connect().emitWithAck('lab:join', {}));
     const c = connect();
     const result = await c.emitWithAck('lab:join', {});
     expect(result).toMatchObject({ ok: false, error: { code: 'lab-full' } });
