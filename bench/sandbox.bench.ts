@@ -1,0 +1,167 @@
+/**
+ * Sandbox benchmarks (issue 3): the cost of running learner code in QuickJS
+ * on a worker thread, compared with the same algorithm run natively in this
+ * process against the same lab; host round trips per second per client; and
+ * event → socket latency with 20 runs of 5 clients at once.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
+import { io, type Socket } from 'socket.io-client';
+import type { HistoryEvent } from '@/lib/history';
+import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import type { RunEnded } from '@/lib/run';
+import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
+import { createLabServer } from '@/server/app-server';
+import { configFromEnv } from '@/server/config';
+import { Lab } from '@/server/lab/lab';
+import { createSandboxPool } from '@/server/sandbox';
+import { ms, percentile, printTable, type Row } from './stats';
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-bench-sandbox-'));
+const ACQUIRES = 300;
+
+/** The Redlock acquire + release of the seeds, as learner code: timings leave through lab.log. */
+const LEARNER_REDLOCK = `
+import Redis from 'ioredis';
+import lab from 'lab';
+const nodes = [1, 2, 3, 4, 5].map((n) => new Redis({ host: 'redis-' + n + '.internal' }));
+const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+for (const c of nodes) await c.ping();
+const times = [];
+for (let i = 0; i < ${ACQUIRES}; i++) {
+  const token = 'tok-' + i;
+  const started = performance.now();
+  const votes = await Promise.all(nodes.map((c) => c.set('lock:bench', token, 'PX', 10000, 'NX').then((r) => r === 'OK', () => false)));
+  const acquired = votes.filter(Boolean).length >= 3;
+  times.push(performance.now() - started);
+  if (!acquired) throw new Error('no quorum');
+  await Promise.all(nodes.map((c) => c.eval(RELEASE, 1, 'lock:bench', token)));
+}
+lab.log(JSON.stringify(times));
+let count = 0;
+const until = performance.now() + 1000;
+while (performance.now() < until) { await nodes[0].ping(); count++; }
+lab.log('rtt ' + count);
+for (const c of nodes) c.disconnect();
+`;
+
+async function nativeRedlock(lab: Lab): Promise<number[]> {
+  const nodes = await Promise.all(
+    lab.nodes.map(
+      async (n) =>
+        new Redis({ host: '127.0.0.1', port: await lab.links.portFor(9, n.id), username: 'learner', password: lab.credentials.learner.password, enableReadyCheck: false }),
+    ),
+  );
+  const release = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+  for (const c of nodes) await c.ping();
+  const times: number[] = [];
+  for (let i = 0; i < ACQUIRES; i++) {
+    const token = `native-${i}`;
+    const started = performance.now();
+    const votes = await Promise.all(nodes.map((c) => c.set('lock:bench-native', token, 'PX', 10_000, 'NX').then((r) => r === 'OK', () => false)));
+    times.push(performance.now() - started);
+    if (votes.filter(Boolean).length < 3) throw new Error('no quorum');
+    await Promise.all(nodes.map((c) => c.eval(release, 1, 'lock:bench-native', token)));
+  }
+  for (const c of nodes) c.disconnect();
+  return times;
+}
+
+async function sandboxVsNative(): Promise<Row[]> {
+  const lab = new Lab({ topology: DEFAULT_TOPOLOGY, clients: 1, dir: path.join(root, 'overhead') });
+  await lab.start();
+  const pool = createSandboxPool({ warmWorkers: 1, limits: { commandsPerSecond: 1_000_000, cpuTotalMs: 60_000 } });
+  await pool.whenWarm();
+  const ports = new Map<number, number>();
+  for (const n of lab.nodes) ports.set(n.id, await lab.links.portFor(1, n.id));
+  const logs: string[] = [];
+  const handle = pool.startRun({
+    runId: 'bench',
+    code: LEARNER_REDLOCK,
+    clients: 1,
+    nodes: lab.nodes.map((n) => n.id),
+    linkPort: (_client, node) => ports.get(node) ?? null,
+    credentials: lab.credentials.learner,
+    clock: { originEpochMs: lab.clockOrigin },
+    onEvent: (e) => {
+      if (e.type === 'console') logs.push(e.text);
+    },
+  });
+  const outcome = await handle.done;
+  if (outcome.status !== 'completed') throw new Error(`sandbox run ${outcome.status}: ${outcome.error ?? ''} ${outcome.clients.map((c) => c.error).join(' ')}`);
+  const sandboxed = JSON.parse(logs.find((l) => l.startsWith('['))!) as number[];
+  const rtt = Number(/rtt (\d+)/.exec(logs.find((l) => l.startsWith('rtt')) ?? '')?.[1]);
+  const native = await nativeRedlock(lab);
+  await pool.close();
+  await lab.destroy();
+  // The first acquires include connection warm-up on both sides: compare the steady state.
+  const steady = (xs: number[]) => xs.slice(20);
+  const s50 = percentile(steady(sandboxed), 50);
+  const n50 = percentile(steady(native), 50);
+  return [
+    { measure: `Redlock acquire (5 nodes) as learner code in the sandbox, p50`, value: ms(s50), goal: '–', met: null },
+    { measure: 'same algorithm natively in this process, p50', value: ms(n50), goal: '–', met: null },
+    { measure: 'sandbox / native', value: `${(s50 / n50).toFixed(2)}×`, goal: '≤ 2×', met: s50 / n50 <= 2 },
+    { measure: 'host round trips per second, one client (sequential PING)', value: `${rtt}/s`, goal: '–', met: null },
+  ];
+}
+
+async function concurrentRuns(runs: number, clients: number): Promise<Row[]> {
+  const server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: runs + 2, warmLabs: 0, runRoot: path.join(root, 'server') }));
+  type S = Socket<ServerToClientEvents, ClientToServerEvents>;
+  const sockets: S[] = [];
+  const latencies: number[] = [];
+  const program = `
+import Redis from 'ioredis';
+import lab from 'lab';
+const redis = new Redis({ host: 'redis-1.internal' });
+for (let i = 0; i < 20; i++) {
+  const token = 'c' + lab.client + '-' + i;
+  while ((await redis.set('lock:r', token, 'PX', 2000, 'NX')) !== 'OK') await lab.sleep(2);
+  await lab.job('work').run(2);
+  await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, 'lock:r', token);
+}
+redis.disconnect();
+`;
+  try {
+    const labs: { socket: S; labId: string }[] = [];
+    for (let i = 0; i < runs; i++) {
+      const socket: S = io(server.url, { transports: ['websocket'] });
+      sockets.push(socket);
+      const joined = await socket.emitWithAck('lab:join', {});
+      if (!joined.ok) throw new Error(joined.error.message);
+      labs.push({ socket, labId: joined.value.labId });
+    }
+    const ended: Promise<RunEnded>[] = [];
+    const started = performance.now();
+    for (const { socket, labId } of labs) {
+      const lab = server.labs.get(labId)!;
+      socket.on('history:append', (batch) => {
+        const now = lab.now();
+        for (const e of batch.events as HistoryEvent[]) if (e.runId) latencies.push(now - e.t);
+      });
+      ended.push(new Promise((resolve) => socket.once('run:ended', resolve)));
+      const r = await socket.emitWithAck('run:start', { code: program, clients });
+      if (!r.ok) throw new Error(r.error.message);
+    }
+    const results = await Promise.all(ended);
+    const wall = performance.now() - started;
+    const held = results.filter((r) => r.verdict.valid === 'held').length;
+    for (const r of results.filter((x) => x.verdict.valid !== 'held'))
+      console.log(`run ${r.runId} ${r.outcome.status} ${r.verdict.valid}: ${r.verdict.counterExample?.message ?? ''} ${r.outcome.clients.map((c) => `${c.client}:${c.status}${c.error ? ` (${c.error})` : ''}`).join(', ')}`);
+    return [
+      { measure: `${runs} concurrent runs × ${clients} clients: all completed and held`, value: `${held}/${runs} in ${(wall / 1000).toFixed(1)} s`, goal: '–', met: held === runs },
+      { measure: 'event → socket latency (worker event → browser message), p50', value: ms(percentile(latencies, 50)), goal: '–', met: null },
+      { measure: 'event → socket latency, p95', value: ms(percentile(latencies, 95)), goal: '–', met: null },
+    ];
+  } finally {
+    for (const s of sockets) s.close();
+    await server.close();
+  }
+}
+
+const rows = [...(await sandboxVsNative()), ...(await concurrentRuns(20, 5))];
+fs.rmSync(root, { recursive: true, force: true });
+printTable('Sandbox (issue 3)', rows);
