@@ -7,6 +7,7 @@ import { z } from 'zod';
 import type { Verdict } from './checker/types';
 import { MAX_CLIENTS } from './cluster';
 import { scenarioSchema } from './scenario';
+import { topologySchema } from './schemas';
 
 const clientId = z.number().int().min(1).max(MAX_CLIENTS);
 
@@ -40,6 +41,14 @@ export const runStartSchema = z
     scenario: scenarioSchema.optional(),
     limits: runLimitsSchema.optional(),
     checker: checkerSettingsSchema.optional(),
+    /** Run on this topology (the lab is rebuilt if it differs). */
+    topology: topologySchema.optional(),
+    /**
+     * Start from a clean lab: every node up and empty, every link healed. Defaults to true with a
+     * scenario or a topology (so "kill three" always starts from five), false otherwise (a manual
+     * experiment keeps the nodes and keys the learner left).
+     */
+    fresh: z.boolean().optional(),
   })
   .strict();
 

@@ -47,6 +47,17 @@ export class LinkTable {
     return out;
   }
 
+  /** Heals every cut, removes every delay and drops open connections (a lab restore). */
+  async resetFaults(): Promise<void> {
+    await Promise.all(
+      [...this.links.values()].map(async (link) => {
+        if (link.cut) await link.heal();
+        link.setDelay(0, 0);
+        link.resetConnections();
+      }),
+    );
+  }
+
   /** Resets every connection of one client (a crash) or to one node. */
   resetWhere(match: (client: number, node: number) => boolean): void {
     for (const [key, link] of this.links) {

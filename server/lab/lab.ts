@@ -31,6 +31,8 @@ interface Events {
   /** Some node views changed (state, role, keys, pending restart). */
   nodes: [ids: number[]];
   links: [];
+  /** The lab was rebuilt (restore): viewers need a full snapshot. */
+  reset: [];
   history: [HistoryEvent];
   closed: [reason: string];
 }
@@ -131,6 +133,30 @@ export class Lab extends EventEmitter<Events> {
       await this.destroy('failed to start');
       throw error;
     }
+  }
+
+  /**
+   * A clean start for a run: every node of `topology` up with no data, every
+   * link healed with no delay, no clock jumps, replication flowing. Old nodes
+   * are stopped quietly (a restore is not a crash the history should show).
+   */
+  async restore(topology: Topology = this.topology): Promise<void> {
+    return this.serial(async () => {
+      if (this._closed) throw new LabOperationError('not-found', 'This lab has been closed');
+      for (const { timer } of this.pendingRestarts.values()) clearTimeout(timer);
+      this.pendingRestarts.clear();
+      for (const monitor of this.monitors.values()) monitor.dispose();
+      this.monitors.clear();
+      for (const node of this.nodes) node.removeAllListeners('state');
+      await Promise.all([...this.nodes.map((node) => node.stop()), this.replication?.link.close() ?? Promise.resolve()]);
+      this.replication = null;
+      await this.links.resetFaults();
+      for (const node of this.nodes) fs.rmSync(node.dir, { recursive: true, force: true });
+      this.clockJumps.clear();
+      this.topology = topology;
+      await this.start();
+      this.emit('reset');
+    });
   }
 
   private watch(node: RedisNode): void {

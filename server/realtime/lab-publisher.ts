@@ -62,12 +62,18 @@ export function publishLab(io: Server<ClientToServerEvents, ServerToClientEvents
     history.push(event);
     schedule();
   };
+  const onReset = () => {
+    changedNodes.clear();
+    linksChanged = false;
+    io.to(room).emit('lab:snapshot', lab.snapshot());
+  };
   const onClosed = (reason: string) => {
     io.to(room).emit('lab:closed', { labId: lab.id, reason });
   };
   lab.on('nodes', onNodes);
   lab.on('links', onLinks);
   lab.on('history', onHistory);
+  lab.on('reset', onReset);
   lab.once('closed', onClosed);
   return () => {
     if (timer) {
@@ -77,6 +83,7 @@ export function publishLab(io: Server<ClientToServerEvents, ServerToClientEvents
     lab.off('nodes', onNodes);
     lab.off('links', onLinks);
     lab.off('history', onHistory);
+    lab.off('reset', onReset);
     lab.off('closed', onClosed);
   };
 }

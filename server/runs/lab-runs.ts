@@ -106,10 +106,14 @@ export class LabRuns extends EventEmitter<Events> {
   }
 
   async start(input: unknown): Promise<RunInfo> {
-    const { code, clients: asked, scenario, limits, checker: checkerSettings } = parseInput(runStartSchema, input, 'run');
+    const { code, clients: asked, scenario, limits, checker: checkerSettings, topology, fresh } = parseInput(runStartSchema, input, 'run');
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
     await this.stop();
+    const topologyDiffers =
+      topology !== undefined &&
+      (topology.kind !== lab.topology.kind || topology.nodes !== lab.topology.nodes || topology.persistence !== lab.topology.persistence);
+    if (topologyDiffers || (fresh ?? (scenario !== undefined || topology !== undefined))) await lab.restore(topology ?? lab.topology);
     const clients = asked ?? scenario?.clients ?? 3;
     const runId = `run-${++this.runCount}-${crypto.randomBytes(3).toString('hex')}`;
     const nodes = lab.nodes.map((n) => n.id);

@@ -170,3 +170,25 @@ describe('runs judged by the checker', () => {
     expect(diagnostics[0]?.line).toBe(2);
   });
 });
+
+describe('a fresh start', () => {
+  it('restores every node, link and key before a scenario run, and can change the topology', async () => {
+    const lab = await startLab();
+    const runs = new LabRuns(lab, pool);
+    const nemesis = await import('@/server/nemesis/nemesis');
+    await nemesis.killNode(lab, { node: 2 });
+    await nemesis.cutLink(lab, { client: 1, node: 3, mode: 'refuse' });
+    const program = "import Redis from 'ioredis';\nconst r = new Redis({ host: 'redis-3.internal' });\nawait r.set('lock:left-over', 'x');\nr.disconnect();";
+    let ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
+    await runs.start({ code: program, clients: 1, fresh: true });
+    expect((await ended).outcome.clients[0]!.status).toBe('exited');
+    expect(lab.nodes.map((n) => n.state)).toEqual(['up', 'up', 'up', 'up', 'up']);
+    expect(lab.links.view(1, 3).cut).toBeNull();
+
+    ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
+    await runs.start({ code: 'const x = 1;', clients: 1, topology: { kind: 'replicated', nodes: 2, persistence: 'none' } });
+    await ended;
+    expect(lab.nodes.map((n) => n.role)).toEqual(['master', 'replica']);
+    expect(lab.nodeView(1).keys).toEqual([]);
+  });
+});
