@@ -159,6 +159,15 @@ describe('runs judged by the checker', () => {
     expect(ended.verdict.checks.duplicates.valid).toBe('held');
   });
 
+  it("the Norwegian seed's node-redis lock, Lua release, watchdog and redlock.using run unchanged: held", async () => {
+    const code = fs.readFileSync(path.join(__dirname, 'fixtures/sandbox-norwegian-seed.learner.txt'), 'utf8');
+    const ended = await run({ code, clients: 3 });
+    expect(ended.outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited', 'exited']);
+    expect(ended.verdict.valid).toBe('held');
+    // One client wins the single-node lock; all three charge invoice 7 one after another through Redlock.
+    expect(ended.verdict.stats.sections).toBe(4);
+  });
+
   it('a syntax error ends the run before it starts, at the learner line', async () => {
     const lab = await startLab({ nodes: 1 });
     const runs = new LabRuns(lab, pool);
