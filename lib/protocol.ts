@@ -7,6 +7,7 @@
 import type { LabSnapshot, LinkView, NodeView, ReplicationView } from './cluster';
 import type { HistoryEvent } from './history';
 import type { Result } from './result';
+import type { ExerciseCheckInput, GradeProgress, GradeResult } from './grading';
 import type { ClientPauseInput, ClientSkewInput, ClientTargetInput, Diagnostic, RunEnded, RunInfo, RunStartInput, RunVerdict } from './run';
 import type {
   ClockJumpInput,
@@ -57,6 +58,8 @@ export interface ServerToClientEvents {
   'run:diagnostic': (diagnostic: Diagnostic & { runId: string; labId: string }) => void;
   /** How the run ended, with the final verdict. */
   'run:ended': (ended: RunEnded & { labId: string }) => void;
+  /** "Check my solution" is running: which graded run is next. */
+  'exercise:progress': (progress: GradeProgress & { labId: string }) => void;
   /** An error not tied to an acknowledgement (e.g. a message sent without one). */
   'lab:error': (error: { code: string; message: string }) => void;
 }
@@ -84,6 +87,8 @@ export interface ClientToServerEvents {
   'client:resume': (input: ClientTargetInput, ack: Ack<{ client: number }>) => void;
   'client:crash': (input: ClientTargetInput, ack: Ack<{ client: number }>) => void;
   'client:skew': (input: ClientSkewInput, ack: Ack<{ client: number }>) => void;
+  /** Runs the learner's code under the lesson's exercise scenarios and seeds; answers when all are graded or one fails. */
+  'exercise:check': (input: ExerciseCheckInput, ack: Ack<GradeResult>) => void;
 }
 
 export type ClientEventName = keyof ClientToServerEvents;

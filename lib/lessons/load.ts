@@ -12,7 +12,7 @@ import { scenarioSchema, type Scenario, type ScenarioStep } from '../scenario';
 import { frontMatterSchema, quizSchema, type FrontMatter, type LessonScenarioRef, type ProgramRef, type Quiz } from './schema';
 
 /** The components a lesson's MDX may use (rendered by `components/lesson/mdx-components.tsx`). */
-export const MDX_COMPONENTS = ['Diagram', 'Callout', 'Figures'] as const;
+export const MDX_COMPONENTS = ['Diagram', 'Callout'] as const;
 
 export class LessonFormatError extends Error {
   constructor(

@@ -19,6 +19,9 @@ import * as nemesis from '../nemesis/nemesis';
 import { LabRuns } from '../runs/lab-runs';
 import type { SandboxPool } from '../sandbox';
 import { emptySchema } from '@/lib/schemas';
+import { exerciseCheckSchema, type GradeProgress } from '@/lib/grading';
+import { gradeExercise } from '../grading/grader';
+import { lessonBySlug } from '../grading/lesson-registry';
 import { labRoom, publishLab } from './lab-publisher';
 import { originAllowed } from './origin';
 
@@ -44,6 +47,8 @@ const labCommands = {
 /** History sent on join in slices, so a long history does not become one huge frame. */
 const HISTORY_SLICE = 2_000;
 
+type Notify = (progress: GradeProgress) => void;
+
 /** Commands on the lab's running program. */
 const runCommands = {
   'run:start': (runs: LabRuns, input: unknown) => runs.start(input),
@@ -55,7 +60,11 @@ const runCommands = {
   'client:resume': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.resumeClient(lab, runs.current, input),
   'client:crash': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.crashClient(lab, runs.current, input),
   'client:skew': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.skewClient(lab, runs.current, input),
-} satisfies Partial<Record<ClientEventName, (runs: LabRuns, input: unknown, lab: Lab) => Promise<unknown>>>;
+  'exercise:check': (runs: LabRuns, input: unknown, _lab: Lab, notify: Notify) => {
+    const { slug, code } = parseInput(exerciseCheckSchema, input, 'exercise:check');
+    return gradeExercise(lessonBySlug(slug), code, runs, notify);
+  },
+} satisfies Partial<Record<ClientEventName, (runs: LabRuns, input: unknown, lab: Lab, notify: Notify) => Promise<unknown>>>;
 
 export function attachRealtime(
   httpServer: HttpServer,
@@ -167,11 +176,12 @@ export function attachRealtime(
       });
     }
 
-    for (const [event, command] of Object.entries(runCommands) as [ClientEventName, (runs: LabRuns, input: unknown, lab: Lab) => Promise<unknown>][]) {
+    for (const [event, command] of Object.entries(runCommands) as [ClientEventName, (runs: LabRuns, input: unknown, lab: Lab, notify: Notify) => Promise<unknown>][]) {
       on(event, async (input) => {
         const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
         if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
-        return ok(await command(runsOf(lab), input, lab));
+        const notify: Notify = (progress) => io.to(labRoom(lab.id)).emit('exercise:progress', { ...progress, labId: lab.id });
+        return ok(await command(runsOf(lab), input, lab, notify));
       });
     }
 

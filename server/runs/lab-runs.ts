@@ -105,6 +105,13 @@ export class LabRuns extends EventEmitter<Events> {
     return this.last;
   }
 
+  /** How the run `runId` ended: waits while it is the current run. */
+  whenEnded(runId: string): Promise<RunEnded> {
+    if (this.active?.runId === runId) return this.active.finished;
+    if (this.last?.runId === runId) return Promise.resolve(this.last);
+    return Promise.reject(new LabOperationError('not-found', `Run ${runId} is neither running nor the last one to end`));
+  }
+
   async start(input: unknown): Promise<RunInfo> {
     const { code, clients: asked, scenario, limits, checker: checkerSettings, topology, fresh } = parseInput(runStartSchema, input, 'run');
     const lab = this.lab;

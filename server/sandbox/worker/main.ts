@@ -73,7 +73,7 @@ post({ type: 'ready' });
 function lowerThreadPriority(): void {
   try {
     const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 15);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, Number(process.env.SANDBOX_NICE ?? 15));
   } catch {
     /* not Linux, or not allowed */
   }

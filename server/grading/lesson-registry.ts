@@ -1,0 +1,22 @@
+/**
+ * The course as the server sees it: every lesson folder, loaded and validated
+ * once, on first use. A malformed lesson is an error for whoever asks for it
+ * (and fails `next build` long before that), never a crash of the server.
+ */
+import { loadAllLessons, type Lesson } from '@/lib/lessons/load';
+import { LabOperationError } from '@/lib/result';
+
+let lessons: Map<string, Lesson> | null = null;
+
+export function lessonBySlug(slug: string): Lesson {
+  if (!lessons) {
+    try {
+      lessons = new Map(loadAllLessons().map((lesson) => [lesson.slug, lesson]));
+    } catch (error) {
+      throw new LabOperationError('internal', `The lessons could not be loaded: ${(error as Error).message}`);
+    }
+  }
+  const lesson = lessons.get(slug);
+  if (!lesson) throw new LabOperationError('not-found', `There is no lesson "${slug}"`);
+  return lesson;
+}
