@@ -1,29 +1,58 @@
+/**
+ * The course index: the eight lessons in order, with where each one stands.
+ * Lessons come from the loader at build time (static page).
+ */
 import Link from 'next/link';
+import { loadAllLessons, summarize } from '@/lib/lessons/load';
 import styles from './page.module.css';
 
+const TOPOLOGY_WORDS = { masters: (n: number) => (n === 1 ? '1 node' : `${n} independent masters`), replicated: () => 'master + replica' } as const;
+
 export default function HomePage() {
+  const lessons = loadAllLessons().map(summarize);
   return (
     <main id="main" className={styles.page}>
       <h1 className={styles.title}>Lock Lab</h1>
-      <p className={styles.lead}>Learn distributed locking with Redis by breaking it for real.</p>
+      <p className={styles.lead}>
+        Learn distributed locking with Redis by breaking it for real: real <code>redis-server</code> nodes, real kills, pauses and partitions, and a checker that
+        says whether mutual exclusion held.
+      </p>
+
+      <section aria-labelledby="course-title" className={styles.course}>
+        <h2 id="course-title">The course</h2>
+        {/*
+          INTEGRATION POINT (progress): the workspace engineer's persisted progress
+          store will say, per lesson slug, whether it was opened, whether the exercise
+          passed and the quick-check score. Render it in the `data-progress` slot of
+          each item below (a small client component reading the store by slug).
+        */}
+        <ol className={styles.lessons}>
+          {lessons.map((l) => (
+            <li key={l.slug} className={styles.lesson}>
+              <span className={styles.order} aria-hidden="true">
+                {l.order}
+              </span>
+              <div>
+                <h3>
+                  <Link href={`/lessons/${l.slug}`}>{l.title}</Link>
+                </h3>
+                <p>{l.summary}</p>
+                <p className={styles.meta}>
+                  About {l.minutes} min · {TOPOLOGY_WORDS[l.topology.kind](l.topology.nodes)}
+                  {l.topology.persistence !== 'none' ? ` · ${l.topology.persistence}` : ''}
+                </p>
+              </div>
+              <span className={styles.progress} data-progress={l.slug}>
+                Not started
+              </span>
+            </li>
+          ))}
+        </ol>
+      </section>
 
       <section className={styles.card} aria-labelledby="playground-title">
         <h2 id="playground-title">Playground</h2>
-        <p>
-          Your browser tab gets its own lab: five real <code>redis-server</code> processes running on this machine. The
-          playground shows each node live and lets you break it:
-        </p>
-        <ul className={styles.list}>
-          <li>
-            <strong>Kill</strong> a node (SIGKILL) and <strong>restart</strong> it, keeping or losing its data according
-            to its persistence mode, at once or after a delay.
-          </li>
-          <li>
-            <strong>Pause</strong> a node (SIGSTOP), so it stops answering without going away, and{' '}
-            <strong>resume</strong> it.
-          </li>
-          <li>Watch each node&apos;s keys with the holder&apos;s token and the time left on their TTL.</li>
-        </ul>
+        <p>Five real Redis nodes of your own: kill, restart, pause and resume them and watch each node&apos;s keys and TTLs live.</p>
         <Link className={styles.cta} href="/playground">
           Open the playground
         </Link>

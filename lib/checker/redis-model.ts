@@ -278,7 +278,18 @@ export class RedisModel {
     }
   }
 
-  private completeDelete(invoke: RedisInvokeEvent, done: RedisCompleteEvent, keysDeleted: readonly string[], offeredToken: string | null): readonly RawLockSignal[] {
+  /**
+   * A DEL, or a script that deletes. `offeredToken` is the script's token
+   * argument; `tokenChecked` says the script compares the key's value with it
+   * first (it calls GET), so whatever it deleted held that token.
+   */
+  private completeDelete(
+    invoke: RedisInvokeEvent,
+    done: RedisCompleteEvent,
+    keysDeleted: readonly string[],
+    offeredToken: string | null,
+    tokenChecked = false,
+  ): readonly RawLockSignal[] {
     const { client, node } = invoke;
     const keys = this.keys(node);
     const signals: RawLockSignal[] = [];
@@ -294,13 +305,29 @@ export class RedisModel {
     }
     if (done.phase !== 'ok') return signals;
     const removed = replyCount(done.reply);
-    // Only a single-key delete tells us exactly which key it removed.
-    if (keysDeleted.length === 1 && removed === 1) {
+    if (keysDeleted.length === 1) {
       const key = keysDeleted[0] as string;
       const entry = keys.get(key);
-      if (entry && this.lockKeys.has(key)) this.checkForeignDelete(invoke, done, key, entry, offeredToken);
+      if (removed === 1) {
+        // A checked release that deleted a key the model thinks holds another token: the other SET's
+        // completion was recorded first but ran after this delete. The model's entry is the newer one.
+        if (tokenChecked && entry && entry.value !== offeredToken) return signals;
+        if (entry && this.lockKeys.has(key) && !tokenChecked) this.checkForeignDelete(invoke, done, key, entry, offeredToken);
+        keys.delete(key);
+      } else if (!tokenChecked) {
+        // A plain DEL that removed nothing: the key was already gone.
+        keys.delete(key);
+      }
+      // A checked release that removed nothing left the key (someone else's, or none) as it was.
+      return signals;
     }
-    for (const key of keysDeleted) keys.delete(key);
+    // Several keys: exact only when all or none were removed.
+    if (removed === keysDeleted.length || (removed === 0 && !tokenChecked)) for (const key of keysDeleted) keys.delete(key);
+    else if (removed > 0)
+      for (const key of keysDeleted) {
+        const entry = keys.get(key);
+        if (entry) entry.uncertain = true;
+      }
     return signals;
   }
 
@@ -353,7 +380,7 @@ export class RedisModel {
     const token = argv[0] ?? null;
 
     if (called.has('del') || called.has('unlink')) {
-      return this.completeDelete(invoke, done, keys, token);
+      return this.completeDelete(invoke, done, keys, token, called.has('get') && token !== null);
     }
     const ttlArg = argv.find((a, i) => i > 0 && Number.isFinite(Number(a)) && a.trim() !== '');
     const ttlMs = ttlArg === undefined ? undefined : Number(ttlArg);

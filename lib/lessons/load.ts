@@ -56,17 +56,17 @@ export type LessonSummary = Pick<Lesson, 'slug' | 'title' | 'order' | 'summary' 
 const FOLDER = /^(\d{2})-([a-z0-9][a-z0-9-]*)$/;
 
 export function defaultLessonsRoot(): string {
-  return path.join(process.cwd(), 'lessons');
+  return path.join(/*turbopackIgnore: true*/ process.cwd(), 'lessons');
 }
 
 /** Every lesson under `root`, sorted by order; orders and slugs must be unique. */
 export function loadAllLessons(root = defaultLessonsRoot()): Lesson[] {
   const folders = fs
-    .readdirSync(root, { withFileTypes: true })
+    .readdirSync(/*turbopackIgnore: true*/ root, { withFileTypes: true })
     .filter((d) => d.isDirectory() && FOLDER.test(d.name))
     .map((d) => d.name)
     .sort();
-  const lessons = folders.map((folder) => loadLesson(path.join(root, folder)));
+  const lessons = folders.map((folder) => loadLesson(path.join(/*turbopackIgnore: true*/ root, folder)));
   const seen = new Map<string, string>();
   for (const lesson of lessons) {
     for (const key of [`order ${lesson.order}`, `slug ${lesson.slug}`]) {
@@ -96,7 +96,7 @@ export function loadLesson(dir: string): Lesson {
   const folder = path.basename(dir);
   const match = FOLDER.exec(folder);
   if (!match) throw new LessonFormatError(relative(dir), '', 'a lesson folder is named "NN-slug", e.g. "01-naive-lock"');
-  const file = (name: string) => path.join(dir, name);
+  const file = (name: string) => path.join(/*turbopackIgnore: true*/ dir, name);
 
   const mdx = readText(file('lesson.mdx'));
   const { data, body } = splitFrontMatter(mdx, file('lesson.mdx'));
@@ -234,7 +234,7 @@ function checkBody(body: string, slug: string, p: string): string[] {
   for (const m of body.matchAll(/<Diagram\b[^>]*\bsrc="([^"]+)"/g)) {
     const src = m[1] ?? '';
     if (!/^[a-z0-9-]+\.svg$/.test(src)) throw new LessonFormatError(relative(p), 'body', `Diagram src "${src}" must be a file name like "race.svg"`);
-    const onDisk = path.join(process.cwd(), 'public', 'lessons', slug, src);
+    const onDisk = path.join(/*turbopackIgnore: true*/ process.cwd(), 'public', 'lessons', slug, src);
     if (!fs.existsSync(onDisk)) throw new LessonFormatError(relative(p), 'body', `Diagram "${src}" is missing: expected ${relative(onDisk)}`);
     diagrams.push(`/lessons/${slug}/${src}`);
   }

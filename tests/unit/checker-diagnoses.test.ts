@@ -133,6 +133,31 @@ describe('checker: diagnoses', () => {
     expect(kinds(check(persisted.build()))).not.toContain('restart-without-persistence');
   });
 
+  it("a failed checked release does not erase the holder's key from the model (restart still diagnosed)", () => {
+    const release = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+    const h = history()
+      .at(0).redis(1, 3, 'SET', ['lock', 'a', 'NX', 'PX', '10000'], 'OK')
+      .at(50).redis(2, 3, 'EVAL', [release, '1', 'lock', 'b'], 0)
+      .at(100).node(3, 'down')
+      .at(200).node(3, 'up', 'none')
+      .at(300).redis(2, 3, 'SET', ['lock', 'b', 'NX', 'PX', '10000'], 'OK');
+    expect(kinds(check(h.build()))).toContain('restart-without-persistence');
+  });
+
+  it('a checked release recorded after the next SET (completion order) is not a foreign delete', () => {
+    const release = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+    const h = history()
+      .at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '10000'], 'OK')
+      .at(10).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '10000'], 'OK')
+      .at(11).redis(1, 1, 'EVAL', [release, '1', 'lock', 'a'], 1);
+    expect(kinds(check(h.build()))).not.toContain('release-deleted-foreign-lock');
+    const plain = history()
+      .at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '100'], 'OK')
+      .at(150).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '10000'], 'OK')
+      .at(200).redis(1, 1, 'DEL', ['lock'], 1);
+    expect(kinds(check(plain.build()))).toContain('release-deleted-foreign-lock');
+  });
+
   it('a lock without TTL whose holder crashed never frees (and starves everyone)', () => {
     const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX'], 'OK').at(10).crash(1);
     for (let t = 100; t <= 3000; t += 300) h.at(t).redis(2, 1, 'SET', ['lock', 'b', 'NX'], null);
