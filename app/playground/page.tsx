@@ -14,8 +14,8 @@ export default function PlaygroundPage() {
         </nav>
         <h1 className={styles.title}>Playground</h1>
         <p className={styles.intro}>
-          Five real Redis nodes run for this tab. Kill, pause or restart one and watch its state change; a reload keeps
-          the same lab.
+          Five real Redis nodes run for this tab. Run a program as several clients, break things, and watch the timeline
+          and the verdict.
         </p>
       </header>
       <Playground />

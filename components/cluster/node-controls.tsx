@@ -13,7 +13,7 @@ import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { PERSISTENCE_SHORT } from './node-words';
 import styles from './cluster.module.css';
 
-interface ControlButtonProps {
+export interface ControlButtonProps {
   name: string;
   enabled: boolean;
   onPress: () => void;
@@ -21,7 +21,7 @@ interface ControlButtonProps {
   children: ReactNode;
 }
 
-function ControlButton({ name, enabled, onPress, variant = 'normal', children }: ControlButtonProps) {
+export function ControlButton({ name, enabled, onPress, variant = 'normal', children }: ControlButtonProps) {
   const pending = useLabStore((s) => name in s.pending);
   const usable = enabled && !pending;
   return (

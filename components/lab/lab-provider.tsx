@@ -9,6 +9,7 @@ import { createContext, useContext, useEffect, useState, type ReactNode } from '
 import { useStore } from 'zustand';
 import { createLabStore, type LabState, type LabStore } from './lab-store';
 import { LabSocketClient } from './socket-client';
+import type { TopologyInput } from '@/lib/schemas';
 
 interface LabContextValue {
   store: LabStore;
@@ -26,11 +27,20 @@ function tabStorage(): Storage | null {
   }
 }
 
-export function LabProvider({ children }: { children: ReactNode }) {
+export interface LabProviderProps {
+  children: ReactNode;
+  /** The lab shape this view needs (a lesson's); the default is five independent masters. */
+  topology?: TopologyInput;
+  /** Client slots in the link grid. */
+  clients?: number;
+}
+
+export function LabProvider({ children, topology, clients }: LabProviderProps) {
   const [value] = useState<LabContextValue>(() => {
     const store = createLabStore();
     const storage = typeof window === 'undefined' ? null : tabStorage();
-    return { store, client: new LabSocketClient({ store, storage }) };
+    const want = topology || clients ? { ...(topology ? { topology } : {}), ...(clients ? { clients } : {}) } : undefined;
+    return { store, client: new LabSocketClient({ store, storage, ...(want ? { want } : {}) }) };
   });
 
   useEffect(() => {
@@ -55,4 +65,9 @@ export function useLabStore<T>(selector: (state: LabState) => T): T {
 /** The commands of the tab's lab (kill, restart, pause, …), each resolving to a Result. */
 export function useLabClient(): LabSocketClient {
   return useLabContext().client;
+}
+
+/** The store itself, for event handlers that need a one-off read (e.g. exporting a run); render through useLabStore. */
+export function useLabStoreApi(): LabStore {
+  return useLabContext().store;
 }

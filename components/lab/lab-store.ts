@@ -8,8 +8,10 @@
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { LabSnapshot } from '@/lib/cluster';
+import type { TimeWindow, Verdict } from '@/lib/checker';
 import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
 import type { ErrorCode } from '@/lib/result';
+import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
 import {
   emptyLabData,
   reduceHistory,
@@ -18,6 +20,24 @@ import {
   reduceSnapshot,
   type LabData,
 } from './lab-state';
+import {
+  emptyRunData,
+  emptyViewData,
+  reduceCursor,
+  reduceFocus,
+  reduceReplay,
+  reduceRunDiagnostic,
+  reduceRunEnded,
+  reduceRunFailed,
+  reduceRunRequested,
+  reduceRunStarted,
+  reduceRunStopping,
+  reduceRunVerdict,
+  type RecordedRun,
+  type RunData,
+  type RunRequest,
+  type ViewData,
+} from './run-state';
 
 /**
  * - `connecting`: the socket is not up yet (first load).
@@ -54,6 +74,20 @@ export interface LabActions {
   reportError(error: Omit<CommandError, 'id'>): void;
   dismissError(id: number): void;
   setPending(command: string, pending: boolean): void;
+  // The learner's program (written by the socket client).
+  runRequested(request: RunRequest): void;
+  runStarted(info: RunInfo): void;
+  runFailed(message: string): void;
+  runStopping(): void;
+  receiveVerdict(verdict: RunVerdict): void;
+  receiveDiagnostic(diagnostic: Diagnostic & { runId: string }): void;
+  runEnded(ended: RunEnded): void;
+  // How the lab is viewed (written by the workspace's controls).
+  setCursor(cursorT: number | null): void;
+  setPlaying(playing: boolean): void;
+  setSpeed(speed: number): void;
+  focusWindow(window: TimeWindow): void;
+  openReplay(replay: RecordedRun | null, verdict: Verdict | null): void;
 }
 
 export interface LabState extends LabData {
@@ -63,6 +97,8 @@ export interface LabState extends LabData {
   errors: CommandError[];
   /** Commands sent and not yet acknowledged, by their button name. */
   pending: Record<string, true>;
+  run: RunData;
+  view: ViewData;
   actions: LabActions;
 }
 
@@ -77,6 +113,8 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     connectionMessage: null,
     errors: [],
     pending: {},
+    run: emptyRunData(),
+    view: emptyViewData(),
     actions: {
       setConnection: (connection, message = null) => set({ connection, connectionMessage: message }),
       receiveSnapshot: (snapshot, localNow) => set((s) => reduceSnapshot(s, snapshot, localNow)),
@@ -94,6 +132,18 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
           else delete next[command];
           return { pending: next };
         }),
+      runRequested: (request) => set((s) => ({ run: reduceRunRequested(s.run, request), view: reduceCursor(s.view, null) })),
+      runStarted: (info) => set((s) => ({ run: reduceRunStarted(s.run, info) })),
+      runFailed: (message) => set((s) => ({ run: reduceRunFailed(s.run, message) })),
+      runStopping: () => set((s) => ({ run: reduceRunStopping(s.run) })),
+      receiveVerdict: (verdict) => set((s) => ({ run: reduceRunVerdict(s.run, verdict) })),
+      receiveDiagnostic: (diagnostic) => set((s) => ({ run: reduceRunDiagnostic(s.run, diagnostic) })),
+      runEnded: (ended) => set((s) => ({ run: reduceRunEnded(s.run, ended) })),
+      setCursor: (cursorT) => set((s) => ({ view: reduceCursor(s.view, cursorT) })),
+      setPlaying: (playing) => set((s) => ({ view: { ...s.view, playing } })),
+      setSpeed: (speed) => set((s) => ({ view: { ...s.view, speed } })),
+      focusWindow: (window) => set((s) => ({ view: reduceFocus(s.view, window) })),
+      openReplay: (replay, verdict) => set((s) => ({ view: reduceReplay(s.view, replay, verdict) })),
     },
   }));
 }

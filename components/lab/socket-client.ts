@@ -6,10 +6,12 @@
  * socket: they read the store and call these commands.
  */
 import { io, type Socket } from 'socket.io-client';
-import type { LabSnapshot, LinkCutMode, LinkView, NodeView, Persistence, ReplicationView } from '@/lib/cluster';
+import type { LabSnapshot, LinkCutMode, Topology, LinkView, NodeView, Persistence, ReplicationView } from '@/lib/cluster';
 import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import type { ErrorCode, LabError, Result } from '@/lib/result';
-import type { LabResetInput } from '@/lib/schemas';
+import type { ClientPauseInput, RunEnded, RunInfo, RunStartInput } from '@/lib/run';
+import type { LabJoinInput, LabResetInput, TopologyInput } from '@/lib/schemas';
+import type { RunRequest } from './run-state';
 import type { CommandErrorCode, LabStore } from './lab-store';
 
 export type LabSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -34,6 +36,11 @@ export interface LabSocketClientOptions {
   ackTimeoutMs?: number;
   /** How long joining may take: the server may be starting five redis-server processes. */
   joinTimeoutMs?: number;
+  /**
+   * The lab this view needs (a lesson's topology). A new lab is created with
+   * it; a re-attached lab of another shape is reset to it.
+   */
+  want?: { topology?: TopologyInput; clients?: number };
 }
 
 export const LAB_ID_STORAGE_KEY = 'lock-lab:lab-id';
@@ -113,6 +120,19 @@ export class LabSocketClient {
       this.options.storage?.removeItem(LAB_ID_STORAGE_KEY);
       this.actions.setConnection('closed', reason);
     });
+    const mine = (labId: string) => labId === this.options.store.getState().labId;
+    socket.on('run:started', ({ labId, ...info }) => {
+      if (mine(labId)) this.actions.runStarted(info);
+    });
+    socket.on('run:verdict', ({ labId, ...verdict }) => {
+      if (mine(labId)) this.actions.receiveVerdict(verdict);
+    });
+    socket.on('run:diagnostic', ({ labId, ...diagnostic }) => {
+      if (mine(labId)) this.actions.receiveDiagnostic(diagnostic);
+    });
+    socket.on('run:ended', ({ labId, ...ended }) => {
+      if (mine(labId)) this.actions.runEnded(ended);
+    });
     socket.on('lab:error', ({ code, message }) => {
       this.actions.reportError({ command: 'Lab', code: toErrorCode(code), message });
     });
@@ -140,7 +160,11 @@ export class LabSocketClient {
     const attempt = ++this.joinAttempt;
     this.actions.setConnection('joining', labId ? 'Re-attaching to your lab…' : 'Starting your lab…');
 
-    socket.timeout(this.joinTimeoutMs).emit('lab:join', labId ? { labId } : {}, (err, result) => {
+    const input: LabJoinInput = labId ? { labId } : {};
+    const want = this.options.want;
+    if (want?.topology) input.topology = want.topology;
+    if (want?.clients !== undefined) input.clients = want.clients;
+    socket.timeout(this.joinTimeoutMs).emit('lab:join', input, (err, result) => {
       if (attempt !== this.joinAttempt) return;
       if (err) {
         this.actions.setConnection('failed', 'The lab server did not answer in time while starting your lab.');
@@ -149,6 +173,14 @@ export class LabSocketClient {
       if (result.ok) {
         this.options.storage?.setItem(LAB_ID_STORAGE_KEY, result.value.labId);
         this.actions.receiveSnapshot(result.value, this.now());
+        if (want?.topology && !sameShape(result.value.topology, want.topology)) {
+          // This tab's lab was made for another lesson: swap it for one of the shape this view needs.
+          this.actions.setConnection('joining', 'Setting up the lab for this lesson…');
+          void this.resetLab({ topology: want.topology, ...(want.clients !== undefined ? { clients: want.clients } : {}) }).then((reset) => {
+            if (attempt === this.joinAttempt) this.actions.setConnection(reset.ok ? 'ready' : 'failed', reset.ok ? null : reset.error.message);
+          });
+          return;
+        }
         this.actions.setConnection('ready');
         return;
       }
@@ -221,6 +253,49 @@ export class LabSocketClient {
     return this.send('cluster:failover', {}, 'Fail over');
   }
 
+  /**
+   * Runs the learner's program (stopping a run in progress on the server).
+   * The store shows `starting` at once, then follows the run's pushes.
+   */
+  async startRun(request: RunRequest & { clients?: number; limits?: RunStartInput['limits'] }): Promise<CommandResult<RunInfo>> {
+    this.actions.runRequested(request);
+    const input: RunStartInput = { code: request.code };
+    if (request.clients !== undefined) input.clients = request.clients;
+    if (request.scenario) input.scenario = request.scenario;
+    if (request.checker) input.checker = request.checker;
+    if (request.limits) input.limits = request.limits;
+    // Starting may wait for a sandbox worker to warm up.
+    const result = await this.send('run:start', input, 'Run', this.joinTimeoutMs);
+    if (result.ok) this.actions.runStarted(result.value);
+    else this.actions.runFailed(result.error.message);
+    return result;
+  }
+
+  async stopRun(): Promise<CommandResult<RunEnded | null>> {
+    this.actions.runStopping();
+    const result = await this.send('run:stop', {}, 'Stop');
+    if (result.ok && result.value) this.actions.runEnded(result.value);
+    return result;
+  }
+
+  pauseClient(client: number, durationMs?: number): Promise<CommandResult<{ client: number }>> {
+    const input: ClientPauseInput = { client };
+    if (durationMs !== undefined && durationMs > 0) input.durationMs = Math.round(durationMs);
+    return this.send('client:pause', input, `Pause Client ${client}`);
+  }
+
+  resumeClient(client: number): Promise<CommandResult<{ client: number }>> {
+    return this.send('client:resume', { client }, `Resume Client ${client}`);
+  }
+
+  crashClient(client: number): Promise<CommandResult<{ client: number }>> {
+    return this.send('client:crash', { client }, `Crash Client ${client}`);
+  }
+
+  skewClient(client: number, offsetMs: number): Promise<CommandResult<{ client: number }>> {
+    return this.send('client:skew', { client, offsetMs: Math.round(offsetMs) }, `Skew Client ${client}`);
+  }
+
   async resetLab(input: LabResetInput = {}): Promise<CommandResult<LabSnapshot>> {
     const result = await this.send('lab:reset', input, 'Reset lab', this.joinTimeoutMs);
     if (result.ok) this.actions.receiveSnapshot(result.value, this.now());
@@ -263,6 +338,14 @@ export class LabSocketClient {
     this.actions.reportError({ command: label, code, message });
     return { ok: false, error: { code, message } };
   }
+}
+
+/** Whether a lab's topology is what a view asked for (unset fields take the schema's defaults). */
+export function sameShape(actual: Topology, wanted: TopologyInput): boolean {
+  const kind = wanted.kind ?? 'masters';
+  const nodes = wanted.nodes ?? (kind === 'replicated' ? 2 : 5);
+  const persistence = wanted.persistence ?? 'none';
+  return actual.kind === kind && actual.nodes === nodes && actual.persistence === persistence;
 }
 
 function defaultOpenSocket(): LabSocket {

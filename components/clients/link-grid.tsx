@@ -1,0 +1,123 @@
+'use client';
+/**
+ * The client × node link grid: each cell says whether Client c can reach
+ * Node n, and cuts or heals that one link ("Cut Client 1 → Node 2"). A
+ * delay is set below the grid for one link at a time.
+ */
+import { useId, useState, type FormEvent } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import type { LinkView } from '@/lib/cluster';
+import { ControlButton } from '@/components/cluster/node-controls';
+import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
+import styles from './clients.module.css';
+
+function linkWords(link: LinkView | undefined): string {
+  if (!link) return 'no link';
+  if (link.cut) return link.cut === 'refuse' ? 'cut (refused)' : 'cut';
+  if (link.delayMs > 0) return `+${link.delayMs} ms`;
+  return 'ok';
+}
+
+export function LinkGrid() {
+  const lab = useLabClient();
+  const links = useLabStore((s) => s.links);
+  const nodeIds = useLabStore(useShallow((s) => s.nodeIds));
+  const clientIds = [...new Set(links.map((l) => l.client))].sort((a, b) => a - b);
+  const byPair = new Map(links.map((l) => [`${l.client}:${l.node}`, l] as const));
+
+  return (
+    <section aria-labelledby="links-title" className={styles.links}>
+      <h2 id="links-title" className={styles.title}>
+        Links
+      </h2>
+      <p className={styles.hint}>Each client reaches each node through its own link. Cut one to make a partition.</p>
+      {clientIds.length === 0 ? (
+        <p className={styles.hint}>The links appear once your lab is running.</p>
+      ) : (
+        <div className={styles.gridScroll}>
+          <table className={styles.grid}>
+            <caption className="visually-hidden">Links from each client to each node</caption>
+            <thead>
+              <tr>
+                <td />
+                {nodeIds.map((n) => (
+                  <th key={n} scope="col">
+                    Node {n}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {clientIds.map((c) => (
+                <tr key={c}>
+                  <th scope="row">Client {c}</th>
+                  {nodeIds.map((n) => {
+                    const link = byPair.get(`${c}:${n}`);
+                    const cut = Boolean(link?.cut);
+                    return (
+                      <td key={n} data-state={cut ? 'cut' : link && link.delayMs > 0 ? 'delayed' : 'ok'}>
+                        <span className={styles.linkState}>
+                          <span aria-hidden="true">{cut ? '✕ ' : ''}</span>
+                          {linkWords(link)}
+                        </span>
+                        {cut ? (
+                          <ControlButton name={`Heal Client ${c} → Node ${n}`} enabled={Boolean(link)} onPress={() => void lab.healLink(c, n)}>
+                            Heal
+                          </ControlButton>
+                        ) : (
+                          <ControlButton name={`Cut Client ${c} → Node ${n}`} variant="danger" enabled={Boolean(link)} onPress={() => void lab.cutLink(c, n)}>
+                            Cut
+                          </ControlButton>
+                        )}
+                      </td>
+                    );
+                  })}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {clientIds.length > 0 && <DelayForm clients={clientIds} nodes={nodeIds} />}
+    </section>
+  );
+}
+
+function DelayForm({ clients, nodes }: { clients: number[]; nodes: number[] }) {
+  const lab = useLabClient();
+  const id = useId();
+  const [client, setClient] = useState(clients[0] ?? 1);
+  const [node, setNode] = useState(nodes[0] ?? 1);
+  const [delay, setDelay] = useState('200');
+  const delayMs = Math.round(Number(delay));
+  const valid = Number.isFinite(delayMs) && delayMs >= 0 && delayMs <= 60_000;
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (valid) void lab.delayLink(client, node, delayMs);
+  };
+  return (
+    <form className={styles.delayForm} onSubmit={submit}>
+      <label htmlFor={`${id}-c`}>Client</label>
+      <select id={`${id}-c`} value={client} onChange={(e) => setClient(Number(e.target.value))}>
+        {clients.map((c) => (
+          <option key={c} value={c}>
+            Client {c}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-n`}>Node</label>
+      <select id={`${id}-n`} value={node} onChange={(e) => setNode(Number(e.target.value))}>
+        {nodes.map((n) => (
+          <option key={n} value={n}>
+            Node {n}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-d`}>Delay (ms)</label>
+      <input id={`${id}-d`} type="number" min={0} max={60_000} step={50} value={delay} onChange={(e) => setDelay(e.target.value)} aria-invalid={!valid || undefined} />
+      <button type="submit" className={styles.submit} aria-disabled={valid ? undefined : true}>
+        Delay Client {client} → Node {node}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,465 @@
+/**
+ * Draws a timeline layout on a 2D canvas. No React, no DOM reads: the
+ * caller passes the size, the visible time window and the colours, so the
+ * same function runs in the page, in the benchmark (headless Chromium) and
+ * could run in a worker. Shapes are batched per style (one fill per kind)
+ * and anything narrower than a pixel is merged, so 10,000 events draw in a
+ * few milliseconds.
+ */
+import type { TimeWindow } from '@/lib/checker';
+import type { GlobalMarker, LaneInterval, LaneMarker, TimelineLayout } from './layout';
+
+export interface TimelineTheme {
+  background: string;
+  text: string;
+  muted: string;
+  grid: string;
+  attempt: string;
+  hold: string;
+  expired: string;
+  section: string;
+  pause: string;
+  fault: string;
+  recovery: string;
+  info: string;
+  band: string;
+  bandEdge: string;
+  cursor: string;
+  font: string;
+}
+
+export const LIGHT_THEME: TimelineTheme = {
+  background: '#ffffff',
+  text: '#1b1b1f',
+  muted: '#55555f',
+  grid: '#e4e4ea',
+  attempt: '#8a94b8',
+  hold: '#1f4fd1',
+  expired: '#9db2ee',
+  section: '#17733a',
+  pause: '#8a5a00',
+  fault: '#b42318',
+  recovery: '#17733a',
+  info: '#3b4a6b',
+  band: 'rgba(180, 35, 24, 0.16)',
+  bandEdge: '#b42318',
+  cursor: '#1b1b1f',
+  font: '11px system-ui, sans-serif',
+};
+
+export interface Geometry {
+  width: number;
+  /** Left gutter for lane names. */
+  labelWidth: number;
+  axisHeight: number;
+  markerHeight: number;
+  laneHeight: number;
+}
+
+export const DEFAULT_GEOMETRY: Omit<Geometry, 'width'> = {
+  labelWidth: 76,
+  axisHeight: 20,
+  markerHeight: 18,
+  laneHeight: 34,
+};
+
+export const timelineHeight = (g: Omit<Geometry, 'width'>, lanes: number): number =>
+  g.axisHeight + g.markerHeight + Math.max(1, lanes) * g.laneHeight + 4;
+
+export interface DrawInput {
+  layout: TimelineLayout;
+  geometry: Geometry;
+  height: number;
+  view: TimeWindow;
+  theme: TimelineTheme;
+  /** The violation, drawn as a band over every lane. */
+  band?: TimeWindow | null;
+  /** Draw the band emphasised (after "Show on timeline"). */
+  bandHighlighted?: boolean;
+  /** Time-travel cursor. */
+  cursorT?: number | null;
+}
+
+/** The small part of CanvasRenderingContext2D the drawing uses (so tests can record calls). */
+export type Ctx = Pick<
+  CanvasRenderingContext2D,
+  | 'fillStyle'
+  | 'strokeStyle'
+  | 'lineWidth'
+  | 'font'
+  | 'textBaseline'
+  | 'textAlign'
+  | 'globalAlpha'
+  | 'fillRect'
+  | 'strokeRect'
+  | 'clearRect'
+  | 'beginPath'
+  | 'rect'
+  | 'moveTo'
+  | 'lineTo'
+  | 'fill'
+  | 'stroke'
+  | 'fillText'
+  | 'save'
+  | 'restore'
+  | 'setLineDash'
+  | 'closePath'
+>;
+
+export const timeToX = (t: number, view: TimeWindow, g: Geometry): number =>
+  g.labelWidth + ((t - view.from) / Math.max(1e-6, view.to - view.from)) * (g.width - g.labelWidth);
+
+export const xToTime = (x: number, view: TimeWindow, g: Geometry): number =>
+  view.from + ((x - g.labelWidth) / Math.max(1, g.width - g.labelWidth)) * (view.to - view.from);
+
+export const laneTop = (index: number, g: Omit<Geometry, 'width'>): number => g.axisHeight + g.markerHeight + index * g.laneHeight;
+
+/** Rows inside a lane: locks (attempts and holds) above, critical sections below. */
+const ROW_LOCK = { top: 5, height: 11 };
+const ROW_SECTION = { top: 19, height: 10 };
+
+/** A "nice" tick step for the axis: 1, 2 or 5 × 10^n ms giving ≥ 70 px between ticks. */
+export function tickStep(view: TimeWindow, pixels: number): number {
+  const span = Math.max(1, view.to - view.from);
+  const raw = (span * 70) / Math.max(1, pixels);
+  const power = 10 ** Math.floor(Math.log10(raw));
+  for (const m of [1, 2, 5, 10]) if (m * power >= raw) return m * power;
+  return 10 * power;
+}
+
+export function formatTick(ms: number, step: number): string {
+  if (step >= 1000) return `${(ms / 1000).toFixed(step >= 10_000 ? 0 : 1)} s`;
+  if (Math.abs(ms) >= 1000) return `${(ms / 1000).toFixed(step >= 100 ? 1 : step >= 10 ? 2 : 3)} s`;
+  return `${Math.round(ms)} ms`;
+}
+
+export interface DrawStats {
+  intervalsDrawn: number;
+  markersDrawn: number;
+}
+
+export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
+  const { layout, geometry: g, height, view, theme } = input;
+  const stats: DrawStats = { intervalsDrawn: 0, markersDrawn: 0 };
+  const right = g.width;
+  const x = (t: number) => timeToX(t, view, g);
+  const lanesBottom = laneTop(layout.lanes.length, g);
+
+  ctx.fillStyle = theme.background;
+  ctx.fillRect(0, 0, g.width, height);
+  ctx.font = theme.font;
+  ctx.textBaseline = 'middle';
+
+  // Axis and grid.
+  const step = tickStep(view, right - g.labelWidth);
+  ctx.fillStyle = theme.muted;
+  ctx.textAlign = 'center';
+  ctx.beginPath();
+  for (let t = Math.ceil(view.from / step) * step; t <= view.to; t += step) {
+    const tx = Math.round(x(t)) + 0.5;
+    if (tx < g.labelWidth) continue;
+    ctx.moveTo(tx, g.axisHeight - 4);
+    ctx.lineTo(tx, lanesBottom);
+    ctx.fillText(formatTick(t, step), tx, g.axisHeight / 2 - 1);
+  }
+  ctx.strokeStyle = theme.grid;
+  ctx.lineWidth = 1;
+  ctx.stroke();
+
+  // Lane backgrounds, names and separators.
+  ctx.textAlign = 'start';
+  layout.lanes.forEach((lane, i) => {
+    const top = laneTop(i, g);
+    if (i % 2 === 1) {
+      ctx.globalAlpha = 0.35;
+      ctx.fillStyle = theme.grid;
+      ctx.fillRect(g.labelWidth, top, right - g.labelWidth, g.laneHeight);
+      ctx.globalAlpha = 1;
+    }
+    ctx.fillStyle = theme.text;
+    ctx.fillText(lane.label, 6, top + g.laneHeight / 2);
+  });
+
+  // Pauses first, under everything: a striped lane background.
+  ctx.save();
+  ctx.globalAlpha = 0.28;
+  ctx.fillStyle = theme.pause;
+  ctx.beginPath();
+  layout.lanes.forEach((lane, i) => {
+    const top = laneTop(i, g);
+    for (const it of lane.intervals) {
+      if (it.kind !== 'pause' || it.to < view.from || it.from > view.to) continue;
+      const [x1, x2] = clampX(x(it.from), x(it.to), g.labelWidth, right);
+      ctx.rect(x1, top + 1, Math.max(2, x2 - x1), g.laneHeight - 2);
+      stats.intervalsDrawn++;
+    }
+  });
+  ctx.fill();
+  ctx.restore();
+  // Pause edges and the word, so a pause is not told by colour alone.
+  ctx.strokeStyle = theme.pause;
+  ctx.fillStyle = theme.pause;
+  ctx.setLineDash([3, 2]);
+  ctx.beginPath();
+  layout.lanes.forEach((lane, i) => {
+    const top = laneTop(i, g);
+    for (const it of lane.intervals) {
+      if (it.kind !== 'pause' || it.to < view.from || it.from > view.to) continue;
+      const [x1, x2] = clampX(x(it.from), x(it.to), g.labelWidth, right);
+      ctx.rect(x1 + 0.5, top + 1.5, Math.max(1, x2 - x1 - 1), g.laneHeight - 3);
+      if (x2 - x1 > 46) ctx.fillText(it.open ? 'paused…' : 'paused', x1 + 4, top + g.laneHeight - 7);
+    }
+  });
+  ctx.stroke();
+  ctx.setLineDash([]);
+
+  // Bars, batched by kind: one path and one fill each.
+  const bars = (kind: LaneInterval['kind'], row: { top: number; height: number }, color: string, outline: boolean) => {
+    ctx.beginPath();
+    layout.lanes.forEach((lane, i) => {
+      const y = laneTop(i, g) + row.top;
+      // Intervals less than a pixel apart merge into one run: at most one rect per pixel column.
+      let runA = Number.NaN;
+      let runB = Number.NaN;
+      const flush = () => {
+        if (Number.isNaN(runA)) return;
+        ctx.rect(runA, y, runB - runA, row.height);
+        stats.intervalsDrawn++;
+      };
+      for (const it of lane.intervals) {
+        if (it.kind !== kind || it.to < view.from || it.from > view.to) continue;
+        const [x1, x2raw] = clampX(x(it.from), x(it.to), g.labelWidth, right);
+        const x2 = Math.max(x2raw, x1 + 2);
+        if (!Number.isNaN(runA) && x1 <= runB + 1) {
+          runB = Math.max(runB, x2);
+        } else {
+          flush();
+          runA = x1;
+          runB = x2;
+        }
+      }
+      flush();
+    });
+    if (outline) {
+      ctx.strokeStyle = color;
+      ctx.lineWidth = 1;
+      ctx.stroke();
+    } else {
+      ctx.fillStyle = color;
+      ctx.fill();
+    }
+  };
+  bars('attempt', { top: ROW_LOCK.top + 2, height: ROW_LOCK.height - 4 }, theme.attempt, true);
+  bars('hold', ROW_LOCK, theme.hold, false);
+  bars('section', ROW_SECTION, theme.section, false);
+
+  // The part of a hold past its validity: the holder believes it holds a lock it may have lost.
+  ctx.beginPath();
+  layout.lanes.forEach((lane, i) => {
+    const y = laneTop(i, g) + ROW_LOCK.top;
+    for (const it of lane.intervals) {
+      if (it.kind !== 'hold' || it.validUntil == null || it.validUntil >= it.to) continue;
+      if (it.to < view.from || it.validUntil > view.to) continue;
+      const [x1, x2] = clampX(x(it.validUntil), x(it.to), g.labelWidth, right);
+      if (x2 - x1 < 1) continue;
+      ctx.rect(x1, y + 3, x2 - x1, ROW_LOCK.height - 6);
+    }
+  });
+  ctx.fillStyle = theme.expired;
+  ctx.fill();
+
+  // Votes of each attempt: one square per node after the attempt, filled = granted, hollow = refused.
+  const granted: [number, number][] = [];
+  const refused: [number, number][] = [];
+  layout.lanes.forEach((lane, i) => {
+    const y = laneTop(i, g) + 1;
+    for (const it of lane.intervals) {
+      if (it.kind !== 'attempt' || !it.votes || it.votes.length === 0) continue;
+      if (it.to < view.from || it.to > view.to) continue;
+      const x0 = x(it.to);
+      it.votes.forEach((v, k) => (v.ok ? granted : refused).push([x0 + k * 4, y]));
+    }
+  });
+  if (granted.length + refused.length < 4000) {
+    ctx.beginPath();
+    for (const [vx, vy] of granted) ctx.rect(vx, vy, 3, 3);
+    ctx.fillStyle = theme.recovery;
+    ctx.fill();
+    ctx.beginPath();
+    for (const [vx, vy] of refused) ctx.rect(vx + 0.5, vy + 0.5, 2, 2);
+    ctx.strokeStyle = theme.fault;
+    ctx.stroke();
+  }
+
+  // Lane markers.
+  layout.lanes.forEach((lane, i) => {
+    const top = laneTop(i, g);
+    let lastX = -Infinity;
+    for (const m of lane.markers) {
+      if (m.t < view.from || m.t > view.to) continue;
+      const mx = x(m.t);
+      if (mx - lastX < 2 && m.kind !== 'crash') continue;
+      lastX = mx;
+      drawLaneMarker(ctx, m, mx, top, g, theme);
+      stats.markersDrawn++;
+    }
+  });
+
+  // Markers across every lane: nemesis operations, node changes, scenario steps. Notes first,
+  // so a fault or recovery at the same moment is drawn on top of its scenario step.
+  for (const pass of [0, 1]) {
+    let lastGlobal = -Infinity;
+    for (const m of layout.markers) {
+      if ((m.tone === 'info') !== (pass === 0)) continue;
+      if (m.t < view.from || m.t > view.to) continue;
+      const mx = Math.round(x(m.t)) + 0.5;
+      if (mx - lastGlobal < 1) continue;
+      lastGlobal = mx;
+      drawGlobalMarker(ctx, m, mx, g, lanesBottom, theme);
+      stats.markersDrawn++;
+    }
+  }
+
+  // The violation band.
+  if (input.band && input.band.to >= view.from && input.band.from <= view.to) {
+    const [x1, x2raw] = clampX(x(input.band.from), x(input.band.to), g.labelWidth, right);
+    const x2 = Math.max(x2raw, x1 + 3);
+    const top = g.axisHeight;
+    ctx.fillStyle = theme.band;
+    ctx.fillRect(x1, top, x2 - x1, lanesBottom - top);
+    ctx.strokeStyle = theme.bandEdge;
+    ctx.lineWidth = input.bandHighlighted ? 3 : 1.5;
+    ctx.setLineDash(input.bandHighlighted ? [] : [5, 3]);
+    ctx.strokeRect(x1, top, x2 - x1, lanesBottom - top);
+    ctx.setLineDash([]);
+    ctx.lineWidth = 1;
+    ctx.fillStyle = theme.bandEdge;
+    ctx.textAlign = 'start';
+    ctx.fillText('✕ violation', Math.min(x1 + 3, right - 70), g.axisHeight + g.markerHeight / 2);
+  }
+
+  if (input.cursorT != null && input.cursorT >= view.from && input.cursorT <= view.to) {
+    const cx = Math.round(x(input.cursorT)) + 0.5;
+    ctx.strokeStyle = theme.cursor;
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(cx, 2);
+    ctx.lineTo(cx, lanesBottom);
+    ctx.stroke();
+    ctx.lineWidth = 1;
+  }
+  return stats;
+}
+
+function clampX(x1: number, x2: number, min: number, max: number): [number, number] {
+  return [Math.max(min, x1), Math.min(max, x2)];
+}
+
+function drawLaneMarker(ctx: Ctx, m: LaneMarker, mx: number, top: number, g: Omit<Geometry, 'width'>, theme: TimelineTheme): void {
+  const mid = top + g.laneHeight / 2;
+  switch (m.kind) {
+    case 'crash':
+    case 'error': {
+      ctx.strokeStyle = theme.fault;
+      ctx.lineWidth = 2.5;
+      ctx.beginPath();
+      ctx.moveTo(mx - 5, mid - 5);
+      ctx.lineTo(mx + 5, mid + 5);
+      ctx.moveTo(mx + 5, mid - 5);
+      ctx.lineTo(mx - 5, mid + 5);
+      ctx.stroke();
+      ctx.lineWidth = 1;
+      if (m.kind === 'crash') {
+        ctx.fillStyle = theme.fault;
+        ctx.fillText('crashed', mx + 7, mid);
+      }
+      break;
+    }
+    case 'released':
+    case 'release-failed': {
+      // A closing bracket at the end of the hold.
+      ctx.strokeStyle = m.kind === 'released' ? theme.text : theme.fault;
+      ctx.beginPath();
+      ctx.moveTo(mx, top + 3);
+      ctx.lineTo(mx, top + 18);
+      ctx.stroke();
+      break;
+    }
+    case 'extended':
+    case 'extend-failed': {
+      // A small up-triangle (extended) or a hollow one (failed) above the hold.
+      ctx.beginPath();
+      ctx.moveTo(mx, top + 1);
+      ctx.lineTo(mx + 4, top + 7);
+      ctx.lineTo(mx - 4, top + 7);
+      ctx.closePath();
+      if (m.kind === 'extended') {
+        ctx.fillStyle = theme.hold;
+        ctx.fill();
+      } else {
+        ctx.strokeStyle = theme.fault;
+        ctx.stroke();
+      }
+      break;
+    }
+    case 'write-accepted':
+    case 'write-rejected': {
+      const y = top + g.laneHeight - 4;
+      ctx.beginPath();
+      ctx.rect(mx - 2, y - 2, 4, 4);
+      if (m.kind === 'write-accepted') {
+        ctx.fillStyle = theme.text;
+        ctx.fill();
+      } else {
+        ctx.strokeStyle = theme.fault;
+        ctx.stroke();
+      }
+      break;
+    }
+    case 'start':
+    case 'exit':
+    case 'skew': {
+      ctx.strokeStyle = theme.muted;
+      ctx.beginPath();
+      ctx.moveTo(mx, top + 4);
+      ctx.lineTo(mx, top + g.laneHeight - 4);
+      ctx.stroke();
+      break;
+    }
+  }
+}
+
+function drawGlobalMarker(ctx: Ctx, m: GlobalMarker, mx: number, g: Omit<Geometry, 'width'>, bottom: number, theme: TimelineTheme): void {
+  const color = m.tone === 'fault' ? theme.fault : m.tone === 'recovery' ? theme.recovery : theme.info;
+  const y = g.axisHeight + 2;
+  ctx.strokeStyle = color;
+  ctx.setLineDash(m.tone === 'fault' ? [4, 3] : [1, 3]);
+  ctx.beginPath();
+  ctx.moveTo(mx, y + 10);
+  ctx.lineTo(mx, bottom);
+  ctx.stroke();
+  ctx.setLineDash([]);
+  // Shape tells the tone too: fault ▼ filled, recovery ▲ hollow, note ◆.
+  ctx.beginPath();
+  if (m.tone === 'fault') {
+    ctx.moveTo(mx - 5, y);
+    ctx.lineTo(mx + 5, y);
+    ctx.lineTo(mx, y + 9);
+  } else if (m.tone === 'recovery') {
+    ctx.moveTo(mx, y);
+    ctx.lineTo(mx + 5, y + 9);
+    ctx.lineTo(mx - 5, y + 9);
+  } else {
+    ctx.moveTo(mx, y);
+    ctx.lineTo(mx + 4, y + 4.5);
+    ctx.lineTo(mx, y + 9);
+    ctx.lineTo(mx - 4, y + 4.5);
+  }
+  ctx.closePath();
+  if (m.tone === 'recovery') {
+    ctx.stroke();
+  } else {
+    ctx.fillStyle = color;
+    ctx.fill();
+  }
+}

@@ -1,0 +1,342 @@
+'use client';
+/**
+ * The run's timeline on a canvas: one lane per client, lab events across
+ * every lane, the violation as a band. Redrawn in one animation frame from
+ * the pure layout; zoom with the buttons, the wheel or + / −, pan by
+ * dragging or with the arrow keys, click to put the time-travel cursor.
+ * Below it, the same timeline as text.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import type { TimeWindow } from '@/lib/checker';
+import { formatDuration } from '@/components/lab/history-words';
+import { useLabStore } from '@/components/lab/lab-provider';
+import { useLabClock } from '@/components/lab/use-lab-clock';
+import { useShownRun, useShownVerdict } from '@/components/workspace/use-shown-run';
+import { DEFAULT_GEOMETRY, LIGHT_THEME, drawTimeline, timelineHeight, xToTime, type Geometry, type TimelineTheme } from './draw';
+import { hitTest, type Hit } from './hit-test';
+import { layoutTimeline } from './layout';
+import { summarizeLayout } from './summary';
+import styles from './timeline.module.css';
+
+/** The smallest span the view zooms to, and shows before a run has lasted that long. */
+const MIN_SPAN_MS = 20;
+const INITIAL_SPAN_MS = 2_000;
+
+function readTheme(element: HTMLElement): TimelineTheme {
+  const css = getComputedStyle(element);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  return {
+    background: v('--tl-background', LIGHT_THEME.background),
+    text: v('--tl-text', LIGHT_THEME.text),
+    muted: v('--tl-muted', LIGHT_THEME.muted),
+    grid: v('--tl-grid', LIGHT_THEME.grid),
+    attempt: v('--tl-attempt', LIGHT_THEME.attempt),
+    hold: v('--tl-hold', LIGHT_THEME.hold),
+    expired: v('--tl-expired', LIGHT_THEME.expired),
+    section: v('--tl-section', LIGHT_THEME.section),
+    pause: v('--tl-pause', LIGHT_THEME.pause),
+    fault: v('--tl-fault', LIGHT_THEME.fault),
+    recovery: v('--tl-recovery', LIGHT_THEME.recovery),
+    info: v('--tl-info', LIGHT_THEME.info),
+    band: v('--tl-band', LIGHT_THEME.band),
+    bandEdge: v('--tl-band-edge', LIGHT_THEME.bandEdge),
+    cursor: v('--tl-cursor', LIGHT_THEME.cursor),
+    font: `11px ${css.fontFamily || 'system-ui'}`,
+  };
+}
+
+function prefersReducedMotion(): boolean {
+  return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+export function Timeline({ defaultClients }: { defaultClients: number }) {
+  const shown = useShownRun(defaultClients);
+  const verdict = useShownVerdict();
+  const focus = useLabStore((s) => s.view.focus);
+  const setCursor = useLabStore((s) => s.actions.setCursor);
+  const now = useLabClock(shown.live && shown.cursorT === null, 100);
+
+  const first = shown.all[0]?.t ?? 0;
+  const lastT = shown.all[shown.all.length - 1]?.t ?? first;
+  const liveEnd = shown.live && now !== null ? Math.max(now, lastT) : lastT;
+  const endT = shown.cursorT ?? liveEnd;
+
+  const layout = useMemo(
+    () => layoutTimeline(shown.visible, { clients: shown.clients, endT }),
+    [shown.visible, shown.clients, endT],
+  );
+  const summary = useMemo(() => summarizeLayout(layout), [layout]);
+
+  /** The whole run: the frame the view fits to (the cursor moves inside it). */
+  const extent: TimeWindow = useMemo(
+    () => ({ from: first, to: Math.max(liveEnd, first + (shown.all.length > 0 ? MIN_SPAN_MS : INITIAL_SPAN_MS)) }),
+    [first, liveEnd, shown.all.length],
+  );
+  const [zoom, setZoom] = useState<TimeWindow | null>(null);
+  const view = zoom ?? extent;
+
+  const wrapper = useRef<HTMLDivElement>(null);
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const [width, setWidth] = useState(800);
+  const [theme, setTheme] = useState<TimelineTheme>(LIGHT_THEME);
+  const [highlighted, setHighlighted] = useState(false);
+  const [hover, setHover] = useState<(Hit & { x: number; y: number }) | null>(null);
+  const geometry: Geometry = useMemo(() => ({ ...DEFAULT_GEOMETRY, width }), [width]);
+  const height = timelineHeight(DEFAULT_GEOMETRY, layout.lanes.length);
+  const band = verdict?.counterExample?.window ?? null;
+
+  // Width follows the panel; colours follow the light/dark scheme.
+  useEffect(() => {
+    const el = wrapper.current;
+    if (!el) return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setWidth(Math.max(240, Math.floor(entry.contentRect.width)));
+    });
+    observer.observe(el);
+    setTheme(readTheme(el));
+    const media = window.matchMedia('(prefers-color-scheme: dark)');
+    const onScheme = () => setTheme(readTheme(el));
+    media.addEventListener('change', onScheme);
+    return () => {
+      observer.disconnect();
+      media.removeEventListener('change', onScheme);
+    };
+  }, []);
+
+  // One draw per animation frame, whatever changed.
+  useEffect(() => {
+    const el = canvas.current;
+    if (!el) return;
+    const frame = requestAnimationFrame(() => {
+      const dpr = window.devicePixelRatio || 1;
+      if (el.width !== Math.round(width * dpr) || el.height !== Math.round(height * dpr)) {
+        el.width = Math.round(width * dpr);
+        el.height = Math.round(height * dpr);
+      }
+      const ctx = el.getContext('2d');
+      if (!ctx) return;
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      drawTimeline(ctx, { layout, geometry, height, view, theme, band, bandHighlighted: highlighted, cursorT: shown.cursorT });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [layout, geometry, height, view, theme, band, highlighted, shown.cursorT, width]);
+
+  // "Show on timeline": zoom to the band with some context, scroll to it, highlight it.
+  useEffect(() => {
+    if (!focus) return;
+    const span = Math.max(MIN_SPAN_MS * 5, focus.window.to - focus.window.from);
+    setZoom({ from: focus.window.from - span * 0.6, to: focus.window.to + span * 0.6 });
+    setHighlighted(true);
+    wrapper.current?.scrollIntoView({ block: 'center', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
+    canvas.current?.focus({ preventScroll: true });
+  }, [focus]);
+
+  // A new run: fit to it again.
+  const runStart = shown.all[0]?.seq;
+  useEffect(() => {
+    setZoom(null);
+    setHighlighted(false);
+  }, [runStart]);
+
+  const zoomBy = useCallback(
+    (factor: number, centre?: number) => {
+      const c = centre ?? (view.from + view.to) / 2;
+      const span = Math.max(MIN_SPAN_MS, (view.to - view.from) * factor);
+      const ratio = (c - view.from) / Math.max(1e-6, view.to - view.from);
+      setZoom({ from: c - span * ratio, to: c - span * ratio + span });
+    },
+    [view],
+  );
+  const panBy = useCallback((fraction: number) => {
+    const span = view.to - view.from;
+    setZoom({ from: view.from + span * fraction, to: view.to + span * fraction });
+  }, [view]);
+
+  // Wheel zoom needs a non-passive listener to keep the page from scrolling.
+  useEffect(() => {
+    const el = canvas.current;
+    if (!el) return;
+    const onWheel = (e: WheelEvent) => {
+      if (!e.ctrlKey && !e.metaKey && Math.abs(e.deltaX) <= Math.abs(e.deltaY) && !e.shiftKey) {
+        e.preventDefault();
+        const rect = el.getBoundingClientRect();
+        zoomBy(e.deltaY > 0 ? 1.25 : 0.8, xToTime(e.clientX - rect.left, view, geometry));
+      } else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+        e.preventDefault();
+        panBy((e.deltaX || e.deltaY) / 800);
+      }
+    };
+    el.addEventListener('wheel', onWheel, { passive: false });
+    return () => el.removeEventListener('wheel', onWheel);
+  }, [zoomBy, panBy, view, geometry]);
+
+  const drag = useRef<{ x: number; view: TimeWindow; moved: boolean } | null>(null);
+  const onPointerDown = (e: PointerEvent<HTMLCanvasElement>) => {
+    drag.current = { x: e.clientX, view, moved: false };
+    e.currentTarget.setPointerCapture(e.pointerId);
+  };
+  const onPointerMove = (e: PointerEvent<HTMLCanvasElement>) => {
+    const rect = e.currentTarget.getBoundingClientRect();
+    const d = drag.current;
+    if (d) {
+      const dx = e.clientX - d.x;
+      if (Math.abs(dx) > 3) d.moved = true;
+      if (d.moved) {
+        const dt = (dx / Math.max(1, width - geometry.labelWidth)) * (d.view.to - d.view.from);
+        setZoom({ from: d.view.from - dt, to: d.view.to - dt });
+      }
+      return;
+    }
+    const hit = hitTest(layout, geometry, view, e.clientX - rect.left, e.clientY - rect.top);
+    setHover(hit ? { ...hit, x: e.clientX - rect.left, y: e.clientY - rect.top } : null);
+  };
+  const onPointerUp = (e: PointerEvent<HTMLCanvasElement>) => {
+    const d = drag.current;
+    drag.current = null;
+    if (d && !d.moved && shown.all.length > 0) {
+      const rect = e.currentTarget.getBoundingClientRect();
+      const x = e.clientX - rect.left;
+      if (x >= geometry.labelWidth) setCursor(Math.round(xToTime(x, view, geometry)));
+    }
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLCanvasElement>) => {
+    const keys: Record<string, () => void> = {
+      ArrowLeft: () => panBy(-0.1),
+      ArrowRight: () => panBy(0.1),
+      '+': () => zoomBy(0.8),
+      '=': () => zoomBy(0.8),
+      '-': () => zoomBy(1.25),
+      '0': () => setZoom(null),
+    };
+    const action = keys[e.key];
+    if (action) {
+      e.preventDefault();
+      action();
+    }
+  };
+
+  const sections = summary.lanes.reduce((n, l) => n + l.sections, 0);
+  const ariaLabel =
+    `Timeline of ${layout.lanes.length} clients from ${formatDuration(view.from)} to ${formatDuration(view.to)}: ` +
+    `${sections} critical sections, ${summary.labEvents.length} lab events` +
+    (band ? `, a violation between ${formatDuration(band.from)} and ${formatDuration(band.to)}` : '') +
+    '. Arrow keys pan, plus and minus zoom, 0 fits the whole run. The same timeline as text follows.';
+
+  return (
+    <section className={styles.timeline} aria-labelledby="timeline-title" data-testid="timeline" data-events={layout.events} data-lanes={layout.lanes.length} data-highlighted={highlighted || undefined}>
+      <header className={styles.header}>
+        <h2 id="timeline-title" className={styles.title}>
+          Timeline
+        </h2>
+        <Legend />
+        <div className={styles.zoom} role="group" aria-label="Timeline zoom">
+          <button type="button" onClick={() => zoomBy(0.5)}>
+            Zoom in
+          </button>
+          <button type="button" onClick={() => zoomBy(2)}>
+            Zoom out
+          </button>
+          <button type="button" onClick={() => setZoom(null)} aria-pressed={zoom === null}>
+            Fit
+          </button>
+        </div>
+      </header>
+      <div ref={wrapper} className={styles.canvasWrap}>
+        <canvas
+          ref={canvas}
+          className={styles.canvas}
+          style={{ inlineSize: `${width}px`, blockSize: `${height}px` }}
+          tabIndex={0}
+          role="img"
+          aria-label={ariaLabel}
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerLeave={() => setHover(null)}
+          onKeyDown={onKeyDown}
+        />
+        {hover && (
+          <div className={styles.tooltip} style={{ insetInlineStart: Math.min(hover.x + 12, width - 260), insetBlockStart: hover.y + 14 }} role="tooltip">
+            <strong>{formatDuration(hover.t)}</strong> {hover.label}
+          </div>
+        )}
+      </div>
+      <details className={styles.asText}>
+        <summary>Timeline as text</summary>
+        <table className={styles.laneTable} data-testid="timeline-lanes">
+          <caption className="visually-hidden">What each client did</caption>
+          <thead>
+            <tr>
+              <th scope="col">Client</th>
+              <th scope="col">Critical sections</th>
+              <th scope="col">Lock holds</th>
+              <th scope="col">Failed acquires</th>
+              <th scope="col">Pauses</th>
+              <th scope="col">Summary</th>
+            </tr>
+          </thead>
+          <tbody>
+            {summary.lanes.map((lane) => (
+              <tr key={lane.client} data-client={lane.client} data-sections={lane.sections} data-pauses={lane.pauses}>
+                <th scope="row">{lane.label}</th>
+                <td>{lane.sections}</td>
+                <td>{lane.holds}</td>
+                <td>{lane.failedAcquires}</td>
+                <td>{lane.pauses}</td>
+                <td>{lane.words}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <h3 className={styles.subTitle}>Lab events</h3>
+        {summary.labEvents.length === 0 ? (
+          <p className={styles.muted}>No node or link fault during this run.</p>
+        ) : (
+          <ol className={styles.events} data-testid="timeline-lab-events">
+            {summary.labEvents.slice(-50).map((m) => (
+              <li key={m.seq}>
+                <time>{formatDuration(m.t)}</time> {m.label}
+              </li>
+            ))}
+          </ol>
+        )}
+        {band && (
+          <p data-testid="timeline-band">
+            Violation band: {formatDuration(band.from)} to {formatDuration(band.to)}.
+          </p>
+        )}
+      </details>
+    </section>
+  );
+}
+
+function Legend() {
+  return (
+    <ul className={styles.legend} aria-label="Legend">
+      <li>
+        <span className={styles.swatch} data-kind="attempt" aria-hidden="true" /> acquiring
+      </li>
+      <li>
+        <span className={styles.swatch} data-kind="hold" aria-hidden="true" /> holding the lock
+      </li>
+      <li>
+        <span className={styles.swatch} data-kind="expired" aria-hidden="true" /> held past validity
+      </li>
+      <li>
+        <span className={styles.swatch} data-kind="section" aria-hidden="true" /> critical section
+      </li>
+      <li>
+        <span className={styles.swatch} data-kind="pause" aria-hidden="true" /> paused
+      </li>
+      <li>
+        <span aria-hidden="true" className={styles.glyph} data-kind="fault">▼</span> fault
+      </li>
+      <li>
+        <span aria-hidden="true" className={styles.glyph} data-kind="recovery">△</span> recovery
+      </li>
+      <li>
+        <span className={styles.swatch} data-kind="band" aria-hidden="true" /> violation
+      </li>
+    </ul>
+  );
+}

@@ -1,0 +1,31 @@
+'use client';
+/** The verdict panel: the live run's verdict, or a recorded run's re-checked one. */
+import { useLabStore } from '@/components/lab/lab-provider';
+import { useShownVerdict } from '@/components/workspace/use-shown-run';
+import { VerdictView } from './verdict-view';
+import styles from './verdict.module.css';
+
+export function VerdictPanel() {
+  const verdict = useShownVerdict();
+  const replay = useLabStore((s) => s.view.replay);
+  const phase = useLabStore((s) => s.run.phase);
+  const outcome = useLabStore((s) => (replay ? (replay.ended?.outcome ?? null) : (s.run.ended?.outcome ?? null)));
+  const startError = useLabStore((s) => s.run.startError);
+  const focusWindow = useLabStore((s) => s.actions.focusWindow);
+  const running = !replay && (phase === 'running' || phase === 'starting');
+
+  return (
+    <section className={styles.panel} aria-labelledby="verdict-title" aria-live="polite" aria-atomic="false">
+      <h2 id="verdict-title" className={styles.title}>
+        Verdict{replay ? ' (saved run, checked again here)' : ''}
+      </h2>
+      {startError && !replay ? (
+        <p role="alert" className={styles.error}>
+          The run could not start: {startError}
+        </p>
+      ) : (
+        <VerdictView verdict={verdict} running={running} outcome={outcome} recordedVerdict={replay?.verdict ?? null} onShow={focusWindow} />
+      )}
+    </section>
+  );
+}

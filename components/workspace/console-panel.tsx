@@ -1,0 +1,69 @@
+'use client';
+/** What the clients printed (console.*, lab.log) and how they failed, per client. */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { consoleLines } from '@/components/clients/client-states';
+import { formatDuration } from '@/components/lab/history-words';
+import { useShownRun } from './use-shown-run';
+import styles from './workspace.module.css';
+
+const LEVEL_WORDS = { log: '', info: '', warn: 'warning: ', error: 'error: ' } as const;
+
+export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
+  const shown = useShownRun(defaultClients);
+  const [client, setClient] = useState<number | null>(null);
+  const id = useId();
+  const lines = useMemo(() => consoleLines(shown.visible, 500, client), [shown.visible, client]);
+  const list = useRef<HTMLOListElement>(null);
+  const stick = useRef(true);
+
+  // Follow new lines unless the reader scrolled up to read older ones.
+  useEffect(() => {
+    const el = list.current;
+    if (el && stick.current) el.scrollTop = el.scrollHeight;
+  }, [lines]);
+
+  return (
+    <section aria-labelledby="console-title" className={styles.console}>
+      <div className={styles.consoleHeader}>
+        <h2 id="console-title" className={styles.panelTitle}>
+          Console
+        </h2>
+        <label htmlFor={`${id}-client`}>Show</label>
+        <select id={`${id}-client`} value={client ?? ''} onChange={(e) => setClient(e.target.value ? Number(e.target.value) : null)}>
+          <option value="">all clients</option>
+          {Array.from({ length: shown.clients }, (_, i) => (
+            <option key={i + 1} value={i + 1}>
+              Client {i + 1}
+            </option>
+          ))}
+        </select>
+      </div>
+      {lines.length === 0 ? (
+        <p className={styles.muted}>Nothing printed yet. Use console.log or lab.log in your program.</p>
+      ) : (
+        <ol
+          ref={list}
+          className={styles.consoleLines}
+          role="log"
+          aria-label="Console output"
+          tabIndex={0}
+          onScroll={(e) => {
+            const el = e.currentTarget;
+            stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
+          }}
+        >
+          {lines.map((line) => (
+            <li key={line.seq} data-level={line.level}>
+              <span className={styles.consoleClient}>Client {line.client}</span>
+              <time className={styles.consoleTime}>{formatDuration(line.t)}</time>
+              <span className={styles.consoleText}>
+                {LEVEL_WORDS[line.level]}
+                {line.text}
+              </span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * A run as a file: history + code + scenario + verdict, exported as JSON and
+ * opened again later, even with no lab on the server. Opening re-checks the
+ * history in the browser (the checker is pure), so the verdict shown does
+ * not depend on trusting the file's.
+ */
+import { check, type Verdict } from '@/lib/checker';
+import type { HistoryEvent } from '@/lib/history';
+import type { RecordedRun, RunData } from '@/components/lab/run-state';
+
+export const RUN_FILE_FORMAT = 'lock-lab-run';
+/** A file bigger than this is refused before parsing. */
+export const MAX_RUN_FILE_BYTES = 20_000_000;
+
+const EVENT_TYPES: ReadonlySet<string> = new Set(['nemesis', 'node', 'redis', 'job', 'store', 'client', 'console', 'lock', 'scenario']);
+
+/** The run's slice of the lab history: from its start to now. */
+export function runHistory(history: readonly HistoryEvent[], startedAt: number | null): HistoryEvent[] {
+  if (startedAt === null) return [...history];
+  return history.filter((e) => e.t >= startedAt);
+}
+
+export function recordRun(input: { lesson: string; run: RunData; history: readonly HistoryEvent[]; now?: Date }): RecordedRun {
+  const { run } = input;
+  return {
+    format: RUN_FILE_FORMAT,
+    version: 1,
+    exportedAt: (input.now ?? new Date()).toISOString(),
+    lesson: input.lesson,
+    code: run.code ?? '',
+    scenario: run.scenario,
+    checker: run.checker,
+    info: run.info,
+    history: runHistory(input.history, run.info?.startedAt ?? null),
+    verdict: run.verdict,
+    ended: run.ended,
+  };
+}
+
+export const runFileName = (run: RecordedRun): string =>
+  `lock-lab-${run.lesson}-${run.exportedAt.replace(/[:.]/g, '-').replace(/Z$/, '')}.json`;
+
+export type ParseResult = { ok: true; run: RecordedRun } | { ok: false; message: string };
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isEvent(value: unknown): value is HistoryEvent {
+  return isRecord(value) && typeof value.seq === 'number' && typeof value.t === 'number' && typeof value.type === 'string' && EVENT_TYPES.has(value.type);
+}
+
+/** Reads a run file; refuses anything that is not one, in words a learner can act on. */
+export function parseRunFile(text: string): ParseResult {
+  if (text.length > MAX_RUN_FILE_BYTES) return { ok: false, message: 'This file is too big to be a Lock Lab run.' };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return { ok: false, message: 'This file is not JSON, so it is not a run exported from Lock Lab.' };
+  }
+  if (!isRecord(data) || data.format !== RUN_FILE_FORMAT) {
+    return { ok: false, message: 'This JSON file is not a run exported from Lock Lab.' };
+  }
+  if (data.version !== 1) return { ok: false, message: `This run file has version ${String(data.version)}; this Lock Lab reads version 1.` };
+  if (!Array.isArray(data.history)) return { ok: false, message: 'This run file has no history.' };
+  const history = data.history.filter(isEvent);
+  if (history.length !== data.history.length) {
+    return { ok: false, message: `This run file's history has ${data.history.length - history.length} events Lock Lab does not understand.` };
+  }
+  history.sort((a, b) => a.seq - b.seq);
+  const run: RecordedRun = {
+    format: RUN_FILE_FORMAT,
+    version: 1,
+    exportedAt: typeof data.exportedAt === 'string' ? data.exportedAt : new Date(0).toISOString(),
+    lesson: typeof data.lesson === 'string' ? data.lesson : 'unknown',
+    code: typeof data.code === 'string' ? data.code : '',
+    scenario: isRecord(data.scenario) ? (data.scenario as unknown as RecordedRun['scenario']) : null,
+    checker: isRecord(data.checker) ? (data.checker as RecordedRun['checker']) : null,
+    info: isRecord(data.info) ? (data.info as unknown as RecordedRun['info']) : null,
+    history,
+    verdict: isRecord(data.verdict) ? (data.verdict as unknown as Verdict) : null,
+    ended: isRecord(data.ended) ? (data.ended as unknown as RecordedRun['ended']) : null,
+  };
+  return { ok: true, run };
+}
+
+/** The verdict of a recorded run, computed here from its history. */
+export function recheck(run: RecordedRun): Verdict {
+  const settings = run.checker ?? {};
+  return check(run.history, { ...settings, final: true });
+}

@@ -1,0 +1,38 @@
+/**
+ * The contract between a page and the lab workspace. A lesson page (or the
+ * playground) describes its lab with a `WorkspaceLesson` and renders
+ * `<Workspace lesson={lesson}>{lessonText}</Workspace>`; the workspace owns
+ * the editor, toolbar, cluster, timeline, console, verdict and time travel.
+ */
+import type { ReactNode } from 'react';
+import type { CheckerSettings } from '@/components/lab/run-state';
+import type { TopologyInput } from '@/lib/schemas';
+import type { Scenario } from '@/lib/scenario';
+
+export interface WorkspaceLesson {
+  /** Stable id: keys the learner's saved code and progress ("redlock", "playground"). */
+  slug: string;
+  title: string;
+  /** The program the editor starts with (TypeScript or JavaScript). */
+  starter: string;
+  /** The reference solution, offered by "Show solution" once the learner has run their code. */
+  solution?: string;
+  /** Offered by the scenario picker, in this order ("Break it", "Fix it", …). */
+  scenarios: Scenario[];
+  /** The scenario picked when the page opens: an id from `scenarios`, or null for none. Default: the first scenario. */
+  defaultScenario?: string | null;
+  /** How many clients run the program when no scenario says otherwise. */
+  defaultClients: number;
+  /** The lab the lesson needs; a lab of another shape is reset to it when the workspace opens. */
+  topology: TopologyInput;
+  /** Sent with every run so the verdict checks what the lesson is about (e.g. `expectedExecutions`). */
+  checker?: CheckerSettings;
+}
+
+export interface WorkspaceProps {
+  lesson: WorkspaceLesson;
+  /** The lesson's prose, shown beside the lab. Without it the lab takes the whole width. */
+  children?: ReactNode;
+  /** Called with each final verdict of a run (e.g. to mark an exercise passed). */
+  onRunEnded?: (ended: import('@/lib/run').RunEnded) => void;
+}

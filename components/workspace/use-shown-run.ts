@@ -1,0 +1,58 @@
+'use client';
+/**
+ * What the timeline, console and verdict show: the live run (from its start,
+ * cut at the time-travel cursor), or a run opened from a file.
+ */
+import { useMemo } from 'react';
+import type { Verdict } from '@/lib/checker';
+import type { HistoryEvent } from '@/lib/history';
+import { useLabStore } from '@/components/lab/lab-provider';
+import { lowerBoundT, upperBoundT } from '@/components/lab/run-state';
+
+export interface ShownRun {
+  /** Every event of the run (or of the lab, before any run). */
+  all: readonly HistoryEvent[];
+  /** The events up to the cursor. */
+  visible: readonly HistoryEvent[];
+  /** Lanes to show even before clients act. */
+  clients: number;
+  /** A recorded run, not the live lab. */
+  recorded: boolean;
+  cursorT: number | null;
+  /** The run is still going (live). */
+  live: boolean;
+}
+
+export function useShownRun(defaultClients: number): ShownRun {
+  const history = useLabStore((s) => s.history);
+  const startedAt = useLabStore((s) => s.run.info?.startedAt ?? null);
+  const runClients = useLabStore((s) => s.run.info?.clients ?? null);
+  const phase = useLabStore((s) => s.run.phase);
+  const replay = useLabStore((s) => s.view.replay);
+  const cursorT = useLabStore((s) => s.view.cursorT);
+
+  const all = useMemo(() => {
+    if (replay) return replay.history;
+    if (startedAt === null) return history;
+    const from = lowerBoundT(history, startedAt);
+    return from === 0 ? history : history.slice(from);
+  }, [replay, history, startedAt]);
+
+  const visible = useMemo(() => (cursorT === null ? all : all.slice(0, upperBoundT(all, cursorT))), [all, cursorT]);
+
+  return {
+    all,
+    visible,
+    clients: replay ? (replay.info?.clients ?? defaultClients) : (runClients ?? defaultClients),
+    recorded: replay !== null,
+    cursorT,
+    live: !replay && (phase === 'running' || phase === 'starting' || phase === 'stopping'),
+  };
+}
+
+export function useShownVerdict(): Verdict | null {
+  const replay = useLabStore((s) => s.view.replayVerdict);
+  const hasReplay = useLabStore((s) => s.view.replay !== null);
+  const live = useLabStore((s) => s.run.verdict);
+  return hasReplay ? replay : live;
+}

@@ -1,0 +1,138 @@
+'use client';
+/**
+ * The lab workspace: the lesson text on one side; on the other the editor,
+ * the toolbar, the verdict, the timeline with time travel, and tabs for the
+ * cluster, the clients and links, and the console. Used by /playground and
+ * by every lesson page:
+ *
+ *   <Workspace lesson={lesson}>{lessonText}</Workspace>
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import { ClusterView } from '@/components/cluster/cluster-view';
+import { ClientControls } from '@/components/clients/client-controls';
+import { LinkGrid } from '@/components/clients/link-grid';
+import { codeFor, createCodeStore } from '@/components/editor/code-store';
+import { LabProvider, useLabClient, useLabStore } from '@/components/lab/lab-provider';
+import { CommandErrors, LabStatus } from '@/components/lab/lab-status';
+import { RecentHistory } from '@/components/lab/recent-history';
+import { useProgressActions, useProgress } from '@/components/progress/progress-provider';
+import { TimeTravel } from '@/components/timeline/time-travel';
+import { Timeline } from '@/components/timeline/timeline';
+import { VerdictPanel } from '@/components/verdict/verdict-panel';
+import { ConsolePanel } from './console-panel';
+import { EditorPanel } from './editor-panel';
+import { Tabs } from './tabs';
+import { Toolbar } from './toolbar';
+import type { WorkspaceProps } from './types';
+import styles from './workspace.module.css';
+
+export function Workspace(props: WorkspaceProps) {
+  const { lesson } = props;
+  return (
+    <LabProvider topology={lesson.topology} clients={Math.max(lesson.defaultClients, ...lesson.scenarios.map((s) => s.clients))}>
+      <WorkspaceBody {...props} />
+    </LabProvider>
+  );
+}
+
+function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
+  const lab = useLabClient();
+  const progress = useProgressActions();
+  const ranBefore = useProgress((s) => (s.lessons[lesson.slug]?.runs ?? 0) > 0);
+  const diagnostics = useLabStore((s) => s.run.diagnostics);
+  const ended = useLabStore((s) => s.run.ended);
+  const hasLab = useLabStore((s) => s.labId !== null);
+  const openReplay = useLabStore((s) => s.actions.openReplay);
+  const replaying = useLabStore((s) => s.view.replay !== null);
+
+  // The learner's code, kept per lesson in this browser.
+  const [codeStore] = useState(createCodeStore);
+  useEffect(() => {
+    void codeStore.persist.rehydrate();
+  }, [codeStore]);
+  const hydrated = useStore(codeStore, (s) => s.hydrated);
+  const code = useStore(codeStore, (s) => codeFor(s, lesson.slug, lesson.starter));
+  const codeRef = useRef(code);
+  codeRef.current = code;
+
+  const [scenarioId, setScenarioId] = useState(
+    lesson.defaultScenario === undefined ? (lesson.scenarios[0]?.id ?? '') : (lesson.defaultScenario ?? ''),
+  );
+  const scenario = useMemo(() => lesson.scenarios.find((s) => s.id === scenarioId) ?? null, [lesson.scenarios, scenarioId]);
+  const [clients, setClients] = useState(scenario?.clients ?? lesson.defaultClients);
+
+  const run = useCallback(() => {
+    progress.markRan(lesson.slug);
+    if (replaying) openReplay(null, null);
+    void lab.startRun({ code: codeRef.current, scenario, checker: lesson.checker ?? null, clients });
+  }, [lab, progress, lesson.slug, lesson.checker, scenario, clients, replaying, openReplay]);
+
+  useEffect(() => {
+    if (ended) onRunEnded?.(ended);
+  }, [ended, onRunEnded]);
+
+  const chooseScenario = (id: string) => {
+    setScenarioId(id);
+    const next = lesson.scenarios.find((s) => s.id === id);
+    if (next) setClients(next.clients);
+  };
+
+  const tabs = [
+    {
+      id: 'cluster',
+      label: 'Cluster',
+      panel: (
+        <div className={styles.clusterTab}>
+          {hasLab ? <ClusterView /> : <p className={styles.muted}>The nodes appear once your lab is running.</p>}
+          {hasLab && <RecentHistory limit={8} />}
+        </div>
+      ),
+    },
+    {
+      id: 'clients',
+      label: 'Clients & links',
+      panel: (
+        <div className={styles.clientsTab}>
+          <ClientControls defaultClients={clients} />
+          <LinkGrid />
+        </div>
+      ),
+    },
+    { id: 'console', label: 'Console', panel: <ConsolePanel defaultClients={clients} /> },
+  ];
+
+  return (
+    <div className={styles.workspace} data-has-text={children ? true : undefined}>
+      {children && (
+        <article className={styles.text} aria-label={`Lesson: ${lesson.title}`}>
+          {children}
+        </article>
+      )}
+      <div className={styles.lab}>
+        <div className={styles.status}>
+          <LabStatus />
+          <CommandErrors />
+        </div>
+        <Toolbar
+          scenarios={lesson.scenarios}
+          scenarioId={scenarioId}
+          onScenario={chooseScenario}
+          clients={clients}
+          onClients={setClients}
+          onRun={run}
+          onStop={() => void lab.stopRun()}
+          onReset={() => codeStore.getState().forget(lesson.slug)}
+          onShowSolution={lesson.solution !== undefined && ranBefore ? () => codeStore.getState().setCode(lesson.slug, lesson.solution ?? '') : null}
+        />
+        <div className={styles.top}>
+          <EditorPanel slug={lesson.slug} value={code} ready={hydrated} onChange={(next) => codeStore.getState().setCode(lesson.slug, next)} onRun={run} diagnostics={diagnostics} />
+          <VerdictPanel />
+        </div>
+        <Timeline defaultClients={clients} />
+        <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => codeStore.getState().setCode(lesson.slug, saved)} />
+        <Tabs label="Lab panels" tabs={tabs} />
+      </div>
+    </div>
+  );
+}
