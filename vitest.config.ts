@@ -2,11 +2,12 @@ import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Hostile-program tests measure the main thread's event-loop lag while
- * learner code misbehaves; on two cores, other test files running beside
- * them would be what they measure. They run in a group of their own, after
- * the rest (vitest's sequence.groupOrder).
+ * Two groups run after the main one (vitest's sequence.groupOrder), each on
+ * its own: the lessons (timing-based scenarios: two labs at a time, no more,
+ * on two cores) and the hostile programs, which measure the main thread's
+ * event-loop lag and would otherwise measure the other test files.
  */
+const LESSONS = ['tests/integration/lessons/*.test.ts'];
 const ISOLATED = ['tests/integration/sandbox-hostile.test.ts'];
 
 export default defineConfig({
@@ -20,11 +21,15 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'], exclude: ISOLATED },
+        test: { name: 'main', include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'], exclude: [...LESSONS, ...ISOLATED] },
       },
       {
         extends: true,
-        test: { name: 'isolated', include: ISOLATED, sequence: { groupOrder: 1 } },
+        test: { name: 'lessons', include: LESSONS, sequence: { groupOrder: 1 } },
+      },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED, sequence: { groupOrder: 2 } },
       },
     ],
   },

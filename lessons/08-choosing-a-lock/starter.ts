@@ -30,6 +30,7 @@ function summary(name: string, samples: number[]): string {
 async function measure(rounds: number): Promise<void> {
   const oneNode: number[] = [];
   const fiveNodes: number[] = [];
+  let failed = 0;
   for (let i = 0; i < rounds; i++) {
     const key = `bench:${lab.client}`;
     let t = performance.now();
@@ -38,13 +39,18 @@ async function measure(rounds: number): Promise<void> {
     oneNode.push(performance.now() - t);
     await single.del(key);
     t = performance.now();
-    const lock = await redlock.acquire([`${key}:redlock`], 1000);
-    fiveNodes.push(performance.now() - t);
-    await lock.release();
+    try {
+      const lock = await redlock.acquire([`${key}:redlock`], 1000);
+      fiveNodes.push(performance.now() - t);
+      await lock.release();
+    } catch {
+      // A slow node can make a single attempt miss its quorum: a benchmark counts that, it does not crash.
+      failed++;
+    }
     await lab.sleep(15);
   }
   lab.log(summary('single node', oneNode));
-  lab.log(summary('Redlock, 5 nodes', fiveNodes));
+  lab.log(summary('Redlock, 5 nodes', fiveNodes) + (failed ? ` — ${failed} attempt(s) missed the quorum` : ''));
   lab.log('the Arabic seed, production (Redlock, 5 nodes): P50 3.2 ms · P95 8.7 ms · P99 14.1 ms');
 }
 

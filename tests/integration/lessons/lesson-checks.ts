@@ -1,0 +1,81 @@
+/**
+ * Every lesson against real nodes: its starter runs, its "Break it" really
+ * breaks (as the front matter says, with the diagnosis it teaches), its "Fix
+ * it" holds on every seed, the reference solution passes the grader and a
+ * known-wrong answer fails it with a counter-example. `npm run fidelity` runs
+ * the same trials 100 / 200 times; here a few seeds keep the suite quick.
+ * The lessons are split over two files so two labs run at a time, no more.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAllLessons, programSource, type Lesson } from '@/lib/lessons/load';
+import { gradeExercise } from '@/server/grading/grader';
+import { seedsFrom, trialScenario } from '@/server/grading/fidelity';
+import { Lab } from '@/server/lab/lab';
+import { LabRuns } from '@/server/runs/lab-runs';
+import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
+
+const BREAK_SEEDS = seedsFrom(1, 3);
+const FIX_SEEDS = seedsFrom(1, 3);
+/** A break must show on most seeds (the fidelity run holds it to ≥ 95 % over 100); a fix on every one. */
+const BREAKS_NEEDED = 2;
+const LESSON_TIMEOUT_MS = 240_000;
+
+export const allLessons = loadAllLessons();
+
+export function checkLessons(lessons: Lesson[]): void {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-lessons-'));
+  let pool: SandboxPool;
+  beforeAll(async () => {
+    pool = createSandboxPool({ warmWorkers: 1 });
+    await pool.whenWarm();
+  });
+  afterAll(async () => {
+    await pool?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function withLab<T>(lesson: Lesson, name: string, use: (runs: LabRuns) => Promise<T>): Promise<T> {
+    const lab = new Lab({ topology: lesson.topology, clients: lesson.defaultClients, dir: path.join(dir, `${lesson.slug}-${name}`) });
+    await lab.start();
+    try {
+      return await use(new LabRuns(lab, pool));
+    } finally {
+      await lab.destroy();
+    }
+  }
+
+  describe.each(lessons.map((l) => [l.slug, l] as const))('lesson %s', (_slug, lesson) => {
+    it('its starter runs to the end', { timeout: LESSON_TIMEOUT_MS }, async () => {
+      await withLab(lesson, 'starter', async (runs) => {
+        const info = await runs.start({ code: lesson.starter, clients: lesson.defaultClients, topology: lesson.topology, checker: lesson.checker });
+        const ended = await runs.whenEnded(info.runId);
+        expect(ended.outcome.status, ended.outcome.error).toBe('completed');
+        expect(ended.outcome.clients.filter((c) => c.status === 'error'), JSON.stringify(ended.outcome.clients)).toEqual([]);
+      });
+    });
+
+    it('breaks and holds as its scenarios promise', { timeout: LESSON_TIMEOUT_MS }, async () => {
+      for (const entry of lesson.lessonScenarios.filter((s) => s.role !== 'explore')) {
+        const t = await trialScenario(lesson, entry, entry.role === 'fix' ? FIX_SEEDS : BREAK_SEEDS, pool, dir);
+        const detail = `${t.scenario}: ${t.met}/${t.runs} ${JSON.stringify(t.misses)}`;
+        if (t.role === 'fix') expect(t.met, detail).toBe(t.runs);
+        else expect(t.met, detail).toBeGreaterThanOrEqual(BREAKS_NEEDED);
+      }
+    });
+
+    it('the reference solution passes the grader; the known-wrong answer fails with a counter-example', { timeout: LESSON_TIMEOUT_MS }, async () => {
+      await withLab(lesson, 'grader', async (runs) => {
+        const right = await gradeExercise(lesson, lesson.solution, runs);
+        expect(right.passed, JSON.stringify(right.runs.filter((r) => !r.passed))).toBe(true);
+        expect(right.runs).toHaveLength(right.total);
+        const wrong = await gradeExercise(lesson, programSource(lesson, lesson.exercise.knownWrong), runs);
+        expect(wrong.passed).toBe(false);
+        expect(wrong.failure?.message.length).toBeGreaterThan(10);
+        expect(wrong.failure?.hint).toBeTruthy();
+      });
+    });
+  });
+}
