@@ -8,6 +8,19 @@ import type { LabSnapshot, LinkView, NodeView, ReplicationView } from './cluster
 import type { HistoryEvent } from './history';
 import type { Result } from './result';
 import type { ExerciseCheckInput, GradeProgress, GradeResult } from './grading';
+import type {
+  ClassroomCommandInput,
+  ClassroomCreateInput,
+  ClassroomDemoInput,
+  ClassroomDemoStarted,
+  ClassroomFollow,
+  ClassroomFollowInput,
+  ClassroomJoined,
+  ClassroomJoinInput,
+  ClassroomProgress,
+  DemoSummary,
+  RosterEntry,
+} from './classroom';
 import type { ClientPauseInput, ClientSkewInput, ClientTargetInput, Diagnostic, RunEnded, RunInfo, RunStartInput, RunVerdict } from './run';
 import type {
   ClockJumpInput,
@@ -62,6 +75,14 @@ export interface ServerToClientEvents {
   'exercise:progress': (progress: GradeProgress & { labId: string }) => void;
   /** An error not tied to an acknowledgement (e.g. a message sent without one). */
   'lab:error': (error: { code: string; message: string }) => void;
+  /** Classroom (to its instructors only): a learner joined, reported progress, or disconnected. */
+  'classroom:roster': (update: { code: string; learner: RosterEntry }) => void;
+  /** Classroom (to everyone in it): the instructor started a demo; its run events follow on the lab's labId. */
+  'classroom:demo': (demo: ClassroomDemoStarted & { code: string }) => void;
+  /** Classroom (to everyone in it): "follow me", move your view to this lesson and scenario. */
+  'classroom:follow': (follow: ClassroomFollow & { code: string }) => void;
+  /** Classroom (to everyone in it): the class is over (ended by the instructor, idle, or its server stopped). */
+  'classroom:ended': (info: { code: string; reason: string }) => void;
 }
 
 export interface ClientToServerEvents {
@@ -89,6 +110,25 @@ export interface ClientToServerEvents {
   'client:skew': (input: ClientSkewInput, ack: Ack<{ client: number }>) => void;
   /** Runs the learner's code under the lesson's exercise scenarios and seeds; answers when all are graded or one fails. */
   'exercise:check': (input: ExerciseCheckInput, ack: Ack<GradeResult>) => void;
+
+  // Classrooms. A socket belongs to at most one classroom; it keeps its own lab (lab:join) beside it.
+  /** Instructor: creates a classroom (with its own lab) and joins it as its instructor. */
+  'classroom:create': (input: ClassroomCreateInput, ack: Ack<ClassroomJoined>) => void;
+  /** Joins as a learner ({code, name, learnerId?}) or as the instructor ({code, instructorToken}). */
+  'classroom:join': (input: ClassroomJoinInput, ack: Ack<ClassroomJoined>) => void;
+  'classroom:leave': (input: Record<string, never>, ack: Ack<null>) => void;
+  /** Instructor: a lab command on the classroom's lab; the value is that command's own ack value. */
+  'classroom:command': (input: ClassroomCommandInput, ack: Ack<unknown>) => void;
+  /** Instructor: runs a failure demo (built-in or a lesson's scenario) with a seed. */
+  'classroom:demo': (input: ClassroomDemoInput, ack: Ack<ClassroomDemoStarted>) => void;
+  /** Instructor: moves every learner's view ("follow me"). */
+  'classroom:follow': (input: ClassroomFollowInput, ack: Ack<ClassroomFollow>) => void;
+  /** Instructor: ends the class (its lab is destroyed). */
+  'classroom:end': (input: Record<string, never>, ack: Ack<null>) => void;
+  /** Learner: reports progress (replaces the previous report); the instructor's roster updates live. */
+  'classroom:progress': (input: ClassroomProgress, ack: Ack<null>) => void;
+  /** Anyone in a classroom: the demos the instructor can run. */
+  'classroom:demos': (input: Record<string, never>, ack: Ack<DemoSummary[]>) => void;
 }
 
 export type ClientEventName = keyof ClientToServerEvents;

@@ -10,6 +10,8 @@ export type ErrorCode =
   | 'lab-full' // the server hit its cap on labs
   | 'no-lab' // the socket has not joined a lab yet
   | 'forbidden' // the socket may not do that
+  | 'rate-limited' // too many actions too fast from this socket; nothing changed, try again shortly
+  | 'classroom-full' // the classroom has as many learners as it may
   | 'internal'; // a bug or an environment failure; logged on the server
 
 export interface LabError {

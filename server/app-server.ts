@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ClassroomHub } from './classroom/classroom-hub';
 import { instanceDir, removeLeftovers } from './cluster/run-dir';
 import type { ServerConfig } from './config';
 import { LabManager } from './lab/lab-manager';
@@ -18,6 +19,7 @@ export interface RunningLabServer {
   port: number;
   labs: LabManager;
   io: LabServer;
+  classrooms: ClassroomHub;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,23 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   };
   const server = http.createServer((req, res) => void handle(req, res));
   const sandbox = config.sandbox ? createSandboxPool() : null;
-  const io = attachRealtime(server, labs, { allowedOrigins: config.allowedOrigins, sandbox });
+  const classrooms = new ClassroomHub({
+    coordinationUrl: config.coordinationUrl,
+    instructorToken: config.instructorToken,
+    maxLearners: config.classroomMaxLearners,
+    idleMs: config.classroomIdleMs,
+    actionBurst: config.actionBurst,
+    actionRatePerSecond: config.actionRatePerSecond,
+  });
+  const io = attachRealtime(server, labs, { allowedOrigins: config.allowedOrigins, sandbox, classrooms });
+  try {
+    await classrooms.ready();
+  } catch (error) {
+    await labs.closeAll();
+    await sandbox?.close();
+    io.close();
+    throw error;
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
@@ -57,12 +75,14 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      await classrooms.close();
       await labs.closeAll();
       await sandbox?.close();
       await new Promise<void>((resolve) => io.close(() => resolve()));
+      await classrooms.disconnect();
       server.closeAllConnections();
       fs.rmSync(runDir, { recursive: true, force: true });
     })());
 
-  return { url: `http://${config.host}:${port}`, port, labs, io, close };
+  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, close };
 }

@@ -16,6 +16,17 @@ export interface ServerConfig {
   runRoot: string;
   /** Extra browser origins allowed to open a socket (comma-separated in LOCKLAB_ALLOWED_ORIGINS). */
   allowedOrigins: string[];
+  /** Redis shared by several lab servers for classrooms (LOCKLAB_COORDINATION_URL); never a lab's node. Unset: one server. */
+  coordinationUrl: string | null;
+  /** The instructor token (LOCKLAB_INSTRUCTOR_TOKEN); null: generated at start (shared through coordination) and logged once. */
+  instructorToken: string | null;
+  /** Learners per classroom (LOCKLAB_CLASSROOM_MAX_LEARNERS). */
+  classroomMaxLearners: number;
+  /** A classroom with no action for this long ends (LOCKLAB_CLASSROOM_IDLE_MS, default 2 h). */
+  classroomIdleMs: number;
+  /** Per-socket token bucket for classroom actions: burst size and refill per second (LOCKLAB_ACTION_BURST, LOCKLAB_ACTION_RATE). */
+  actionBurst: number;
+  actionRatePerSecond: number;
 }
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -38,6 +49,12 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     warmLabs: intFromEnv('LOCKLAB_WARM_LABS', 1, 0),
     runRoot: defaultRunRoot(),
     allowedOrigins: (process.env.LOCKLAB_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    coordinationUrl: process.env.LOCKLAB_COORDINATION_URL || null,
+    instructorToken: process.env.LOCKLAB_INSTRUCTOR_TOKEN || null,
+    classroomMaxLearners: intFromEnv('LOCKLAB_CLASSROOM_MAX_LEARNERS', 200, 1),
+    classroomIdleMs: intFromEnv('LOCKLAB_CLASSROOM_IDLE_MS', 2 * 60 * 60_000, 1),
+    actionBurst: intFromEnv('LOCKLAB_ACTION_BURST', 20, 1),
+    actionRatePerSecond: intFromEnv('LOCKLAB_ACTION_RATE', 5, 1),
     ...overrides,
   };
 }

@@ -8,7 +8,7 @@ import { LabOperationError } from '@/lib/result';
 
 let lessons: Map<string, Lesson> | null = null;
 
-export function lessonBySlug(slug: string): Lesson {
+function registry(): Map<string, Lesson> {
   if (!lessons) {
     try {
       lessons = new Map(loadAllLessons().map((lesson) => [lesson.slug, lesson]));
@@ -16,7 +16,16 @@ export function lessonBySlug(slug: string): Lesson {
       throw new LabOperationError('internal', `The lessons could not be loaded: ${(error as Error).message}`);
     }
   }
-  const lesson = lessons.get(slug);
+  return lessons;
+}
+
+/** Every lesson, in course order. */
+export function allLessons(): Lesson[] {
+  return [...registry().values()];
+}
+
+export function lessonBySlug(slug: string): Lesson {
+  const lesson = registry().get(slug);
   if (!lesson) throw new LabOperationError('not-found', `There is no lesson "${slug}"`);
   return lesson;
 }

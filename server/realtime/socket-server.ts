@@ -22,11 +22,13 @@ import { emptySchema } from '@/lib/schemas';
 import { exerciseCheckSchema, type GradeProgress } from '@/lib/grading';
 import { gradeExercise } from '../grading/grader';
 import { lessonBySlug } from '../grading/lesson-registry';
+import type { ClassroomLabCommand } from '@/lib/classroom';
+import type { ClassroomHub, ClassroomServerEvents, ClassroomSocketData } from '../classroom/classroom-hub';
 import { labRoom, publishLab } from './lab-publisher';
 import { originAllowed } from './origin';
 
-type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { labId?: string }>;
-export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, { labId?: string }>;
+type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
+export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 
 /** Commands that act on the socket's lab: each takes the raw payload and validates it itself. */
 const labCommands = {
@@ -69,7 +71,7 @@ const runCommands = {
 export function attachRealtime(
   httpServer: HttpServer,
   labs: LabManager,
-  options: { allowedOrigins: string[]; sandbox: SandboxPool | null },
+  options: { allowedOrigins: string[]; sandbox: SandboxPool | null; classrooms?: ClassroomHub },
 ): LabServer {
   const io: LabServer = new Server(httpServer, {
     allowRequest: (req, callback) => callback(null, originAllowed(req, options.allowedOrigins)),
@@ -104,6 +106,17 @@ export function attachRealtime(
     });
   };
 
+  /** A lab command (a fault, or a run) on `lab`, as a classroom's instructor sends it to the classroom's lab. */
+  const runLabCommand = async (lab: Lab, command: ClassroomLabCommand, input: unknown): Promise<unknown> => {
+    const fault = (labCommands as Partial<Record<ClassroomLabCommand, (lab: Lab, input: unknown) => Promise<unknown>>>)[command];
+    if (fault) return fault(lab, input);
+    const run = (runCommands as Partial<Record<ClassroomLabCommand, (runs: LabRuns, input: unknown, lab: Lab, notify: Notify) => Promise<unknown>>>)[command];
+    if (!run) throw new LabOperationError('invalid-input', `"${command}" is not a lab command`);
+    return run(runsOf(lab), input, lab, () => undefined);
+  };
+  const classrooms = options.classrooms;
+  classrooms?.attach(io, { labs, publish, runLabCommand });
+
   io.on('connection', (raw) => {
     const socket = raw as LabSocket;
     /** Registers a handler that always answers through the ack, or through lab:error when there is none. */
@@ -127,7 +140,8 @@ export function attachRealtime(
     const leaveCurrent = () => {
       const current = socket.data.labId;
       if (!current) return;
-      void socket.leave(labRoom(current));
+      // The same room may carry the classroom's lab this socket watches; only own labs are left here.
+      if (socket.data.classroom?.labId !== current) void socket.leave(labRoom(current));
       labs.detach(current, socket.id);
       socket.data.labId = undefined;
     };
@@ -153,6 +167,9 @@ export function attachRealtime(
 
     on('lab:join', async (input) => {
       const { labId, topology, clients } = parseInput(labJoinSchema, input, 'lab:join');
+      // A classroom's lab is driven only through classroom:* (where roles are checked), never joined as one's own.
+      if (labId && classrooms?.isClassroomLab(labId))
+        throw new LabOperationError('forbidden', "That lab belongs to a classroom: join the classroom (classroom:join) to watch it");
       const existing = labId ? labs.get(labId) : undefined;
       if (existing && !existing.closed) return ok(await join(existing));
       const lab = await labs.create(topology ?? DEFAULT_TOPOLOGY, clients ?? 3);
@@ -184,6 +201,8 @@ export function attachRealtime(
         return ok(await command(runsOf(lab), input, lab, notify));
       });
     }
+
+    classrooms?.register(socket, on);
 
     socket.on('disconnect', leaveCurrent);
   });

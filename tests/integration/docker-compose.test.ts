@@ -22,11 +22,14 @@ const composeSchema = z.object({
   services: z.record(
     z.string(),
     z.object({
-      build: z.object({ context: z.string(), dockerfile: z.string().optional() }),
+      build: z.object({ context: z.string(), dockerfile: z.string().optional() }).optional(),
+      image: z.string().optional(),
       environment: z.record(z.string(), z.string().nullable()).optional(),
       ports: z.array(portSchema).optional(),
       init: z.boolean().optional(),
       command: z.unknown().optional(),
+      volumes: z.array(z.union([z.string(), z.object({ source: z.string().optional(), target: z.string() }).passthrough()])).optional(),
+      depends_on: z.union([z.array(z.string()), z.record(z.string(), z.unknown())]).optional(),
     }),
   ),
 });
@@ -82,25 +85,72 @@ function dockerfileInstructions(): { instruction: string; args: string }[] {
     });
 }
 
+const LAB_SERVERS = ['lab-a', 'lab-b'];
+
+/** The host path of a bind mount, in either of compose's two syntaxes. */
+const mountSources = (volumes: unknown[] | undefined): { source: string; target: string }[] =>
+  (volumes ?? []).map((v) => {
+    if (typeof v === 'string') {
+      const [source = '', target = ''] = v.split(':');
+      return { source, target };
+    }
+    const long = v as { source?: string; target: string };
+    return { source: long.source ?? '', target: long.target };
+  });
+
 describe('docker-compose.yml', () => {
-  test('defines the lab service, built from the repository Dockerfile', () => {
-    const config = composeConfig();
-    expect(Object.keys(config.services)).toEqual(['lab']);
-    const lab = config.services.lab;
-    expect(lab?.build.context).toBe(repoRoot);
-    expect(lab?.build.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
-    // The image's own CMD (the `npm start` path) runs the lab.
-    expect(lab?.command).toBeUndefined();
+  test('defines two lab servers, a coordination Redis and an nginx proxy', () => {
+    expect(Object.keys(composeConfig().services).sort()).toEqual(['coordination', 'lab-a', 'lab-b', 'proxy']);
   });
 
-  test('publishes port 3000 and listens on all interfaces inside the container', () => {
-    const lab = composeConfig().services.lab;
-    expect(publishedPorts(lab?.ports ?? [])).toEqual([{ host: 3000, container: 3000 }]);
-    expect(lab?.environment).toMatchObject({ HOST: '0.0.0.0', PORT: '3000' });
+  test('builds each lab server from the repository Dockerfile, run by the image’s own CMD', () => {
+    for (const name of LAB_SERVERS) {
+      const lab = composeConfig().services[name];
+      expect(lab?.build?.context, name).toBe(repoRoot);
+      expect(lab?.build?.dockerfile ?? 'Dockerfile').toBe('Dockerfile');
+      // The image's own CMD (the `npm start` path) runs the lab.
+      expect(lab?.command).toBeUndefined();
+    }
   });
 
-  test('runs an init process, so the server is not PID 1 and orphans are reaped', () => {
-    expect(composeConfig().services.lab?.init).toBe(true);
+  test('lab servers listen on all interfaces inside their containers, publish nothing, and share the coordination Redis', () => {
+    const coordination = composeConfig().services.coordination;
+    const portArg = (coordination?.command as string[] | undefined) ?? [];
+    const coordinationPort = portArg[portArg.indexOf('--port') + 1];
+    for (const name of LAB_SERVERS) {
+      const lab = composeConfig().services[name];
+      expect(lab?.environment, name).toMatchObject({ HOST: '0.0.0.0', PORT: '3000', LOCKLAB_COORDINATION_URL: `redis://coordination:${coordinationPort}` });
+      // Only the proxy is reachable from the host: a browser must go through the sticky sessions.
+      expect(lab?.ports ?? [], name).toEqual([]);
+    }
+  });
+
+  test('the coordination Redis keeps nothing on disk and is reachable only from the lab servers', () => {
+    const coordination = composeConfig().services.coordination;
+    expect(coordination?.image).toMatch(/^redis:7/);
+    expect(coordination?.command).toEqual(expect.arrayContaining(['--save', '', '--appendonly', 'no']));
+    expect(coordination?.ports ?? []).toEqual([]);
+  });
+
+  test('nginx publishes port 3000 on loopback and balances both servers with sticky sessions and WebSocket upgrades', () => {
+    const proxy = composeConfig().services.proxy;
+    expect(proxy?.image).toMatch(/^nginx:/);
+    expect(publishedPorts(proxy?.ports ?? [])).toEqual([{ host: 3000, container: 80 }]);
+    const mount = mountSources(proxy?.volumes).find((m) => m.target === '/etc/nginx/nginx.conf');
+    expect(mount?.source).toBe(path.join(repoRoot, 'deploy', 'nginx.conf'));
+    const nginx = readFileSync(mount!.source, 'utf8').replace(/#.*$/gm, '');
+    const upstream = /upstream\s+(\w+)\s*\{([^}]*)\}/.exec(nginx);
+    expect(upstream?.[2]).toMatch(/\bip_hash;/);
+    expect([...(upstream?.[2] ?? '').matchAll(/server\s+([\w-]+):(\d+)/g)].map((m) => `${m[1]}:${m[2]}`)).toEqual(['lab-a:3000', 'lab-b:3000']);
+    expect(nginx).toMatch(new RegExp(`proxy_pass\\s+http://${upstream?.[1]};`));
+    expect(nginx).toMatch(/proxy_http_version\s+1\.1;/);
+    expect(nginx).toMatch(/proxy_set_header\s+Upgrade\s+\$http_upgrade;/);
+    expect(nginx).toMatch(/proxy_set_header\s+Connection\s+\$connection_upgrade;/);
+    expect(nginx).toMatch(/proxy_set_header\s+Host\s+\$http_host;/);
+  });
+
+  test('runs an init process in each lab server, so the server is not PID 1 and orphans are reaped', () => {
+    for (const name of LAB_SERVERS) expect(composeConfig().services[name]?.init, name).toBe(true);
   });
 });
 

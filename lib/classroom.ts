@@ -1,0 +1,223 @@
+/**
+ * Classrooms: an instructor drives one shared lab while learners watch it
+ * live and report their progress. The browser's messages (zod schemas) and
+ * the shapes the server sends back, shared by server/classroom and the
+ * instructor console / learner view. Isomorphic: no Node imports.
+ */
+import { z } from 'zod';
+import type { LabSnapshot } from './cluster';
+import type { RunInfo } from './run';
+
+/**
+ * Join codes are Crockford base32 (no I, L, O, U: nothing to misread), 15
+ * characters = 75 random bits, shown in three groups of five:
+ * `K7M2Q-9XR4T-HB3WZ`. Unguessable, and still easy to read out to a room.
+ */
+export const JOIN_CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const JOIN_CODE_LENGTH = 15;
+const JOIN_CODE_GROUP = 5;
+
+/** A typed code in canonical form (upper case, dashes between groups), or null if it cannot be one. */
+export function normalizeJoinCode(input: string): string | null {
+  const compact = input
+    .toUpperCase()
+    .replace(/[\s-]/g, '')
+    // What people type for the letters base32 leaves out.
+    .replace(/O/g, '0')
+    .replace(/[IL]/g, '1');
+  if (compact.length !== JOIN_CODE_LENGTH) return null;
+  for (const ch of compact) if (!JOIN_CODE_ALPHABET.includes(ch)) return null;
+  return formatJoinCode(compact);
+}
+
+/** `K7M2Q9XR4THB3WZ` → `K7M2Q-9XR4T-HB3WZ`. */
+export function formatJoinCode(compact: string): string {
+  const groups: string[] = [];
+  for (let i = 0; i < compact.length; i += JOIN_CODE_GROUP) groups.push(compact.slice(i, i + JOIN_CODE_GROUP));
+  return groups.join('-');
+}
+
+/** The learner's page for a classroom. */
+export const classroomPath = (code: string): string => `/classroom/${code}`;
+
+const joinCode = z
+  .string()
+  .max(40)
+  .transform((value, ctx) => {
+    const code = normalizeJoinCode(value);
+    if (code === null) {
+      ctx.addIssue({ code: 'custom', message: 'not a join code (15 letters and digits, like K7M2Q-9XR4T-HB3WZ)' });
+      return z.NEVER;
+    }
+    return code;
+  });
+
+/** A display name: printable, trimmed, 1–40 characters, no control or bidi-override characters. */
+export const displayNameSchema = z
+  .string()
+  .transform((s) => s.normalize('NFC').trim().replace(/\s+/g, ' '))
+  .pipe(
+    z
+      .string()
+      .min(1, 'a name is needed')
+      .max(40, 'at most 40 characters')
+      // eslint-disable-next-line no-control-regex
+      .refine((s) => !/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/.test(s), 'only printable characters'),
+  );
+
+const slug = z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/, 'lower-case letters, digits and dashes');
+const seed = z.number().int().min(0).max(2 ** 32 - 1);
+/** Learner ids are 128-bit random strings the server hands out; a tab keeps its id to rejoin as itself. */
+const learnerId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'not a learner id');
+
+export const classroomCreateSchema = z
+  .object({
+    /** The instructor token (LOCKLAB_INSTRUCTOR_TOKEN, or the one the server printed at start). */
+    token: z.string().min(1).max(200),
+    name: z.string().trim().min(1).max(80).default('Classroom'),
+  })
+  .strict();
+
+export const classroomJoinSchema = z
+  .object({
+    code: joinCode,
+    /** A learner's display name (required unless `instructorToken` is given). */
+    name: displayNameSchema.optional(),
+    /** Rejoin as the same roster entry after a reload. */
+    learnerId: learnerId.optional(),
+    /** Join as the classroom's instructor. */
+    instructorToken: z.string().min(1).max(200).optional(),
+  })
+  .strict()
+  .refine((j) => j.name !== undefined || j.instructorToken !== undefined, { message: 'a name is needed', path: ['name'] });
+
+/** The lab commands an instructor may send to the classroom's lab (the same payloads as on a learner's own lab). */
+export const CLASSROOM_LAB_COMMANDS = [
+  'node:kill',
+  'node:restart',
+  'node:pause',
+  'node:resume',
+  'node:clock-jump',
+  'link:cut',
+  'link:heal',
+  'link:delay',
+  'replication:hold',
+  'replication:release',
+  'replication:delay',
+  'cluster:failover',
+  'run:start',
+  'run:stop',
+  'client:pause',
+  'client:resume',
+  'client:crash',
+  'client:skew',
+] as const;
+export type ClassroomLabCommand = (typeof CLASSROOM_LAB_COMMANDS)[number];
+
+export const classroomCommandSchema = z
+  .object({
+    command: z.enum(CLASSROOM_LAB_COMMANDS),
+    /** Validated by the command itself, exactly as on a learner's own lab. */
+    input: z.unknown().optional(),
+  })
+  .strict();
+
+/** Which failure demo: a built-in one by id, or a lesson's scenario. */
+export const demoRefSchema = z.union([
+  z.object({ builtin: slug }).strict(),
+  z.object({ lesson: slug, scenario: slug }).strict(),
+]);
+export type DemoRef = z.infer<typeof demoRefSchema>;
+
+export const classroomDemoSchema = z
+  .object({
+    demo: demoRefSchema,
+    /** Same seed, same schedule: a demo can be replayed exactly. Defaults to the scenario's own seed. */
+    seed: seed.optional(),
+  })
+  .strict();
+
+export const classroomFollowSchema = z
+  .object({
+    lesson: slug,
+    /** A scenario of that lesson, or none (just the lesson's page). */
+    scenario: slug.nullable().default(null),
+  })
+  .strict();
+
+/** What a learner's browser reports; replaces the learner's previous report. */
+export const classroomProgressSchema = z
+  .object({
+    lessonsRead: z.array(slug).max(100),
+    /** Quick-check score per lesson. */
+    quizScores: z.record(slug, z.object({ correct: z.number().int().min(0).max(1_000), total: z.number().int().min(0).max(1_000) }).strict()),
+    exercisesPassed: z.array(slug).max(100),
+  })
+  .strict()
+  .refine((p) => Object.keys(p.quizScores).length <= 100, { message: 'at most 100 lessons', path: ['quizScores'] })
+  .refine((p) => Object.values(p.quizScores).every((s) => s.correct <= s.total), { message: 'a score above its total', path: ['quizScores'] });
+
+export type ClassroomCreateInput = z.input<typeof classroomCreateSchema>;
+export type ClassroomJoinInput = z.input<typeof classroomJoinSchema>;
+export type ClassroomCommandInput = z.input<typeof classroomCommandSchema>;
+export type ClassroomDemoInput = z.input<typeof classroomDemoSchema>;
+export type ClassroomFollowInput = z.input<typeof classroomFollowSchema>;
+export type ClassroomProgress = z.output<typeof classroomProgressSchema>;
+
+export type ClassroomRole = 'instructor' | 'learner';
+
+export const EMPTY_PROGRESS: ClassroomProgress = { lessonsRead: [], quizScores: {}, exercisesPassed: [] };
+
+export interface RosterEntry {
+  learnerId: string;
+  name: string;
+  /** A tab of this learner is connected now (on any server). */
+  connected: boolean;
+  joinedAt: number;
+  /** Epoch ms of the last report (or the join). */
+  updatedAt: number;
+  progress: ClassroomProgress;
+}
+
+/** Where "follow me" points every learner's view. */
+export interface ClassroomFollow {
+  lesson: string;
+  scenario: string | null;
+}
+
+/** A demo the instructor can start. */
+export interface DemoSummary {
+  ref: DemoRef;
+  title: string;
+  description: string;
+  /** For a lesson's scenario: "break", "fix" or "explore". */
+  role: 'break' | 'fix' | 'explore';
+  lesson: { slug: string; title: string } | null;
+  seed: number;
+}
+
+/** A demo that started on the classroom's lab (its run events follow on the lab's room). */
+export interface ClassroomDemoStarted {
+  ref: DemoRef;
+  title: string;
+  seed: number;
+  run: RunInfo;
+}
+
+export interface ClassroomJoined {
+  code: string;
+  name: string;
+  /** The learners' page, e.g. `/classroom/K7M2Q-9XR4T-HB3WZ`. */
+  link: string;
+  role: ClassroomRole;
+  /** Your roster id (learners): send it back as `learnerId` to rejoin as yourself. */
+  learnerId: string | null;
+  labId: string;
+  /** The shared lab; its history follows as `history:append` batches for this labId. */
+  lab: LabSnapshot;
+  follow: ClassroomFollow | null;
+  demo: ClassroomDemoStarted | null;
+  /** The instructor's view of the roster (null for learners). */
+  roster: RosterEntry[] | null;
+  maxLearners: number;
+}

@@ -1,0 +1,196 @@
+/**
+ * Failure demos an instructor can run on the classroom's lab with one click:
+ * three built-in ones (written here, program and scenario) and every lesson's
+ * scenarios. A demo resolves to a run: program, scenario (with the chosen
+ * seed), topology and checker settings, started fresh so it replays exactly.
+ */
+import type { Topology } from '@/lib/cluster';
+import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
+import type { DemoRef, DemoSummary } from '@/lib/classroom';
+import { LabOperationError } from '@/lib/result';
+import type { RunStartInput } from '@/lib/run';
+import { scenarioSchema, type Scenario } from '@/lib/scenario';
+import { allLessons, lessonBySlug } from '../grading/lesson-registry';
+
+interface BuiltinDemo {
+  id: string;
+  title: string;
+  description: string;
+  role: DemoSummary['role'];
+  topology: Topology;
+  code: string;
+  scenario: Scenario;
+  checker: RunStartInput['checker'];
+}
+
+/**
+ * Redlock over five independent masters. With `fenced`, the protected write
+ * carries a fencing token (INCR on Node 1) and the store refuses a stale one.
+ */
+const redlockProgram = (ttlMs: number, jobMs: number, fenced: boolean) => `import Redis from 'ioredis';
+import Redlock from 'redlock';
+import lab from 'lab';
+
+const clients = [1, 2, 3, 4, 5].map((n) => new Redis({ host: \`redis-\${n}.internal\`, commandTimeout: 500 }));
+const redlock = new Redlock(clients, { retryCount: 60, retryDelay: 50, retryJitter: 20 });
+
+const lock = await redlock.acquire(['lock:invoice:42'], ${ttlMs});
+${fenced ? "const token = await clients[0].incr('fence:invoice:42');\n" : ''}// ${jobMs} ms of work, then the write that must happen once at a time.
+await lab.job('charge-invoice').run(${jobMs}, async () => {
+${
+  fenced
+    ? "  try {\n    lab.store.write('invoice:42', 'charged by client ' + lab.client, token);\n  } catch (e) {\n    lab.log('my write was fenced off: ' + e.message);\n  }"
+    : "  lab.store.write('invoice:42', 'charged by client ' + lab.client, null);"
+}
+});
+await lock.release().catch(() => undefined);
+for (const c of clients) c.disconnect();
+`;
+
+/** Two workers behind "Sentinel": each writes to the master, or to the replica promoted in its place. */
+const failoverProgram = `import Redis from 'ioredis';
+import { randomUUID } from 'crypto';
+import lab from 'lab';
+
+const nodes = [1, 2].map((n) => new Redis({ host: \`redis-\${n}.internal\`, commandTimeout: 500 }));
+const KEY = 'lock:send-invoices';
+const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
+// The first node that accepts the write: the master, or the replica promoted after a failover.
+async function onMaster(command) {
+  let last;
+  for (const redis of nodes) {
+    try { return await command(redis); } catch (error) { last = error; }
+  }
+  throw last;
+}
+
+const token = randomUUID();
+const giveUpAt = Date.now() + 8000;
+while ((await onMaster((r) => r.set(KEY, token, 'PX', 5000, 'NX')).catch(() => null)) !== 'OK') {
+  if (Date.now() > giveUpAt) throw new Error('gave up waiting for the lock');
+  await lab.sleep(80 + Math.floor(Math.random() * 40));
+}
+try {
+  await lab.job('send-invoices').run(2000);
+} finally {
+  await onMaster((r) => r.eval(RELEASE, 1, KEY, token)).catch(() => undefined);
+}
+for (const redis of nodes) redis.disconnect();
+`;
+
+const pauseScenario = (id: string, title: string, description: string): Scenario =>
+  scenarioSchema.parse({
+    id,
+    title,
+    description,
+    seed: 1,
+    clients: 2,
+    // Client 1 has its lock before 700 ms even on a busy machine, and is mid-job when it stops for 2 s;
+    // its 1 s lock expires while it sleeps, Client 2 (trying since 600 ms) takes it, and Client 1 wakes up
+    // with 800 ms or more of work left: two clients in the critical section.
+    staggerMs: 600,
+    steps: [{ at: 700, action: 'client-pause', client: 1, durationMs: 2_000 }],
+  });
+
+export const BUILTIN_DEMOS: readonly BuiltinDemo[] = [
+  {
+    id: 'gc-pause-breaks-redlock',
+    title: 'GC pause breaks Redlock',
+    description:
+      'Client 1 takes a Redlock lock over five nodes, then stops for 2 s (a GC pause) in the middle of its work while its 1 s lock expires. Client 2 takes the lock; Client 1 wakes up and writes anyway: two writers.',
+    role: 'break',
+    topology: DEFAULT_TOPOLOGY,
+    code: redlockProgram(1_000, 1_500, false),
+    scenario: pauseScenario('gc-pause-breaks-redlock', 'GC pause breaks Redlock', 'Client 1 pauses for 2 s, longer than its lock lives.'),
+    checker: { lockKeys: ['lock:invoice:42'] },
+  },
+  {
+    id: 'failover-loses-the-lock',
+    title: 'Failover loses the lock',
+    description:
+      'Node 1 is the master and Node 2 its asynchronous replica. Replication is held back; Client 1 locks on Node 1; Node 1 dies and Node 2 is promoted without the key. Client 2 takes the same lock: two holders.',
+    role: 'break',
+    topology: { kind: 'replicated', nodes: 2, persistence: 'none' },
+    code: failoverProgram,
+    scenario: scenarioSchema.parse({
+      id: 'failover-loses-the-lock',
+      title: 'Failover loses the lock',
+      description: 'Replication held back, then Node 1 fails over to Node 2.',
+      seed: 1,
+      clients: 2,
+      staggerMs: 200,
+      steps: [
+        { at: 0, action: 'replication-hold' },
+        { at: 700, action: 'failover' },
+      ],
+    }),
+    checker: { livenessBoundMs: 3_000, lockKeys: ['lock:send-invoices'] },
+  },
+  {
+    id: 'fencing-saves-the-day',
+    title: 'Fencing saves the day',
+    description:
+      'The same GC pause, but every write carries a fencing token from INCR. When Client 1 wakes up with its old token, the store refuses the write: the lock still broke, the data did not.',
+    role: 'fix',
+    topology: DEFAULT_TOPOLOGY,
+    code: redlockProgram(1_000, 1_500, true),
+    scenario: pauseScenario('fencing-saves-the-day', 'Fencing saves the day', 'The same 2 s pause; the store checks fencing tokens.'),
+    checker: { lockKeys: ['lock:invoice:42'] },
+  },
+];
+
+export interface ResolvedDemo {
+  title: string;
+  seed: number;
+  run: RunStartInput & { topology: Topology };
+}
+
+/** The run a demo stands for, with `seed` (or the scenario's own) in place. */
+export function resolveDemo(ref: DemoRef, seed: number | undefined): ResolvedDemo {
+  if ('builtin' in ref) {
+    const demo = BUILTIN_DEMOS.find((d) => d.id === ref.builtin);
+    if (!demo) throw new LabOperationError('not-found', `There is no built-in demo "${ref.builtin}"`);
+    const scenario = { ...demo.scenario, seed: seed ?? demo.scenario.seed };
+    return { title: demo.title, seed: scenario.seed, run: { code: demo.code, scenario, topology: demo.topology, fresh: true, checker: demo.checker } };
+  }
+  const lesson = lessonBySlug(ref.lesson);
+  const entry = lesson.lessonScenarios.find((s) => s.id === ref.scenario);
+  if (!entry) throw new LabOperationError('not-found', `Lesson "${lesson.slug}" has no scenario "${ref.scenario}"`);
+  const scenario = { ...entry.scenario, seed: seed ?? entry.scenario.seed };
+  return {
+    title: `${lesson.title}: ${entry.scenario.title}`,
+    seed: scenario.seed,
+    run: { code: entry.code, scenario, topology: lesson.topology, fresh: true, checker: { ...lesson.checker, ...entry.checker } },
+  };
+}
+
+/** Every demo, built-in first, then each lesson's scenarios in course order. */
+export function listDemos(): DemoSummary[] {
+  const builtin: DemoSummary[] = BUILTIN_DEMOS.map((d) => ({
+    ref: { builtin: d.id },
+    title: d.title,
+    description: d.description,
+    role: d.role,
+    lesson: null,
+    seed: d.scenario.seed,
+  }));
+  const fromLessons: DemoSummary[] = allLessons().flatMap((lesson) =>
+    lesson.lessonScenarios.map((entry) => ({
+      ref: { lesson: lesson.slug, scenario: entry.id },
+      title: entry.scenario.title,
+      description: entry.note ?? entry.scenario.description,
+      role: entry.role,
+      lesson: { slug: lesson.slug, title: lesson.title },
+      seed: entry.scenario.seed,
+    })),
+  );
+  return [...builtin, ...fromLessons];
+}
+
+/** Throws not-found unless `lesson` (and `scenario`, if given) exist: "follow me" must point somewhere real. */
+export function assertFollowTarget(lesson: string, scenario: string | null): void {
+  const found = lessonBySlug(lesson);
+  if (scenario !== null && !found.lessonScenarios.some((s) => s.id === scenario))
+    throw new LabOperationError('not-found', `Lesson "${found.slug}" has no scenario "${scenario}"`);
+}

@@ -1,0 +1,92 @@
+/**
+ * One classroom across two lab servers (two processes) that share a
+ * coordination redis-server started here: the lab lives on server A, a
+ * learner watches from server B, instructor actions from either server reach
+ * the lab, and the roster reaches the instructor wherever they are.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RosterEntry } from '@/lib/classroom';
+import { connectTo, emitRaw, LabWatcher, value, type Client } from './classroom-fixture';
+import { startCoordinationRedis, spawnLabServer, type CoordinationRedis, type SpawnedServer } from './classroom-cluster-fixture';
+import { alive, waitFor } from './lab-fixture';
+
+let coordination: CoordinationRedis;
+let a: SpawnedServer;
+let b: SpawnedServer;
+const sockets: Client[] = [];
+
+beforeAll(async () => {
+  coordination = await startCoordinationRedis();
+  // No LOCKLAB_INSTRUCTOR_TOKEN: the first server generates one and the second adopts it through the coordination Redis.
+  const env = { LOCKLAB_COORDINATION_URL: coordination.url, LOCKLAB_SANDBOX: '0', LOCKLAB_INSTRUCTOR_TOKEN: '' };
+  a = await spawnLabServer(env);
+  b = await spawnLabServer(env);
+}, 60_000);
+
+afterAll(async () => {
+  for (const s of sockets) s.close();
+  await Promise.all([a?.stop(), b?.stop()]);
+  await coordination?.stop();
+  for (const pid of [a?.pid, b?.pid, coordination?.pid]) if (pid) expect(alive(pid)).toBe(false);
+}, 60_000);
+
+const tokenIn = (output: string) => /instructor token[^:]*: (\S+)/.exec(output)?.[1];
+
+describe('a classroom across two servers', () => {
+  it('kills Node 3 from the instructor on A, and the learner on B sees it; actions and roster cross servers both ways', async () => {
+    const token = await waitFor(() => tokenIn(a.output()), 'server A to print the instructor token');
+    expect(tokenIn(b.output())).toBe(token);
+
+    const instructor = connectTo(a.url, sockets);
+    const roster = new Map<string, RosterEntry>();
+    instructor.on('classroom:roster', (u) => roster.set(u.learner.learnerId, u.learner));
+    const created = value(await instructor.emitWithAck('classroom:create', { token, name: 'Two servers' }));
+
+    const learner = connectTo(b.url, sockets);
+    let labId: string | null = null;
+    const watch = new LabWatcher(learner, () => labId);
+    const joined = value(await learner.emitWithAck('classroom:join', { code: created.code, name: 'Barbara' }));
+    labId = joined.labId;
+    expect(joined.labId).toBe(created.labId);
+    expect(joined.lab.nodes.map((n) => n.state)).toEqual(['up', 'up', 'up', 'up', 'up']);
+    await waitFor(() => watch.history.size > 0, 'the lab history on B');
+
+    // Kill Node 3 from A; the learner on B receives it.
+    value(await instructor.emitWithAck('classroom:command', { command: 'node:kill', input: { node: 3 } }));
+    await waitFor(() => watch.state(3) === 'down', 'the learner on B to see Node 3 down');
+    await waitFor(() => [...watch.history.values()].some((e) => e.type === 'nemesis' && e.op === 'node-kill' && e.phase === 'ok'), 'the kill in B’s history');
+
+    // The learner's progress, reported on B, reaches the instructor's roster on A.
+    await waitFor(() => roster.get(joined.learnerId!)?.connected === true, 'the learner in the roster');
+    value(await learner.emitWithAck('classroom:progress', { lessonsRead: ['naive-lock', 'safe-release'], quizScores: {}, exercisesPassed: ['naive-lock'] }));
+    await waitFor(() => roster.get(joined.learnerId!)?.progress.exercisesPassed[0] === 'naive-lock', 'the progress on A');
+
+    // The learner on B is refused an instructor action, and nothing changes on A.
+    expect(await emitRaw(learner, 'classroom:command', { command: 'node:restart', input: { node: 3 } })).toMatchObject({
+      ok: false,
+      error: { code: 'forbidden' },
+    });
+
+    // The instructor, now also on B, sends an action that is forwarded to A and answered with A's Result.
+    const onB = connectTo(b.url, sockets);
+    value(await onB.emitWithAck('classroom:join', { code: created.code, instructorToken: token }));
+    const restarted = value(await onB.emitWithAck('classroom:command', { command: 'node:restart', input: { node: 3 } }));
+    expect(restarted).toMatchObject({ id: 3, state: 'up' });
+    await waitFor(() => watch.state(3) === 'up', 'the learner to see Node 3 up again');
+    // Refusals travel back with their code too.
+    expect(await onB.emitWithAck('classroom:command', { command: 'node:resume', input: { node: 3 } })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    expect(await onB.emitWithAck('classroom:command', { command: 'node:kill', input: { node: 9 } })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+
+    // "Follow me" from A reaches B; ending the class from B reaches the learner on B and removes the lab on A.
+    const follow = new Promise<string>((resolve) => learner.once('classroom:follow', (f) => resolve(f.lesson)));
+    value(await instructor.emitWithAck('classroom:follow', { lesson: 'failover', scenario: 'failover' }));
+    expect(await follow).toBe('failover');
+    const ended = new Promise<string>((resolve) => learner.once('classroom:ended', (e) => resolve(e.reason)));
+    value(await onB.emitWithAck('classroom:end', {}));
+    expect(await ended).toMatch(/instructor ended/);
+    expect(await connectTo(b.url, sockets).emitWithAck('classroom:join', { code: created.code, name: 'Late' })).toMatchObject({
+      ok: false,
+      error: { code: 'not-found' },
+    });
+  });
+});
