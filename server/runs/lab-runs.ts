@@ -86,6 +86,7 @@ class ActiveRun implements RunningClients {
 export class LabRuns extends EventEmitter<Events> {
   private active: ActiveRun | null = null;
   private runCount = 0;
+  private starting: Promise<unknown> = Promise.resolve();
   private last: RunEnded | null = null;
 
   constructor(
@@ -112,7 +113,17 @@ export class LabRuns extends EventEmitter<Events> {
     return Promise.reject(new LabOperationError('not-found', `Run ${runId} is neither running nor the last one to end`));
   }
 
-  async start(input: unknown): Promise<RunInfo> {
+  /** Starts one at a time: a second Run pressed while the first is being set up waits for it, then replaces it. */
+  start(input: unknown): Promise<RunInfo> {
+    const next = this.starting.then(
+      () => this.startNow(input),
+      () => this.startNow(input),
+    );
+    this.starting = next.catch(() => undefined);
+    return next;
+  }
+
+  private async startNow(input: unknown): Promise<RunInfo> {
     const { code, clients: asked, scenario, limits, checker: checkerSettings, topology, fresh } = parseInput(runStartSchema, input, 'run');
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
@@ -138,6 +149,11 @@ export class LabRuns extends EventEmitter<Events> {
     );
 
     const checker = new IncrementalChecker({ nodes: nodes.length, ...checkerSettings });
+    // What the checker must know of the world before the run: each node's latest state (a node killed by
+    // hand before Run is down, and liveness must not expect it to answer).
+    const latest = new Map<number, HistoryEvent>();
+    for (const event of lab.history.since(0)) if (event.type === 'node') latest.set(event.node, event);
+    checker.push([...latest.values()].sort((a, b) => a.seq - b.seq));
     const startedAt = lab.now();
     const info: RunInfo = {
       runId,
