@@ -2,11 +2,16 @@ import { defineConfig } from 'vitest/config';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Two groups run after the main one (vitest's sequence.groupOrder), each on
- * its own: the lessons (timing-based scenarios: two labs at a time, no more,
- * on two cores) and the hostile programs, which measure the main thread's
- * event-loop lag and would otherwise measure the other test files.
+ * Tests whose verdicts depend on timing (learner code racing for a lock on
+ * real nodes, with faults at given milliseconds) run after the main group,
+ * in groups of their own (vitest's sequence.groupOrder), so the test files
+ * beside them cannot starve them of the two cores:
+ *  - runs: one file at a time;
+ *  - lessons: the two lesson files together (two labs at once, no more);
+ *  - isolated: the hostile programs, which measure the main thread's
+ *    event-loop lag and would otherwise measure the other test files.
  */
+const RUNS = ['tests/integration/runs.test.ts', 'tests/integration/classroom.test.ts', 'tests/integration/sandbox.test.ts'];
 const LESSONS = ['tests/integration/lessons/*.test.ts'];
 const ISOLATED = ['tests/integration/sandbox-hostile.test.ts'];
 
@@ -21,15 +26,19 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'main', include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'], exclude: [...LESSONS, ...ISOLATED] },
+        test: { name: 'main', include: ['tests/**/*.test.ts', 'tests/**/*.test.tsx'], exclude: [...RUNS, ...LESSONS, ...ISOLATED] },
       },
       {
         extends: true,
-        test: { name: 'lessons', include: LESSONS, sequence: { groupOrder: 1 } },
+        test: { name: 'runs', include: RUNS, fileParallelism: false, sequence: { groupOrder: 1 } },
       },
       {
         extends: true,
-        test: { name: 'isolated', include: ISOLATED, sequence: { groupOrder: 2 } },
+        test: { name: 'lessons', include: LESSONS, sequence: { groupOrder: 2 } },
+      },
+      {
+        extends: true,
+        test: { name: 'isolated', include: ISOLATED, sequence: { groupOrder: 3 } },
       },
     ],
   },
