@@ -114,3 +114,11 @@ export interface RunEnded {
   outcome: RunOutcome;
   verdict: Verdict;
 }
+
+/** What a viewer joining a lab needs to know of its runs beyond the history: the one going on, or the last one's end. */
+export interface RunCatchUp {
+  active: RunInfo | null;
+  /** The active run's verdict so far. */
+  verdict: RunVerdict | null;
+  lastEnded: RunEnded | null;
+}

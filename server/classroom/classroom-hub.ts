@@ -37,7 +37,8 @@ import type { HistoryEvent } from '@/lib/history';
 import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { emptySchema } from '@/lib/schemas';
 import { LabOperationError, ok, toFailure, type Result } from '@/lib/result';
-import type { RunInfo } from '@/lib/run';
+import type { RunCatchUp, RunInfo } from '@/lib/run';
+import { sendCatchUp } from '../realtime/lab-publisher';
 import { parseInput } from '@/lib/validate';
 import type { Lab } from '../lab/lab';
 import type { LabManager } from '../lab/lab-manager';
@@ -82,6 +83,8 @@ export interface ClassroomContext {
   labs: LabManager;
   publish(lab: Lab): void;
   runLabCommand(lab: Lab, command: ClassroomLabCommand, input: unknown): Promise<unknown>;
+  /** The lab's run going on, or its last run's end, for a member who joins now. */
+  runCatchUp(lab: Lab): RunCatchUp | null;
 }
 
 export interface ClassroomHubOptions {
@@ -97,12 +100,12 @@ export interface ClassroomHubOptions {
 interface Snapshot {
   snapshot: LabSnapshot;
   history: HistoryEvent[];
+  runs: RunCatchUp | null;
 }
 
 const classRoom = (code: string) => `classroom:${code}`;
 const instructorsRoom = (code: string) => `classroom:${code}:instructors`;
 const labRoomOf = (labId: string) => `lab:${labId}`;
-const HISTORY_SLICE = 2_000;
 const idleWords = (ms: number) => (ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} s`);
 /** Redis keys outlive the idle period a little, so the owner's sweep (not the expiry) ends a classroom normally. */
 const KEY_TTL_MARGIN_MS = 60_000;
@@ -324,12 +327,9 @@ export class ClassroomHub {
       await this.leave(socket);
       throw error;
     }
-    const { snapshot, history } = owned;
+    const { snapshot, history, runs } = owned;
     socket.emit('lab:snapshot', snapshot);
-    setImmediate(() => {
-      for (let from = 0; from < history.length; from += HISTORY_SLICE)
-        socket.emit('history:append', { labId: record.labId, from: history[from]!.seq, events: history.slice(from, from + HISTORY_SLICE) });
-    });
+    setImmediate(() => sendCatchUp(socket, record.labId, history, runs));
     const fresh = (await this.store.get(record.code)) ?? record;
     return {
       code: record.code,
@@ -385,7 +385,7 @@ export class ClassroomHub {
       if (!lab || lab.closed) throw this.gone(request.code);
       switch (request.type) {
         case 'snapshot':
-          return ok({ snapshot: lab.snapshot(), history: lab.history.since(0) } satisfies Snapshot);
+          return ok({ snapshot: lab.snapshot(), history: lab.history.since(0), runs: this.context.runCatchUp(lab) } satisfies Snapshot);
         case 'command': {
           await this.store.update(request.code, { lastActiveAt: Date.now() });
           return ok(await this.context.runLabCommand(lab, request.command, request.input));

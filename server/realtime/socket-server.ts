@@ -24,7 +24,7 @@ import { gradeExercise } from '../grading/grader';
 import { lessonBySlug } from '../grading/lesson-registry';
 import type { ClassroomLabCommand } from '@/lib/classroom';
 import type { ClassroomHub, ClassroomServerEvents, ClassroomSocketData } from '../classroom/classroom-hub';
-import { labRoom, publishLab } from './lab-publisher';
+import { labRoom, publishLab, sendCatchUp } from './lab-publisher';
 import { originAllowed } from './origin';
 
 type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
@@ -46,8 +46,6 @@ const labCommands = {
   'cluster:failover': nemesis.failover,
 } satisfies Partial<Record<ClientEventName, (lab: Lab, input: unknown) => Promise<unknown>>>;
 
-/** History sent on join in slices, so a long history does not become one huge frame. */
-const HISTORY_SLICE = 2_000;
 
 type Notify = (progress: GradeProgress) => void;
 
@@ -115,7 +113,7 @@ export function attachRealtime(
     return run(runsOf(lab), input, lab, () => undefined);
   };
   const classrooms = options.classrooms;
-  classrooms?.attach(io, { labs, publish, runLabCommand });
+  classrooms?.attach(io, { labs, publish, runLabCommand, runCatchUp: (lab) => runsByLab.get(lab)?.catchUp() ?? null });
 
   io.on('connection', (raw) => {
     const socket = raw as LabSocket;
@@ -156,12 +154,7 @@ export function attachRealtime(
       // The snapshot travels in the ack and as an event (for listeners that only watch events);
       // the history follows as ordinary batches, which a viewer de-duplicates by seq.
       socket.emit('lab:snapshot', snapshot);
-      setImmediate(() => {
-        const events = lab.history.since(0);
-        for (let from = 0; from < events.length; from += HISTORY_SLICE) {
-          socket.emit('history:append', { labId: lab.id, from, events: events.slice(from, from + HISTORY_SLICE) });
-        }
-      });
+      setImmediate(() => sendCatchUp(socket, lab.id, lab.history.since(0), runsByLab.get(lab)?.catchUp() ?? null));
       return snapshot;
     };
 

@@ -10,7 +10,7 @@ import { IncrementalChecker } from '@/lib/checker';
 import type { Verdict } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
-import { runStartSchema, type Diagnostic, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
+import { runStartSchema, type Diagnostic, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
 import { clientStart } from '@/lib/scenario';
 import { parseInput } from '@/lib/validate';
 import type { Lab } from '../lab/lab';
@@ -44,6 +44,7 @@ class ActiveRun implements RunningClients {
     readonly clients: number,
     readonly handle: RunHandle,
     readonly checker: IncrementalChecker,
+    readonly info: RunInfo,
   ) {
     this.finished = new Promise((resolve) => (this.resolveFinished = resolve));
   }
@@ -104,6 +105,16 @@ export class LabRuns extends EventEmitter<Events> {
 
   get lastEnded(): RunEnded | null {
     return this.last;
+  }
+
+  /** For a viewer who joins now: the run going on (with its verdict so far), or how the last one ended. */
+  catchUp(): RunCatchUp {
+    const run = this.active;
+    return {
+      active: run?.info ?? null,
+      verdict: run ? { runId: run.runId, verdict: run.checker.verdict() } : null,
+      lastEnded: this.last,
+    };
   }
 
   /** How the run `runId` ended: waits while it is the current run. */
@@ -177,7 +188,7 @@ export class LabRuns extends EventEmitter<Events> {
       onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...diagnostic, runId }),
       opIdBase: this.runCount * OP_IDS_PER_RUN + 1,
     });
-    const run = new ActiveRun(runId, clients, handle, checker);
+    const run = new ActiveRun(runId, clients, handle, checker, info);
     this.active = run;
 
     // The checker reads this run's events, and the lab's node and nemesis events while it runs.

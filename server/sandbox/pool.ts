@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { defaultResolveNode } from './hosts';
-import { BUSY_SLOT, type MainToWorker, type ResolvedTarget, type WorkerToMain } from './protocol';
+import { BUSY_SLOTS, type MainToWorker, type ResolvedTarget, type WorkerToMain } from './protocol';
+import { stuckInLearnerCode } from './watchdog';
 import {
   DEFAULT_LIMITS,
   type ClientOutcome,
@@ -26,7 +27,7 @@ import { LabOperationError } from '@/lib/result';
 
 const BOOT_URL = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY_URL = new URL('./worker/main.ts', import.meta.url).href;
-/** How often the main thread checks the workers; cheap (one shared-memory read per run). */
+/** How often the main thread checks the workers; cheap (one shared-memory read per run, /proc only for a long slice). */
 const WATCHDOG_MS = 20;
 /** Extra time past the wall-clock limit (and the last staggered start) before a silent worker is killed. */
 const WALL_GRACE_MS = 5_000;
@@ -50,7 +51,7 @@ function quickJSModule(): Promise<WebAssembly.Module> {
 }
 
 function spawnWorker(wasmModule: WebAssembly.Module): WorkerSlot {
-  const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * 3);
+  const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * BUSY_SLOTS);
   const worker = new Worker(BOOT_URL, {
     workerData: { entry: ENTRY_URL, busy: shared, wasmModule },
     // The QuickJS heaps live in WebAssembly memory; this bounds the worker's own JS heap.
@@ -170,13 +171,9 @@ class RunController implements RunHandle {
   /** Called by the pool's watchdog. */
   check(now: number, epochNow: number): void {
     if (this.finished) return;
-    const busy = this.slot?.busy;
-    const busySince = busy?.[BUSY_SLOT] ?? 0;
-    const allowed = (busy?.[2] ?? 0) + this.limits.hardKillGraceMs;
-    if (busySince > 0 && epochNow - busySince > allowed) {
-      const client = busy?.[1] ?? 0;
-      this.kill(`Client ${client} kept the CPU for more than ${Math.round(allowed)} ms without answering, so its run was terminated.`);
-    } else if (now > this.deadlineAt) {
+    const stuck = this.slot ? stuckInLearnerCode(this.slot.busy, epochNow, this.limits.hardKillGraceMs) : null;
+    if (stuck !== null) this.kill(stuck);
+    else if (now > this.deadlineAt) {
       this.kill(`The run did not end within its wall-clock limit of ${this.limits.wallClockMs} ms, so it was terminated.`);
     }
   }

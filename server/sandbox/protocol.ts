@@ -38,9 +38,27 @@ export type WorkerToMain =
   | { type: 'done'; status: RunStatus; error?: string; clients: ClientOutcome[] };
 
 /**
- * Shared with the main thread (Float64Array of 3): slot 1 = the client inside, slot 2 = the slice it is allowed (ms);
- * slot 0 holds the epoch ms at which the worker
- * entered learner code (0 while it is outside). The main thread's watchdog
- * reads it without waiting for the worker's event loop, which may be stuck.
+ * The "busy" slots a worker shares with the main thread's watchdog (a Float64Array of BUSY_SLOTS).
+ * The watchdog reads them without waiting for the worker's event loop, which may be stuck inside
+ * learner code. The worker writes `since` last when a slice begins and clears it first when it ends.
  */
-export const BUSY_SLOT = 0;
+export const BUSY = {
+  /** Epoch ms at which the worker entered learner code; 0 while it is outside. */
+  since: 0,
+  /** The client inside. */
+  client: 1,
+  /** The slice that client is allowed (CPU ms). */
+  allowedMs: 2,
+  /** The worker's Linux thread id (0 if unknown), written once at boot: the watchdog reads its CPU time. */
+  tid: 3,
+  /** The worker thread's CPU ms at the slice's start (-1 if unknown: the watchdog falls back to wall clock). */
+  cpuAtStart: 4,
+} as const;
+export const BUSY_SLOTS = 5;
+
+/**
+ * Wall clock is only a safety net behind the CPU limits, for a thread that is stuck without running
+ * (or where CPU time cannot be read): on a loaded machine a worker can wait for a core far longer
+ * than its slice, and that must not count against the learner.
+ */
+export const WALL_NET_FACTOR = 10;

@@ -8,7 +8,7 @@ import type { HistoryInput } from '@/lib/history';
 
 /** Per-client limits. Each one has a default (DEFAULT_LIMITS) a lesson can override. */
 export interface SandboxLimits {
-  /** Longest stretch of synchronous learner code before the client is stopped (QuickJS interrupt). */
+  /** Longest stretch of synchronous learner code, in CPU ms of its worker thread, before the client is stopped (QuickJS interrupt). */
   cpuSliceMs: number;
   /** Total CPU time one client may use over its whole life. */
   cpuTotalMs: number;
@@ -29,7 +29,7 @@ export interface SandboxLimits {
   /** Default Redis connect timeout when the learner's options name none. */
   connectTimeoutMs: number;
   /**
-   * Grace after `cpuSliceMs` before the main thread gives up on the worker and
+   * Grace (CPU ms) after `cpuSliceMs` before the main thread gives up on the worker and
    * terminates it (a memory bomb can block QuickJS where the interrupt handler never runs).
    */
   hardKillGraceMs: number;

@@ -43,7 +43,7 @@ function value<T>(result: Result<T>): T {
 describe('runs over the socket', () => {
   it('runs a program as clients, streams its history and verdict, and reports how it ended', async () => {
     const tab = connect();
-    value(await tab.emitWithAck('lab:join', {}));
+    const { labId } = value(await tab.emitWithAck('lab:join', {}));
     const ended = new Promise<import('@/lib/run').RunEnded>((resolve) => tab.once('run:ended', resolve));
     const started: string[] = [];
     tab.on('run:started', (info) => started.push(info.runId));
@@ -69,6 +69,12 @@ describe('runs over the socket', () => {
     expect(result.outcome.status).toBe('completed');
     expect(result.verdict.valid).toBe('held');
     await waitFor(() => jobs.length === 6, 'six job events (3 enters, 3 exits)');
+
+    // A tab that reloads after the run sees how it ended, not an empty verdict panel.
+    const reloaded = connect();
+    const caughtUp = new Promise<import('@/lib/run').RunEnded>((resolve) => reloaded.once('run:ended', resolve));
+    value(await reloaded.emitWithAck('lab:join', { labId }));
+    expect((await caughtUp).runId).toBe(info.runId);
 
     // A client fault with no run in progress is refused with words, and a bad run is refused too.
     expect(await tab.emitWithAck('client:pause', { client: 1 })).toMatchObject({ ok: false, error: { code: 'conflict' } });

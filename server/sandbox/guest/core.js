@@ -57,12 +57,36 @@
   }
 
   // ---- async requests to the host -------------------------------------------
+  // A host call costs far more than a guest function call, and Redlock-style code sends several
+  // requests in one go: the first request of a slice goes to the host at once (which then knows
+  // to collect the rest), later ones wait in the outbox the host takes when the slice ends.
+  // The host sends nothing before the slice ends either way, so the order on the wire is the same.
   const pending = new RealMap();
+  let nextRequest = 1;
+  let outbox = null;
   function request(op, payload) {
     return new RealPromise(function (resolve, reject) {
-      const id = call(op, payload);
+      const id = nextRequest++;
       apply(mapSet, pending, [id, { resolve: resolve, reject: reject }]);
+      if (outbox === null) {
+        outbox = [];
+        call('request', [id, op, payload]);
+      } else {
+        outbox[outbox.length] = [id, op, payload];
+      }
     });
+  }
+  function takeOutbox() {
+    const taken = outbox;
+    outbox = null;
+    return taken === null || taken.length === 0 ? '' : stringify(taken);
+  }
+  function settle(id, ok, value) {
+    const p = apply(mapGet, pending, [id]);
+    if (!p) return;
+    apply(mapDelete, pending, [id]);
+    if (ok) p.resolve(value);
+    else p.reject(toGuestError(value));
   }
 
   // ---- events ---------------------------------------------------------------
@@ -192,23 +216,26 @@
   LabDate.UTC = RealDate.UTC;
 
   // ---- dispatch: the only way the host calls into the client ----------------
+  // 'inbox' carries, in arrival order, replies ([0, id, value] / [1, id, error]) and connection
+  // events ([2, conn, event]) that reached the host together; 'timer' fires one timer.
   const connListeners = new RealMap();
   function dispatch(kind, id, json) {
-    if (kind === 'reply') {
-      const p = apply(mapGet, pending, [id]);
-      if (!p) return;
-      apply(mapDelete, pending, [id]);
-      const r = parse(json);
-      if (r.ok) p.resolve(r.value);
-      else p.reject(toGuestError(r.error));
+    if (kind === 'inbox') {
+      const items = parse(json);
+      for (let i = 0; i < items.length; i++) {
+        const item = items[i];
+        if (item[0] === 2) {
+          const l = apply(mapGet, connListeners, [item[1]]);
+          if (l) runCallback(l, undefined, [item[2]]);
+        } else {
+          settle(item[1], item[0] === 0, item[2]);
+        }
+      }
     } else if (kind === 'timer') {
       const t = apply(mapGet, timers, [id]);
       if (!t) return;
       if (!t.repeat) apply(mapDelete, timers, [id]);
       runCallback(t.fn, undefined, t.args);
-    } else if (kind === 'conn') {
-      const l = apply(mapGet, connListeners, [id]);
-      if (l) runCallback(l, undefined, [parse(json)]);
     }
   }
 
@@ -279,6 +306,7 @@
   delete globalThis.process;
   globalThis.__lab_internal = lab;
   globalThis.__lab_dispatch = dispatch;
+  globalThis.__lab_take = takeOutbox;
   globalThis.__lab_main = function (fn, fileName) {
     const module = { exports: {} };
     let p;

@@ -12,12 +12,13 @@
  */
 import { randomBytes, randomInt, randomUUID, createHash } from 'node:crypto';
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
-import type { ConsoleEvent, HistoryInput, LockEvent } from '@/lib/history';
+import type { ConsoleEvent, HistoryInput, LockEvent, ReplyJson } from '@/lib/history';
 import { locateInLearnerSource } from '../transpile';
-import type { ResolvedTarget, RunSpec } from '../protocol';
+import { WALL_NET_FACTOR, type ResolvedTarget, type RunSpec } from '../protocol';
 import type { ClientEndStatus, Diagnostic } from '../types';
-import { HostConnection, type CommandResult, type LearnerConnOptions } from './connection';
+import { HostConnection, type CommandResult, type ConnEvent, type GuestErrorShape, type LearnerConnOptions } from './connection';
 import type { FencedStore } from './fenced-store';
+import type { Overrun, SliceMeter } from './slice-meter';
 
 export interface RunServices {
   readonly spec: RunSpec;
@@ -25,7 +26,8 @@ export interface RunServices {
   readonly guestSources: ReadonlyArray<{ name: string; code: string }>;
   readonly script: string;
   readonly headLength: number;
-  readonly busy: Float64Array;
+  /** Measures each slice of learner code in this worker thread's CPU time. */
+  readonly meter: SliceMeter;
   readonly store: FencedStore;
   readonly nodes: number[];
   emit(event: HistoryInput): void;
@@ -57,6 +59,12 @@ interface GuestErrorInfo {
 
 type Delivery = () => void;
 
+/** What reaches a client from its connections, delivered in arrival order: [0, request, value] | [1, request, error] | [2, conn, event]. */
+type InboxItem = [0, number, ReplyJson] | [1, number, GuestErrorShape] | [2, number, ConnEvent];
+
+/** Jobs (promise reactions) run per QuickJS call; bounded so the loop can stop on a trip between batches. */
+const JOB_BATCH = 64;
+
 /** Slice allowed for evaluating the lab's own guest modules when a client boots. */
 const BOOT_SLICE_MS = 2_000;
 
@@ -64,6 +72,12 @@ export class GuestClient {
   private runtime: QuickJSRuntime | null = null;
   private context: QuickJSContext | null = null;
   private dispatchFn: QuickJSHandle | null = null;
+  /** The guest's takeOutbox(): requests queued after the first one of a slice. */
+  private takeFn: QuickJSHandle | null = null;
+  /** The guest sent a request this slice, so more may wait in its outbox. */
+  private outboxSignalled = false;
+  /** Replies and connection events that arrived since the last delivery (one QuickJS entry for all of them). */
+  private inbox: InboxItem[] = [];
   private ended: ClientEndStatus | null = null;
   private endError: string | undefined;
   private paused = false;
@@ -71,13 +85,13 @@ export class GuestClient {
   private wallTimer: ReturnType<typeof setTimeout> | null = null;
   private readonly queue: Delivery[] = [];
   private readonly timers = new Map<number, HostTimer>();
+  /** Requests (ids chosen by the guest) whose answer has not been delivered yet: they keep the client alive. */
   private readonly requests = new Set<number>();
-  private nextRequest = 1;
   private readonly connections = new Map<number, HostConnection>();
   private nextConnection = 1;
   private started = false;
   private inSlice = false;
-  private sliceStart = 0;
+  /** CPU charged to this client so far (its own slices only; the lab's boot is free). */
   private cpuUsedMs = 0;
   private sliceLimitMs = 0;
   private booting = false;
@@ -146,8 +160,11 @@ export class GuestClient {
         ctx.unwrapResult(ctx.evalCode(source.code, source.name)).dispose();
       }
       this.dispatchFn = ctx.getProp(ctx.global, '__lab_dispatch');
+      this.takeFn = ctx.getProp(ctx.global, '__lab_take');
       main = ctx.getProp(ctx.global, '__lab_main');
-      ctx.unwrapResult(ctx.evalCode('delete globalThis.__lab_dispatch; delete globalThis.__lab_main; delete globalThis.__lab_internal;')).dispose();
+      ctx
+        .unwrapResult(ctx.evalCode('delete globalThis.__lab_dispatch; delete globalThis.__lab_take; delete globalThis.__lab_main; delete globalThis.__lab_internal;'))
+        .dispose();
     });
     this.sliceLimitMs = this.limits.cpuSliceMs;
     this.cpuUsedMs = 0;
@@ -208,12 +225,14 @@ export class GuestClient {
     // Disposing can fail if learner code left handles behind; the worker is thrown away after the run anyway.
     try {
       this.dispatchFn?.dispose();
+      this.takeFn?.dispose();
       this.context?.dispose();
       this.runtime?.dispose();
     } catch {
       /* the runtime is unreachable either way */
     }
     this.dispatchFn = null;
+    this.takeFn = null;
     this.context = null;
     this.runtime = null;
   }
@@ -263,20 +282,17 @@ export class GuestClient {
   private enter(work: () => void): void {
     if (this.ended || !this.runtime) return;
     this.inSlice = true;
-    this.sliceStart = performance.now();
-    this.run.busy[0] = Date.now();
-    this.run.busy[1] = this.id;
-    this.run.busy[2] = this.sliceLimitMs;
+    this.run.meter.begin(this.id, this.sliceLimitMs, this.booting ? Infinity : this.limits.cpuTotalMs - this.cpuUsedMs);
     try {
       work();
       this.drainJobs();
+      if (this.outboxSignalled) this.takeOutbox();
     } catch (error) {
       // A host-side failure while running the client: end this client, keep the worker.
       this.pendingEnd ??= { status: 'error', error: `Internal error in the sandbox: ${String(error)}` };
     } finally {
-      this.run.busy[0] = 0;
+      this.cpuUsedMs += this.run.meter.end();
       this.inSlice = false;
-      this.cpuUsedMs += performance.now() - this.sliceStart;
     }
     if (this.trip) {
       this.run.limitBroken(this, this.trip);
@@ -294,10 +310,11 @@ export class GuestClient {
   private drainJobs(): void {
     const runtime = this.runtime;
     if (!runtime) return;
-    // One job at a time: an interrupted job can reject into a `.catch` that queues the loop again,
-    // and executePendingJobs() without a bound would run that chain forever.
+    // Bounded batches: an interrupted job can reject into a `.catch` that queues the loop again,
+    // and executePendingJobs() without a bound would run that chain forever (QuickJS stops a batch
+    // at the first job that throws, and the interrupt handler keeps throwing once tripped).
     while (!this.trip && !this.pendingEnd && runtime.hasPendingJob()) {
-      const result = runtime.executePendingJobs(1);
+      const result = runtime.executePendingJobs(JOB_BATCH);
       if (result.error) {
         this.onGuestThrow(result.error);
         return;
@@ -306,24 +323,31 @@ export class GuestClient {
     }
   }
 
+  /** QuickJS's interrupt handler: called very often, so the common answer must stay cheap (see SliceMeter). */
   private shouldInterrupt(): boolean {
     if (this.trip) return true;
-    const now = performance.now();
-    if (now - this.sliceStart > this.sliceLimitMs) {
-      this.trip = `Client ${this.id} ran for more than ${this.limits.cpuSliceMs} ms without yielding (an endless loop?), so the run was stopped.`;
-      return true;
+    if (!this.inSlice) return false;
+    const overrun = this.run.meter.overrun();
+    if (overrun === null) return false;
+    this.trip = this.overrunMessage(overrun);
+    return true;
+  }
+
+  private overrunMessage(overrun: Overrun): string {
+    switch (overrun) {
+      case 'slice':
+        return `Client ${this.id} ran for more than ${this.limits.cpuSliceMs} ms without yielding (an endless loop?), so the run was stopped.`;
+      case 'wall':
+        return `Client ${this.id} ran for more than ${WALL_NET_FACTOR * this.sliceLimitMs} ms of wall-clock time without yielding, so the run was stopped.`;
+      case 'total':
+        return `Client ${this.id} used more than ${this.limits.cpuTotalMs} ms of CPU, so the run was stopped.`;
     }
-    if (this.cpuUsedMs + (now - this.sliceStart) > this.limits.cpuTotalMs) {
-      this.trip = `Client ${this.id} used more than ${this.limits.cpuTotalMs} ms of CPU, so the run was stopped.`;
-      return true;
-    }
-    return false;
   }
 
   /** Like Node when the event loop is empty: nothing can wake the program any more. */
   private checkIdle(): void {
     if (this.ended || !this.started || this.paused || this.inSlice || this.booting) return;
-    if (this.queue.length > 0 || this.requests.size > 0) return;
+    if (this.queue.length > 0 || this.requests.size > 0 || this.inbox.length > 0) return;
     for (const t of this.timers.values()) if (t.ref) return;
     for (const c of this.connections.values()) if (c.connecting) return;
     this.end('exited');
@@ -400,6 +424,9 @@ export class GuestClient {
       if (!opH || !payloadH || ctx.typeof(opH) !== 'string' || ctx.typeof(payloadH) !== 'string') {
         throw new TypeError('bad host call');
       }
+      // Jobs run in batches: once the client is ending (an uncaught error), the rest of the batch may
+      // still compute but can no longer act, as if the process were already gone.
+      if (this.pendingEnd) throw new Error('this client has ended');
       const op = ctx.getString(opH);
       const raw = ctx.getString(payloadH);
       const result = this.hostCall(op, raw === '' ? undefined : (JSON.parse(raw) as unknown));
@@ -523,22 +550,11 @@ export class GuestClient {
       }
       case 'connect':
         return this.connect(p as { host: string; port: number; options: LearnerConnOptions });
-      case 'command': {
-        const { conn, args } = p as { conn: number; args: string[] };
-        this.countCommand();
-        const c = this.connections.get(conn);
-        return this.request(c ? c.command(args) : Promise.resolve(closed()));
-      }
-      case 'quit': {
-        const c = this.connections.get(p as number);
-        if (!c) return this.request(Promise.resolve({ ok: true, value: 'OK' }));
-        return this.request(
-          c.command(['QUIT']).then((r) => {
-            c.destroy('connection closed by QUIT');
-            this.connections.delete(p as number);
-            return r;
-          }),
-        );
+      case 'request': {
+        // The first request of a slice; the rest wait in the guest's outbox until the slice ends.
+        this.outboxSignalled = true;
+        this.startRequest(p);
+        return undefined;
       }
       case 'connNode':
         return this.connections.get(p as number)?.nodeId ?? null;
@@ -563,16 +579,65 @@ export class GuestClient {
     }
   }
 
-  private request(work: Promise<CommandResult>): number {
-    const id = this.nextRequest++;
+  /** Collects the requests the guest queued after the first one of this slice. */
+  private takeOutbox(): void {
+    this.outboxSignalled = false;
+    const ctx = this.context;
+    if (!ctx || !this.takeFn || this.trip || this.pendingEnd) return;
+    const result = ctx.callFunction(this.takeFn, ctx.undefined);
+    if (result.error) {
+      this.onGuestThrow(result.error);
+      return;
+    }
+    const json = ctx.getString(result.value);
+    result.value.dispose();
+    if (json === '') return;
+    const queued: unknown = JSON.parse(json);
+    if (!Array.isArray(queued)) throw new TypeError('bad request batch');
+    for (const r of queued) this.startRequest(r);
+  }
+
+  /** Starts one async request `[id, op, payload]` from the guest; its answer is delivered through the inbox. */
+  private startRequest(r: unknown): void {
+    if (!Array.isArray(r) || typeof r[0] !== 'number' || typeof r[1] !== 'string') throw new TypeError('bad request');
+    const [id, op, p] = r as [number, string, unknown];
+    let work: Promise<CommandResult>;
+    if (op === 'command') {
+      const { conn, args } = p as { conn: number; args: string[] };
+      this.countCommand();
+      const c = this.connections.get(conn);
+      work = c && Array.isArray(args) ? c.command(args.map(String)) : Promise.resolve(closed());
+    } else if (op === 'quit') {
+      const c = this.connections.get(p as number);
+      work = !c
+        ? Promise.resolve({ ok: true, value: 'OK' })
+        : c.command(['QUIT']).then((reply) => {
+            c.destroy('connection closed by QUIT');
+            this.connections.delete(p as number);
+            return reply;
+          });
+    } else throw new Error(`unknown request ${op}`);
     this.requests.add(id);
-    void work.then((result) =>
+    void work.then((result) => this.toInbox(result.ok ? [0, id, result.value] : [1, id, result.error]));
+  }
+
+  /**
+   * Replies and connection events that arrive in the same turn of the event loop (five SETs of a
+   * Redlock round answered together) reach the client in one entry into QuickJS instead of five;
+   * setImmediate runs right after the I/O phase that produced them, so nothing waits for a timer.
+   */
+  private toInbox(item: InboxItem): void {
+    if (this.ended) return;
+    this.inbox.push(item);
+    if (this.inbox.length > 1) return;
+    setImmediate(() => {
+      const batch = this.inbox;
+      this.inbox = [];
       this.deliver(() => {
-        this.requests.delete(id);
-        this.callDispatch('reply', id, JSON.stringify(result));
-      }),
-    );
-    return id;
+        for (const item of batch) if (item[0] !== 2) this.requests.delete(item[1]);
+        this.callDispatch('inbox', 0, JSON.stringify(batch));
+      });
+    });
   }
 
   private connect(p: { host: string; port: number; options: LearnerConnOptions }): number {
@@ -589,7 +654,7 @@ export class GuestClient {
       resolve: () => this.run.resolve(this.id, host, port),
       emit: (e) => this.emit(e),
       nextOpId: () => this.run.nextOpId(),
-      onEvent: (event) => this.deliver(() => this.callDispatch('conn', id, JSON.stringify(event))),
+      onEvent: (event) => this.toInbox([2, id, event]),
     });
     this.connections.set(id, conn);
     return id;

@@ -3,13 +3,15 @@
  * its own QuickJS WebAssembly module and the guest sources, then runs the one
  * run the pool sends it.
  */
-import { readFileSync, readlinkSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
 import type { MainToWorker, WorkerToMain } from '../protocol';
+import { currentThreadId } from '../thread-cpu';
 import { transpileLearnerCode } from '../transpile';
 import { SandboxRun } from './run';
+import { SliceMeter } from './slice-meter';
 
 const WARM_UP_PROGRAM = `import Redis from 'ioredis';
 const r: Redis = new Redis({ host: 'redis-1', port: 6379 });
@@ -21,8 +23,9 @@ const GUEST_FILES = ['core.js', 'basics.js', 'redis-clients.js', 'redlock.js'];
 const port = parentPort;
 if (!port) throw new Error('sandbox worker must run in a worker thread');
 const data = workerData as { busy: SharedArrayBuffer; wasmModule: WebAssembly.Module };
-lowerThreadPriority();
-const busy = new Float64Array(data.busy);
+const tid = currentThreadId();
+lowerThreadPriority(tid);
+const meter = new SliceMeter(tid, new Float64Array(data.busy));
 const post = (m: WorkerToMain) => port.postMessage(m);
 
 const guestSources = GUEST_FILES.map((name) => ({
@@ -37,7 +40,7 @@ let run: SandboxRun | null = null;
 port.on('message', (m: MainToWorker) => {
   if (m.type === 'start') {
     if (run) return;
-    run = new SandboxRun(m.spec, quickjs, guestSources, busy, post);
+    run = new SandboxRun(m.spec, quickjs, guestSources, meter, post);
     run.start();
     return;
   }
@@ -66,14 +69,21 @@ port.on('message', (m: MainToWorker) => {
 post({ type: 'ready' });
 
 /**
- * Learner code competes for the CPU with the server's main thread; on Linux a
- * thread has its own nice value, so this worker yields to the event loop that
- * answers browsers. Best effort: elsewhere it simply keeps the default.
+ * Learner code competes for the CPU with the server's main thread, which also
+ * carries every link proxy: starving it slows every learner's Redis round trip
+ * and every browser. On Linux a thread has its own nice value. Nice 15 (weight
+ * 36 against the main thread's 1024) keeps the main thread ahead even with 20
+ * runs' workers runnable at once (20 × 36 < 1024); nice 10 (weight 110) let
+ * those workers take two thirds of a core from it (bench/sandbox.bench.ts, same
+ * machine load: event → socket latency p50 68 → 233 ms). The limits count CPU time, so a low
+ * priority only slows a run on a busy machine, never stops it.
+ * Best effort: elsewhere it simply keeps the default.
  */
-function lowerThreadPriority(): void {
+const WORKER_NICE = 15;
+
+function lowerThreadPriority(tid: number | null): void {
   try {
-    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, Number(process.env.SANDBOX_NICE ?? 15));
+    if (tid !== null) setPriority(tid, WORKER_NICE);
   } catch {
     /* not Linux, or not allowed */
   }

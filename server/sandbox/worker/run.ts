@@ -11,6 +11,7 @@ import type { ResolvedTarget, RunSpec, WorkerToMain } from '../protocol';
 import type { ClientOutcome, Diagnostic, RunStatus } from '../types';
 import { GuestClient, type RunServices } from './client';
 import { FencedStore } from './fenced-store';
+import type { SliceMeter } from './slice-meter';
 
 export class SandboxRun implements RunServices {
   readonly store = new FencedStore();
@@ -31,7 +32,7 @@ export class SandboxRun implements RunServices {
     readonly spec: RunSpec,
     readonly quickjs: QuickJSWASMModule,
     readonly guestSources: ReadonlyArray<{ name: string; code: string }>,
-    readonly busy: Float64Array,
+    readonly meter: SliceMeter,
     private readonly post: (message: WorkerToMain) => void,
   ) {
     this.opId = spec.opIdBase;
