@@ -23,6 +23,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     environment: 'node',
+    globalSetup: ['tests/setup/global.ts'],
     projects: [
       {
         extends: true,
