@@ -48,6 +48,8 @@ export default defineConfig({
       HOST: '127.0.0.1',
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
+      // A known instructor token, so e2e/classroom.spec.ts can start a class.
+      LOCKLAB_INSTRUCTOR_TOKEN: process.env.E2E_INSTRUCTOR_TOKEN ?? 'e2e-instructor-token',
     },
     reuseExistingServer: !process.env.CI,
     timeout: 120_000,

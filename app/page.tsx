@@ -1,15 +1,17 @@
 /**
- * The course index: the eight lessons in order, with where each one stands.
- * Lessons come from the loader at build time (static page).
+ * The course index: the eight lessons in order, with where each one stands
+ * (read, ran, quiz score, exercise passed). Lessons come from the loader at
+ * build time (static page); the progress is this browser's, read after mount.
  */
 import Link from 'next/link';
+import { LessonProgress } from '@/components/progress/lesson-progress';
 import { loadAllLessons, summarize } from '@/lib/lessons/load';
 import styles from './page.module.css';
 
 const TOPOLOGY_WORDS = { masters: (n: number) => (n === 1 ? '1 node' : `${n} independent masters`), replicated: () => 'master + replica' } as const;
 
 export default function HomePage() {
-  const lessons = loadAllLessons().map(summarize);
+  const lessons = loadAllLessons().map((l) => ({ ...summarize(l), quizQuestionIds: l.quiz.questions.map((q) => q.id) }));
   return (
     <main id="main" className={styles.page}>
       <h1 className={styles.title}>Lock Lab</h1>
@@ -20,12 +22,7 @@ export default function HomePage() {
 
       <section aria-labelledby="course-title" className={styles.course}>
         <h2 id="course-title">The course</h2>
-        {/*
-          INTEGRATION POINT (progress): the workspace engineer's persisted progress
-          store will say, per lesson slug, whether it was opened, whether the exercise
-          passed and the quick-check score. Render it in the `data-progress` slot of
-          each item below (a small client component reading the store by slug).
-        */}
+        {/* Each lesson's progress comes from this browser's saved progress (components/progress), read after mount. */}
         <ol className={styles.lessons}>
           {lessons.map((l) => (
             <li key={l.slug} className={styles.lesson}>
@@ -42,9 +39,7 @@ export default function HomePage() {
                   {l.topology.persistence !== 'none' ? ` · ${l.topology.persistence}` : ''}
                 </p>
               </div>
-              <span className={styles.progress} data-progress={l.slug}>
-                Not started
-              </span>
+              <LessonProgress slug={l.slug} title={l.title} quizQuestionIds={l.quizQuestionIds} />
             </li>
           ))}
         </ol>

@@ -5,7 +5,7 @@
  * Reads only its own node from the store, so a change on Node 3 does not
  * re-render Node 1.
  */
-import { useLabStore } from '@/components/lab/lab-provider';
+import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
 import { formatDuration } from '@/components/lab/history-words';
 import { NodeControls } from './node-controls';
@@ -19,6 +19,7 @@ export function NodeCard({ nodeId }: { nodeId: number }) {
   const peaks = useLabStore((s) => s.ttlPeaks[nodeId]);
   const counting = node !== undefined && (node.restartDueAt !== null || node.keys.some((k) => k.pttl > 0));
   const now = useLabClock(counting);
+  const readOnly = useLabReadOnly();
   if (!node) return null;
 
   const titleId = `node-${node.id}-title`;
@@ -80,7 +81,7 @@ export function NodeCard({ nodeId }: { nodeId: number }) {
         {node.keysTruncated && <p className={styles.empty}>More keys exist; only the first ones are shown.</p>}
       </div>
 
-      <NodeControls node={node} />
+      {!readOnly && <NodeControls node={node} />}
     </section>
   );
 }

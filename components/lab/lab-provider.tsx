@@ -14,6 +14,8 @@ import type { TopologyInput } from '@/lib/schemas';
 interface LabContextValue {
   store: LabStore;
   client: LabSocketClient;
+  /** Someone else drives this lab (a classroom's learner): its controls are not shown. */
+  readOnly?: boolean;
 }
 
 const LabContext = createContext<LabContextValue | null>(null);
@@ -51,6 +53,22 @@ export function LabProvider({ children, topology, clients }: LabProviderProps) {
   return <LabContext.Provider value={value}>{children}</LabContext.Provider>;
 }
 
+export interface LabViewProviderProps {
+  children: ReactNode;
+  /** A store fed by someone else (e.g. a classroom's client), which also starts and stops it. */
+  store: LabStore;
+  /** The commands the controls call (e.g. a LabSocketClient with a classroom transport). */
+  client: LabSocketClient;
+  readOnly?: boolean;
+}
+
+/** Shows a lab that this provider neither creates nor connects: the same components, another source. */
+export function LabViewProvider({ children, store, client, readOnly = false }: LabViewProviderProps) {
+  const [value, setValue] = useState<LabContextValue>(() => ({ store, client, readOnly }));
+  if (value.store !== store || value.client !== client || value.readOnly !== readOnly) setValue({ store, client, readOnly });
+  return <LabContext.Provider value={value}>{children}</LabContext.Provider>;
+}
+
 function useLabContext(): LabContextValue {
   const value = useContext(LabContext);
   if (!value) throw new Error('useLab… hooks must be used inside <LabProvider>');
@@ -70,4 +88,9 @@ export function useLabClient(): LabSocketClient {
 /** The store itself, for event handlers that need a one-off read (e.g. exporting a run); render through useLabStore. */
 export function useLabStoreApi(): LabStore {
   return useLabContext().store;
+}
+
+/** True when this lab is watched, not driven (a classroom's learner): components leave out their controls. */
+export function useLabReadOnly(): boolean {
+  return useLabContext().readOnly === true;
 }

@@ -11,7 +11,16 @@ import type { LabSnapshot } from '@/lib/cluster';
 import type { TimeWindow, Verdict } from '@/lib/checker';
 import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
 import type { ErrorCode } from '@/lib/result';
+import type { GradeProgress, GradeResult } from '@/lib/grading';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
+import {
+  emptyExerciseData,
+  reduceExerciseFailed,
+  reduceExerciseProgress,
+  reduceExerciseRequested,
+  reduceExerciseResult,
+  type ExerciseData,
+} from './exercise-state';
 import {
   emptyLabData,
   reduceHistory,
@@ -82,6 +91,11 @@ export interface LabActions {
   receiveVerdict(verdict: RunVerdict): void;
   receiveDiagnostic(diagnostic: Diagnostic & { runId: string }): void;
   runEnded(ended: RunEnded): void;
+  // "Check my solution" (written by the socket client).
+  exerciseRequested(slug: string): void;
+  exerciseProgress(progress: GradeProgress): void;
+  exerciseResult(result: GradeResult): void;
+  exerciseFailed(message: string): void;
   // How the lab is viewed (written by the workspace's controls).
   setCursor(cursorT: number | null): void;
   setPlaying(playing: boolean): void;
@@ -98,6 +112,8 @@ export interface LabState extends LabData {
   /** Commands sent and not yet acknowledged, by their button name. */
   pending: Record<string, true>;
   run: RunData;
+  /** The last "Check my solution" of this tab. */
+  exercise: ExerciseData;
   view: ViewData;
   actions: LabActions;
 }
@@ -114,6 +130,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     errors: [],
     pending: {},
     run: emptyRunData(),
+    exercise: emptyExerciseData(),
     view: emptyViewData(),
     actions: {
       setConnection: (connection, message = null) => set({ connection, connectionMessage: message }),
@@ -139,6 +156,10 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       receiveVerdict: (verdict) => set((s) => ({ run: reduceRunVerdict(s.run, verdict) })),
       receiveDiagnostic: (diagnostic) => set((s) => ({ run: reduceRunDiagnostic(s.run, diagnostic) })),
       runEnded: (ended) => set((s) => ({ run: reduceRunEnded(s.run, ended) })),
+      exerciseRequested: (slug) => set((s) => ({ exercise: reduceExerciseRequested(s.exercise, slug) })),
+      exerciseProgress: (progress) => set((s) => ({ exercise: reduceExerciseProgress(s.exercise, progress) })),
+      exerciseResult: (result) => set((s) => ({ exercise: reduceExerciseResult(s.exercise, result) })),
+      exerciseFailed: (message) => set((s) => ({ exercise: reduceExerciseFailed(s.exercise, message) })),
       setCursor: (cursorT) => set((s) => ({ view: reduceCursor(s.view, cursorT) })),
       setPlaying: (playing) => set((s) => ({ view: { ...s.view, playing } })),
       setSpeed: (speed) => set((s) => ({ view: { ...s.view, speed } })),

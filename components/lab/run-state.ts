@@ -76,10 +76,14 @@ export function reduceRunStarted(run: RunData, info: RunInfo): RunData {
   if (run.info?.runId === info.runId) return run;
   // A diagnostic (syntax error) or even the end can arrive before the ack; keep them.
   const sameRun = run.ended?.runId === info.runId;
+  // A run this tab did not ask for (a graded run of "Check my solution", another viewer's) follows
+  // an earlier one: that run's verdict and end must not be shown as this one's.
+  const followsAnother = run.info !== null && run.info.runId !== info.runId;
   return {
     ...run,
     phase: sameRun ? 'ended' : run.phase === 'stopping' ? 'stopping' : 'running',
     info,
+    ...(followsAnother && !sameRun ? { verdict: null, ended: null, startError: null } : {}),
     diagnostics: run.diagnostics.filter((d) => d.runId === undefined || d.runId === info.runId),
   };
 }

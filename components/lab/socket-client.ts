@@ -7,6 +7,7 @@
  */
 import { io, type Socket } from 'socket.io-client';
 import type { LabSnapshot, LinkCutMode, Topology, LinkView, NodeView, Persistence, ReplicationView } from '@/lib/cluster';
+import type { GradeResult } from '@/lib/grading';
 import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import type { ErrorCode, LabError, Result } from '@/lib/result';
 import type { ClientPauseInput, RunEnded, RunInfo, RunStartInput } from '@/lib/run';
@@ -36,11 +37,26 @@ export interface LabSocketClientOptions {
   ackTimeoutMs?: number;
   /** How long joining may take: the server may be starting five redis-server processes. */
   joinTimeoutMs?: number;
+  /** How long "Check my solution" may take: every graded run of the exercise, one after another. */
+  gradeTimeoutMs?: number;
   /**
    * The lab this view needs (a lesson's topology). A new lab is created with
    * it; a re-attached lab of another shape is reset to it.
    */
   want?: { topology?: TopologyInput; clients?: number };
+  /**
+   * Sends commands somewhere else than this client's own socket (a
+   * classroom routes them through `classroom:command`). With a transport,
+   * `start()` is not needed: the transport's owner feeds the store.
+   */
+  transport?: LabCommandTransport;
+}
+
+/** Where a client's commands go when they do not go to its own socket (see `transport`). */
+export interface LabCommandTransport {
+  connected(): boolean;
+  /** Emits `event` with `input`; `ack` gets an error on timeout, else the Result. */
+  emit(event: ClientEventName, input: unknown, timeoutMs: number, ack: (err: Error | null, result: unknown) => void): void;
 }
 
 export const LAB_ID_STORAGE_KEY = 'lock-lab:lab-id';
@@ -74,11 +90,13 @@ export class LabSocketClient {
   private readonly now: () => number;
   private readonly ackTimeoutMs: number;
   private readonly joinTimeoutMs: number;
+  private readonly gradeTimeoutMs: number;
 
   constructor(private readonly options: LabSocketClientOptions) {
     this.now = options.now ?? (() => performance.now());
     this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
     this.joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
+    this.gradeTimeoutMs = options.gradeTimeoutMs ?? 300_000;
   }
 
   private get actions() {
@@ -132,6 +150,9 @@ export class LabSocketClient {
     });
     socket.on('run:ended', ({ labId, ...ended }) => {
       if (mine(labId)) this.actions.runEnded(ended);
+    });
+    socket.on('exercise:progress', ({ labId, ...progress }) => {
+      if (mine(labId)) this.actions.exerciseProgress(progress);
     });
     socket.on('lab:error', ({ code, message }) => {
       this.actions.reportError({ command: 'Lab', code: toErrorCode(code), message });
@@ -278,6 +299,21 @@ export class LabSocketClient {
     return result;
   }
 
+  /**
+   * "Check my solution": the server runs `code` under the exercise's
+   * scenarios and seeds, one graded run after another in this tab's lab (so
+   * their run pushes show each run, and the failing one last). The store
+   * shows the grader's progress and then its answer.
+   */
+  async checkExercise(slug: string, code: string): Promise<CommandResult<GradeResult>> {
+    this.actions.exerciseRequested(slug);
+    // Each graded run restores the lab and runs for seconds: allow minutes, not the usual ack time.
+    const result = await this.send('exercise:check', { slug, code }, 'Check my solution', this.gradeTimeoutMs);
+    if (result.ok) this.actions.exerciseResult(result.value);
+    else this.actions.exerciseFailed(result.error.message);
+    return result;
+  }
+
   pauseClient(client: number, durationMs?: number): Promise<CommandResult<{ client: number }>> {
     const input: ClientPauseInput = { client };
     if (durationMs !== undefined && durationMs > 0) input.durationMs = Math.round(durationMs);
@@ -312,14 +348,13 @@ export class LabSocketClient {
     label: string,
     timeoutMs = this.ackTimeoutMs,
   ): Promise<CommandResult<CommandValue<E>>> {
-    const socket = this.socket;
-    if (!socket?.connected) {
+    const emit = this.commandEmitter(timeoutMs);
+    if (!emit) {
       return Promise.resolve(this.failed(label, 'offline', 'Not connected to the lab server.'));
     }
     this.actions.setPending(label, true);
     return new Promise<CommandResult<CommandValue<E>>>((resolve) => {
-      const emitter = socket.timeout(timeoutMs) as unknown as LooseAckEmitter;
-      emitter.emit(event, input, (err, answer) => {
+      emit(event, input, (err, answer) => {
         this.actions.setPending(label, false);
         if (err) {
           resolve(this.failed(label, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`));
@@ -332,6 +367,16 @@ export class LabSocketClient {
         resolve(result);
       });
     });
+  }
+
+  /** The transport's emit, or this client's socket's; null while not connected. */
+  private commandEmitter(timeoutMs: number): LooseAckEmitter['emit'] | null {
+    const transport = this.options.transport;
+    if (transport) return transport.connected() ? (event, input, ack) => transport.emit(event as ClientEventName, input, timeoutMs, ack) : null;
+    const socket = this.socket;
+    if (!socket?.connected) return null;
+    const emitter = socket.timeout(timeoutMs) as unknown as LooseAckEmitter;
+    return (event, input, ack) => emitter.emit(event, input, ack);
   }
 
   private failed(label: string, code: CommandErrorCode, message: string): CommandResult<never> {

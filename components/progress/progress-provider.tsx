@@ -6,7 +6,7 @@
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
-import { createProgressStore, type ProgressActions, type ProgressState, type ProgressStore } from './progress-store';
+import { createProgressStore, PROGRESS_STORAGE_KEY, type ProgressActions, type ProgressState, type ProgressStore } from './progress-store';
 
 const ProgressContext = createContext<ProgressStore | null>(null);
 
@@ -14,6 +14,12 @@ export function ProgressProvider({ children }: { children: ReactNode }) {
   const [store] = useState(createProgressStore);
   useEffect(() => {
     void Promise.resolve(store.persist.rehydrate()).then(() => store.setState({ hydrated: true }));
+    // Progress made in another tab (a lesson opened beside a class) shows here too.
+    const onStorage = (event: StorageEvent) => {
+      if (event.key === PROGRESS_STORAGE_KEY) void store.persist.rehydrate();
+    };
+    window.addEventListener('storage', onStorage);
+    return () => window.removeEventListener('storage', onStorage);
   }, [store]);
   return <ProgressContext.Provider value={store}>{children}</ProgressContext.Provider>;
 }

@@ -17,6 +17,8 @@ export interface ToolbarProps {
   onStop: () => void;
   onReset: () => void;
   onShowSolution: (() => void) | null;
+  /** The chosen scenario runs its own program (not the starter or the solution): offer to load it into the editor. */
+  scenarioProgram?: { name: string; load: () => void } | null;
 }
 
 export function Toolbar(props: ToolbarProps) {
@@ -90,9 +92,20 @@ export function Toolbar(props: ToolbarProps) {
           </button>
         )}
       </span>
-      {chosen?.description && (
+      {(chosen?.description || props.scenarioProgram) && (
         <p id={`${id}-scenario-about`} className={styles.scenarioAbout}>
-          {chosen.description}
+          {chosen?.description}
+          {props.scenarioProgram && (
+            <>
+              {' '}
+              <span className={styles.scenarioProgram}>
+                It was written for another program ({props.scenarioProgram.name}).{' '}
+                <button type="button" className={styles.linkButton} onClick={props.scenarioProgram.load}>
+                  Load this scenario&apos;s program
+                </button>
+              </span>
+            </>
+          )}
         </p>
       )}
     </div>

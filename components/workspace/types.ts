@@ -27,6 +27,28 @@ export interface WorkspaceLesson {
   topology: TopologyInput;
   /** Sent with every run so the verdict checks what the lesson is about (e.g. `expectedExecutions`). */
   checker?: CheckerSettings;
+  /**
+   * Programs of scenarios that run neither the starter nor the solution
+   * (a lesson's `programs/x.ts`), by scenario id: picking such a scenario
+   * offers "Load this scenario's program".
+   */
+  scenarioPrograms?: Record<string, WorkspaceScenarioProgram>;
+  /** The graded exercise: offers "Check my solution" with the editor's code. */
+  exercise?: WorkspaceExercise;
+}
+
+export interface WorkspaceScenarioProgram {
+  /** Where it comes from, for people: "programs/nx-without-ttl.ts". */
+  name: string;
+  code: string;
+}
+
+export interface WorkspaceExercise {
+  /** The function the learner completes: "release". */
+  function: string;
+  description: string;
+  /** Graded runs (scenarios × seeds), for the progress words before the first one starts. */
+  runs: number;
 }
 
 export interface WorkspaceProps {

@@ -22,6 +22,7 @@ import { Timeline } from '@/components/timeline/timeline';
 import { VerdictPanel } from '@/components/verdict/verdict-panel';
 import { ConsolePanel } from './console-panel';
 import { EditorPanel } from './editor-panel';
+import { ExercisePanel } from './exercise-panel';
 import { Tabs } from './tabs';
 import { Toolbar } from './toolbar';
 import type { WorkspaceProps } from './types';
@@ -62,6 +63,8 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
   const scenario = useMemo(() => lesson.scenarios.find((s) => s.id === scenarioId) ?? null, [lesson.scenarios, scenarioId]);
   const [clients, setClients] = useState(scenario?.clients ?? lesson.defaultClients);
 
+  // A run counts as soon as it is asked for (progress "ran", and "Show solution" once they have tried):
+  // counting only ended runs would lose a run the learner left by reloading the page.
   const run = useCallback(() => {
     progress.markRan(lesson.slug);
     if (replaying) openReplay(null, null);
@@ -71,6 +74,8 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
   useEffect(() => {
     if (ended) onRunEnded?.(ended);
   }, [ended, onRunEnded]);
+
+  const scenarioProgram = scenario ? lesson.scenarioPrograms?.[scenario.id] : undefined;
 
   const chooseScenario = (id: string) => {
     setScenarioId(id);
@@ -124,11 +129,13 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
           onStop={() => void lab.stopRun()}
           onReset={() => codeStore.getState().forget(lesson.slug)}
           onShowSolution={lesson.solution !== undefined && ranBefore ? () => codeStore.getState().setCode(lesson.slug, lesson.solution ?? '') : null}
+          scenarioProgram={scenarioProgram ? { name: scenarioProgram.name, load: () => codeStore.getState().setCode(lesson.slug, scenarioProgram.code) } : null}
         />
         <div className={styles.top}>
           <EditorPanel slug={lesson.slug} value={code} ready={hydrated} onChange={(next) => codeStore.getState().setCode(lesson.slug, next)} onRun={run} diagnostics={diagnostics} />
           <VerdictPanel />
         </div>
+        {lesson.exercise && <ExercisePanel slug={lesson.slug} exercise={lesson.exercise} scenarios={lesson.scenarios} code={() => codeRef.current} />}
         <Timeline defaultClients={clients} />
         <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => codeStore.getState().setCode(lesson.slug, saved)} />
         <Tabs label="Lab panels" tabs={tabs} />

@@ -1,0 +1,326 @@
+/**
+ * The browser's picture of a classroom (who I am in it, the roster, the
+ * demo, "follow me"), the queue that holds a lab's pushes until the join's
+ * acknowledgement says which lab is ours, and the progress report a
+ * learner's browser sends. Pure and zod-free (the page bundle stays small),
+ * unit-tested in tests/unit/classroom-state.test.ts.
+ */
+import type { LabSnapshot } from '@/lib/cluster';
+import type {
+  ClassroomDemoStarted,
+  ClassroomFollow,
+  ClassroomJoined,
+  ClassroomLabCommand,
+  ClassroomProgress,
+  ClassroomRole,
+  DemoSummary,
+  RosterEntry,
+} from '@/lib/classroom';
+import type { HistoryEvent } from '@/lib/history';
+import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
+import type { ClientOutcome, RunEnded, RunInfo, RunOutcome, RunVerdict } from '@/lib/run';
+
+/**
+ * - `idle`: nothing asked yet (a learner who has not given a name).
+ * - `connecting` / `joining`: on the way in.
+ * - `joined`: in the class; the shared lab is live.
+ * - `reconnecting`: the connection dropped; the tab re-joins as itself.
+ * - `ended`: the class is over.
+ * - `failed`: joining was refused (see `message`, `errorCode`).
+ */
+export type ClassroomStatus = 'idle' | 'connecting' | 'joining' | 'joined' | 'reconnecting' | 'ended' | 'failed';
+
+export type ClassroomInfo = Omit<ClassroomJoined, 'lab' | 'roster' | 'follow' | 'demo'>;
+
+export interface ClassroomData {
+  status: ClassroomStatus;
+  message: string | null;
+  errorCode: string | null;
+  info: ClassroomInfo | null;
+  /** The instructor's roster, in joining order. */
+  roster: RosterEntry[];
+  follow: ClassroomFollow | null;
+  /** Counts "follow me" pushes received live, so the same target sent twice still moves the view. */
+  followCount: number;
+  demo: ClassroomDemoStarted | null;
+  demos: DemoSummary[] | null;
+}
+
+export const emptyClassroomData = (): ClassroomData => ({
+  status: 'idle',
+  message: null,
+  errorCode: null,
+  info: null,
+  roster: [],
+  follow: null,
+  followCount: 0,
+  demo: null,
+  demos: null,
+});
+
+const byJoining = (a: RosterEntry, b: RosterEntry) => a.joinedAt - b.joinedAt || a.name.localeCompare(b.name);
+
+export function reduceJoined(data: ClassroomData, joined: ClassroomJoined): ClassroomData {
+  const { lab: _lab, roster, follow, demo, ...info } = joined;
+  return {
+    ...data,
+    status: 'joined',
+    message: null,
+    errorCode: null,
+    info,
+    roster: roster ? [...roster].sort(byJoining) : [],
+    follow,
+    demo,
+  };
+}
+
+/** A learner joined, reported progress or left: replaces their entry. */
+export function reduceRosterEntry(data: ClassroomData, entry: RosterEntry): ClassroomData {
+  const rest = data.roster.filter((e) => e.learnerId !== entry.learnerId);
+  return { ...data, roster: [...rest, entry].sort(byJoining) };
+}
+
+export function reduceFollow(data: ClassroomData, follow: ClassroomFollow): ClassroomData {
+  return { ...data, follow: { lesson: follow.lesson, scenario: follow.scenario }, followCount: data.followCount + 1 };
+}
+
+export function reduceDemo(data: ClassroomData, demo: ClassroomDemoStarted): ClassroomData {
+  return { ...data, demo: { ref: demo.ref, title: demo.title, seed: demo.seed, run: demo.run } };
+}
+
+export function reduceEnded(data: ClassroomData, reason: string): ClassroomData {
+  return { ...data, status: 'ended', message: reason };
+}
+
+// ---------------------------------------------------------------------------
+// The shared lab's pushes.
+
+export type LabPush =
+  | { kind: 'snapshot'; snapshot: LabSnapshot }
+  | { kind: 'nodes'; diff: NodesDiff }
+  | { kind: 'links'; diff: LinksDiff }
+  | { kind: 'history'; batch: HistoryBatch }
+  | { kind: 'run-started'; info: RunInfo }
+  | { kind: 'verdict'; verdict: RunVerdict }
+  | { kind: 'run-ended'; ended: RunEnded };
+
+/** Pushes kept per lab before the ack; beyond this the oldest go (a snapshot follows anyway). */
+const MAX_PENDING_PER_LAB = 5_000;
+/** Labs whose pushes are kept at once: a socket sees few labs, but a server must not make the tab hoard. */
+const MAX_PENDING_LABS = 8;
+
+/**
+ * Routes each push of a lab to the store once the tab knows which lab is the
+ * classroom's. The history of a join can arrive before the join's
+ * acknowledgement, so until then pushes wait here, per labId, in arrival
+ * order; pushes of any other lab are dropped.
+ */
+export class LabPushRouter {
+  private labId: string | null = null;
+  private waiting = true;
+  private readonly pending = new Map<string, LabPush[]>();
+
+  constructor(private readonly apply: (push: LabPush) => void) {}
+
+  /** A (re-)join was sent: hold pushes until its acknowledgement. */
+  expectJoin(): void {
+    this.waiting = true;
+  }
+
+  /** The join's ack named the lab: returns nothing, applies what waited for it (after the caller applied the ack's snapshot). */
+  joined(labId: string): void {
+    this.labId = labId;
+    this.waiting = false;
+    const held = this.pending.get(labId) ?? [];
+    this.pending.clear();
+    for (const push of held) this.apply(push);
+  }
+
+  /** Left or ended: nothing more is ours. */
+  reset(): void {
+    this.labId = null;
+    this.waiting = false;
+    this.pending.clear();
+  }
+
+  get current(): string | null {
+    return this.labId;
+  }
+
+  push(labId: string, push: LabPush): void {
+    if (this.waiting) {
+      let queue = this.pending.get(labId);
+      if (!queue) {
+        if (this.pending.size >= MAX_PENDING_LABS) return;
+        this.pending.set(labId, (queue = []));
+      }
+      queue.push(push);
+      if (queue.length > MAX_PENDING_PER_LAB) queue.shift();
+      return;
+    }
+    if (labId === this.labId) this.apply(push);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// What instructors may send to the classroom's lab (lib/classroom's list, kept here without zod).
+
+export const CLASSROOM_LAB_COMMAND_NAMES: readonly ClassroomLabCommand[] = [
+  'node:kill',
+  'node:restart',
+  'node:pause',
+  'node:resume',
+  'node:clock-jump',
+  'link:cut',
+  'link:heal',
+  'link:delay',
+  'replication:hold',
+  'replication:release',
+  'replication:delay',
+  'cluster:failover',
+  'run:start',
+  'run:stop',
+  'client:pause',
+  'client:resume',
+  'client:crash',
+  'client:skew',
+];
+
+export function isClassroomLabCommand(event: string): event is ClassroomLabCommand {
+  return (CLASSROOM_LAB_COMMAND_NAMES as readonly string[]).includes(event);
+}
+
+// ---------------------------------------------------------------------------
+// Join codes (lib/classroom's rules, without zod).
+
+const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const CODE_LENGTH = 15;
+
+/** A typed code in canonical form (`K7M2Q-9XR4T-HB3WZ`), or null if it cannot be one. */
+export function normalizeCode(input: string): string | null {
+  const compact = input.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
+  if (compact.length !== CODE_LENGTH) return null;
+  for (const ch of compact) if (!CODE_ALPHABET.includes(ch)) return null;
+  return `${compact.slice(0, 5)}-${compact.slice(5, 10)}-${compact.slice(10)}`;
+}
+
+// ---------------------------------------------------------------------------
+// Who this tab is in a class, kept in sessionStorage to re-join after a reload.
+
+export type Credentials =
+  | { role: Extract<ClassroomRole, 'instructor'>; code: string; token: string }
+  | { role: Extract<ClassroomRole, 'learner'>; code: string; name: string; learnerId: string | null };
+
+export type CredentialStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
+
+export const INSTRUCTOR_TOKEN_KEY = 'lock-lab:classroom:instructor-token';
+export const learnerKey = (code: string) => `lock-lab:classroom:${code}:learner`;
+export const AUTO_FOLLOW_KEY = 'lock-lab:classroom:auto-follow';
+
+/** This tab's sessionStorage, or null where storage is blocked (the tab then cannot re-join as itself after a reload). */
+export function tabStorage(): CredentialStorage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+export function savedInstructor(storage: CredentialStorage | null, code: string): Credentials | null {
+  const token = storage?.getItem(INSTRUCTOR_TOKEN_KEY);
+  return token ? { role: 'instructor', code, token } : null;
+}
+
+export function savedLearner(storage: CredentialStorage | null, code: string): Credentials | null {
+  const raw = storage?.getItem(learnerKey(code));
+  if (!raw) return null;
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (typeof parsed !== 'object' || parsed === null) return null;
+    const { name, learnerId } = parsed as { name?: unknown; learnerId?: unknown };
+    if (typeof name !== 'string' || name.trim() === '') return null;
+    return { role: 'learner', code, name, learnerId: typeof learnerId === 'string' ? learnerId : null };
+  } catch {
+    return null;
+  }
+}
+
+export function saveCredentials(storage: CredentialStorage | null, credentials: Credentials): void {
+  if (credentials.role === 'instructor') storage?.setItem(INSTRUCTOR_TOKEN_KEY, credentials.token);
+  else storage?.setItem(learnerKey(credentials.code), JSON.stringify({ name: credentials.name, learnerId: credentials.learnerId }));
+}
+
+// ---------------------------------------------------------------------------
+// A learner's progress, as the room sees it.
+
+/** What the report needs from the saved progress (components/progress LessonProgress). */
+export interface SavedLessonProgress {
+  read: boolean;
+  quiz: Record<string, { correct: boolean }>;
+  passed: boolean;
+}
+
+/** What the report needs to know about the course. */
+export interface CourseLesson {
+  slug: string;
+  title: string;
+  quizQuestionIds: string[];
+  hasExercise: boolean;
+  scenarios: { id: string; title: string; role: 'break' | 'fix' | 'explore' }[];
+}
+
+/**
+ * The report a learner's browser sends: lessons read, quick-check scores
+ * (only lessons with an answer; only questions the quiz still has count) and
+ * exercises passed, for the course's lessons only, in course order.
+ */
+export function progressReport(lessons: Record<string, SavedLessonProgress | undefined>, course: readonly CourseLesson[]): ClassroomProgress {
+  const report: ClassroomProgress = { lessonsRead: [], quizScores: {}, exercisesPassed: [] };
+  for (const lesson of course.slice(0, 100)) {
+    const saved = lessons[lesson.slug];
+    if (!saved) continue;
+    if (saved.read) report.lessonsRead.push(lesson.slug);
+    if (saved.passed) report.exercisesPassed.push(lesson.slug);
+    let answered = 0;
+    let correct = 0;
+    for (const id of lesson.quizQuestionIds) {
+      const answer = saved.quiz[id];
+      if (!answer) continue;
+      answered++;
+      if (answer.correct) correct++;
+    }
+    if (answered > 0) report.quizScores[lesson.slug] = { correct, total: lesson.quizQuestionIds.length };
+  }
+  return report;
+}
+
+/** Same report (to send only changes): the arrays are in course order, so JSON compares them. */
+export const sameReport = (a: ClassroomProgress | null, b: ClassroomProgress): boolean => a !== null && JSON.stringify(a) === JSON.stringify(b);
+
+/** Where "follow me" points: the lesson's page, with its scenario picked. */
+export function followHref(follow: ClassroomFollow): string {
+  const base = `/lessons/${encodeURIComponent(follow.lesson)}`;
+  return follow.scenario ? `${base}?scenario=${encodeURIComponent(follow.scenario)}` : base;
+}
+
+// ---------------------------------------------------------------------------
+// A demo that ended before this tab (re-)joined: its run:ended was pushed before we were here.
+
+/**
+ * How the run ended, read from the history: once every client of the run
+ * has an exit, error or crash event, the run is over. Null while any client
+ * has not ended (the run goes on, and its run:ended will be pushed).
+ */
+export function endedFromHistory(history: readonly HistoryEvent[], run: RunInfo): RunOutcome | null {
+  const ends = new Map<number, ClientOutcome>();
+  let lastT = run.startedAt;
+  for (const e of history) {
+    if (e.runId !== run.runId) continue;
+    lastT = Math.max(lastT, e.t);
+    if (e.type !== 'client' || (e.event !== 'exit' && e.event !== 'error' && e.event !== 'crash')) continue;
+    const status: ClientOutcome['status'] = e.event === 'crash' ? 'crashed' : e.event === 'error' ? 'error' : 'exited';
+    ends.set(e.client, { client: e.client, status, ...(e.detail ? { error: e.detail } : {}) });
+  }
+  if (ends.size < run.clients) return null;
+  return { runId: run.runId, status: 'completed', clients: [...ends.values()].sort((a, b) => a.client - b.client), durationMs: lastT - run.startedAt };
+}

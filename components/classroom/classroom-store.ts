@@ -1,0 +1,48 @@
+/**
+ * The zustand store of one classroom view (created per provider, like the
+ * lab store). Only the classroom client writes it; components read it
+ * through selectors.
+ */
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ClassroomDemoStarted, ClassroomFollow, ClassroomJoined, DemoSummary, RosterEntry } from '@/lib/classroom';
+import {
+  emptyClassroomData,
+  reduceDemo,
+  reduceEnded,
+  reduceFollow,
+  reduceJoined,
+  reduceRosterEntry,
+  type ClassroomData,
+  type ClassroomStatus,
+} from './classroom-state';
+
+export interface ClassroomActions {
+  setStatus(status: ClassroomStatus, message?: string | null, errorCode?: string | null): void;
+  joined(joined: ClassroomJoined): void;
+  rosterEntry(entry: RosterEntry): void;
+  follow(follow: ClassroomFollow): void;
+  demo(demo: ClassroomDemoStarted): void;
+  ended(reason: string): void;
+  demos(demos: DemoSummary[]): void;
+}
+
+export interface ClassroomState extends ClassroomData {
+  actions: ClassroomActions;
+}
+
+export type ClassroomStore = StoreApi<ClassroomState>;
+
+export function createClassroomStore(): ClassroomStore {
+  return createStore<ClassroomState>()((set) => ({
+    ...emptyClassroomData(),
+    actions: {
+      setStatus: (status, message = null, errorCode = null) => set({ status, message, errorCode }),
+      joined: (joined) => set((s) => reduceJoined(s, joined)),
+      rosterEntry: (entry) => set((s) => reduceRosterEntry(s, entry)),
+      follow: (follow) => set((s) => reduceFollow(s, follow)),
+      demo: (demo) => set((s) => reduceDemo(s, demo)),
+      ended: (reason) => set((s) => reduceEnded(s, reason)),
+      demos: (demos) => set({ demos }),
+    },
+  }));
+}

@@ -1,0 +1,62 @@
+'use client';
+/** "Follow me": moves every learner's view to a lesson (and one of its scenarios). */
+import { useId, useState, type FormEvent } from 'react';
+import { useClassroom, useClassroomClient } from './classroom-provider';
+import type { CourseLesson } from './classroom-state';
+import styles from './classroom.module.css';
+
+export function FollowPanel({ course }: { course: CourseLesson[] }) {
+  const client = useClassroomClient();
+  const follow = useClassroom((s) => s.follow);
+  const id = useId();
+  const [lesson, setLesson] = useState(course[0]?.slug ?? '');
+  const [scenario, setScenario] = useState('');
+  const chosen = course.find((l) => l.slug === lesson);
+  const following = follow ? course.find((l) => l.slug === follow.lesson) : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (lesson) void client.follow(lesson, scenario || null);
+  };
+
+  return (
+    <form className={styles.card} onSubmit={submit} aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} className={styles.cardTitle}>
+        Follow me
+      </h2>
+      <label htmlFor={`${id}-lesson`}>Lesson</label>
+      <select
+        id={`${id}-lesson`}
+        value={lesson}
+        onChange={(e) => {
+          setLesson(e.target.value);
+          setScenario('');
+        }}
+      >
+        {course.map((l) => (
+          <option key={l.slug} value={l.slug}>
+            {l.title}
+          </option>
+        ))}
+      </select>
+      <label htmlFor={`${id}-scenario`}>Scenario</label>
+      <select id={`${id}-scenario`} value={scenario} onChange={(e) => setScenario(e.target.value)}>
+        <option value="">Just the lesson</option>
+        {chosen?.scenarios.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.title}
+          </option>
+        ))}
+      </select>
+      <button type="submit" className={styles.primary}>
+        Move everyone there
+      </button>
+      {follow && (
+        <p className={styles.muted} role="status">
+          Learners were sent to <strong>{following?.title ?? follow.lesson}</strong>
+          {follow.scenario ? ` (${following?.scenarios.find((s) => s.id === follow.scenario)?.title ?? follow.scenario})` : ''}.
+        </p>
+      )}
+    </form>
+  );
+}

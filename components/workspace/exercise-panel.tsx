@@ -1,0 +1,101 @@
+'use client';
+/**
+ * "Check my solution": sends the editor's code to the grader through the
+ * lab client, shows which graded run is going ("Checking 2 of 6: Fix it —
+ * seed 17"), then passed, or the counter-example with "Show on timeline"
+ * and a hint. The graded runs play in this tab's lab, so the timeline and
+ * verdict show each of them, and the failing one last.
+ */
+import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
+import { useProgressActions } from '@/components/progress/progress-provider';
+import type { Scenario } from '@/lib/scenario';
+import { checkingWords } from './exercise-words';
+import type { WorkspaceExercise } from './types';
+import styles from './workspace.module.css';
+
+export interface ExercisePanelProps {
+  slug: string;
+  exercise: WorkspaceExercise;
+  scenarios: readonly Scenario[];
+  /** The editor's code now (read when the button is pressed). */
+  code: () => string;
+}
+
+export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanelProps) {
+  const lab = useLabClient();
+  const progress = useProgressActions();
+  const state = useLabStore((s) => (s.exercise.slug === slug ? s.exercise : null));
+  const connected = useLabStore((s) => s.connection === 'ready');
+  const actions = useLabStore((s) => s.actions);
+  const checking = state?.phase === 'checking';
+  const result = state?.phase === 'done' ? state.result : null;
+  const failure = result?.failure ?? null;
+  const failedRun = failure ? result?.runs.find((r) => r.runId === failure.runId) : undefined;
+
+  const check = async () => {
+    if (checking || !connected) return;
+    // Show the graded runs live: leave a replay or a scrubbed cursor.
+    actions.openReplay(null, null);
+    actions.setCursor(null);
+    // A check is a try too: it counts as a run (and so offers "Show solution").
+    progress.markRan(slug);
+    const answer = await lab.checkExercise(slug, code());
+    if (answer.ok && answer.value.passed) progress.markPassed(slug);
+  };
+
+  return (
+    <section className={styles.exercise} aria-labelledby="exercise-panel-title" data-testid="exercise">
+      <div className={styles.exerciseHead}>
+        <h2 id="exercise-panel-title" className={styles.panelTitle}>
+          Exercise: <code>{exercise.function}()</code>
+        </h2>
+        <button type="button" className={styles.checkButton} onClick={() => void check()} aria-disabled={checking || !connected ? true : undefined}>
+          Check my solution
+        </button>
+      </div>
+      <p className={styles.muted}>{exercise.description}</p>
+
+      <div aria-live="polite" className={styles.exerciseStatus}>
+        {checking && (
+          <p className={styles.exerciseProgress} data-testid="exercise-progress">
+            <span className={styles.spinner} aria-hidden="true" />
+            {checkingWords(state.progress, scenarios, exercise.runs)}
+            {state.progress && <progress max={state.progress.total} value={state.progress.done} aria-hidden="true" />}
+          </p>
+        )}
+        {state?.phase === 'error' && (
+          <p className={styles.exerciseFailed} role="alert">
+            The check could not finish: {state.error}
+          </p>
+        )}
+        {result?.passed && (
+          <p className={styles.exercisePassed} data-testid="exercise-result" data-passed="true">
+            <span aria-hidden="true">✓ </span>
+            <strong>Passed.</strong> Your code held in all {result.total} graded runs, and the work got done. Well done.
+          </p>
+        )}
+        {result && !result.passed && (
+          <div className={styles.exerciseFailure} data-testid="exercise-result" data-passed="false">
+            <p>
+              <span aria-hidden="true">✗ </span>
+              <strong>Not yet.</strong>{' '}
+              {failedRun ? `It failed under “${failedRun.scenarioTitle}” with seed ${failedRun.seed} (run ${result.runs.length} of ${result.total}).` : 'A graded run failed.'}
+            </p>
+            {failure && <p data-testid="exercise-counter-example">{failure.message}</p>}
+            {failure?.counterExample && (
+              <button type="button" className={styles.linkButton} onClick={() => failure.counterExample && actions.focusWindow(failure.counterExample.window)}>
+                Show on timeline
+              </button>
+            )}
+            {failure?.hint && (
+              <div className={styles.exerciseHint} data-testid="exercise-hint">
+                <h3>Hint</h3>
+                <p>{failure.hint.replace(/^#+\s*/gm, '')}</p>
+              </div>
+            )}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

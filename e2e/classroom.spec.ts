@@ -1,0 +1,122 @@
+/**
+ * A class end to end in two browser contexts (an instructor and a learner)
+ * against the production build and real redis-server processes: create a
+ * class with the instructor token, a learner joins by name, the instructor
+ * kills a node and runs a demo and the learner's page shows both, the roster
+ * shows the learner's progress, "follow me", reloads re-join as the same
+ * people, and the class ends. Screenshots go to test-results/screenshots/.
+ */
+import { expect, test, type Page } from '@playwright/test';
+
+const TOKEN = process.env.E2E_INSTRUCTOR_TOKEN ?? 'e2e-instructor-token';
+const nodeState = (page: Page, n: number) => page.getByRole('region', { name: `Node ${n}`, exact: true }).getByTestId('node-state');
+const rosterRow = (page: Page, name: string) => page.getByTestId('roster').locator(`tr[data-learner="${name}"]`);
+
+async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+}
+
+test('an instructor runs a class: a demo reaches the learner live, the roster shows their progress, learners cannot act', async ({ browser }) => {
+  test.setTimeout(150_000);
+  const teacherContext = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const learnerContext = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  try {
+    // The instructor starts a class with the token.
+    const teacher = await teacherContext.newPage();
+    await teacher.goto('/classroom');
+    await teacher.getByLabel('Instructor token').fill(TOKEN);
+    await teacher.getByLabel('Class name (optional)').fill('Distributed locks 101');
+    await screenshot(teacher, 'classroom-01-start');
+    await teacher.getByRole('button', { name: 'Create class' }).click();
+    await expect(teacher).toHaveURL(/\/classroom\/[0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}\/instructor$/, { timeout: 30_000 });
+    await expect(teacher.getByRole('status').filter({ hasText: 'In the class' })).toBeVisible({ timeout: 30_000 });
+    await expect(nodeState(teacher, 3)).toHaveText(/up/);
+    await expect(teacher.getByRole('button', { name: 'Run demo: GC pause breaks Redlock' })).toBeVisible();
+    const code = (await teacher.getByTestId('join-code').textContent())?.trim() ?? '';
+    expect(code).toMatch(/^[0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}$/);
+    await expect(teacher.getByTestId('join-link')).toHaveAttribute('href', `/classroom/${code}`);
+
+    // A learner joins with a name, through the link.
+    const learner = await learnerContext.newPage();
+    await learner.goto(`/classroom/${code}`);
+    await learner.getByLabel('Your name').fill('Ada Lovelace');
+    await learner.getByRole('button', { name: 'Join' }).click();
+    await expect(learner.getByTestId('watch-note')).toContainText('Your instructor drives this lab');
+    await expect(nodeState(learner, 3)).toHaveText(/up/, { timeout: 30_000 });
+    await expect(rosterRow(teacher, 'Ada Lovelace')).toHaveAttribute('data-connected', 'true');
+
+    // The learner has no class-wide controls at all.
+    await expect(learner.getByRole('button', { name: /^(Kill|Restart|Pause|Resume) Node \d$/ })).toHaveCount(0);
+    await expect(learner.getByRole('button', { name: /^Run demo/ })).toHaveCount(0);
+    await expect(learner.getByRole('button', { name: /^(End class|Move everyone there|Stop)$/ })).toHaveCount(0);
+    await screenshot(learner, 'classroom-02-learner-joined');
+
+    // The instructor kills Node 3: the learner's card reads `down` within 1 s.
+    await teacher.getByRole('button', { name: 'Kill Node 3', exact: true }).click();
+    await expect(nodeState(learner, 3)).toHaveText(/down/, { timeout: 1_000 });
+    await expect(nodeState(teacher, 3)).toHaveText(/down/);
+
+    // A one-click demo with a seed: the learner sees it start and its verdict.
+    await teacher.getByLabel('Seed').fill('7');
+    await teacher.getByRole('button', { name: 'Run demo: GC pause breaks Redlock' }).click();
+    await expect(learner.getByTestId('current-demo')).toContainText('GC pause breaks Redlock', { timeout: 30_000 });
+    await expect(learner.getByTestId('current-demo')).toContainText('seed 7');
+    // A demo starts from a clean lab: Node 3 is back for it.
+    await expect(nodeState(learner, 3)).toHaveText(/up/, { timeout: 30_000 });
+    const teacherVerdict = teacher.getByTestId('verdict');
+    await expect(teacherVerdict).toHaveAttribute('data-final', 'true', { timeout: 45_000 });
+    await expect(teacherVerdict).toHaveAttribute('data-valid', 'violated');
+    const learnerVerdict = learner.getByTestId('verdict');
+    await expect(learnerVerdict).toHaveAttribute('data-final', 'true', { timeout: 1_000 });
+    await expect(learnerVerdict).toHaveAttribute('data-valid', 'violated', { timeout: 1_000 });
+    await screenshot(learner, 'classroom-03-learner-demo-verdict');
+    await teacher.evaluate(() => window.scrollTo(0, 0));
+    await screenshot(teacher, 'classroom-04-instructor-demo');
+
+    // The learner reads a lesson in another tab: the class tab reports it, and the roster shows it.
+    const lesson = await learnerContext.newPage();
+    await lesson.goto('/lessons/naive-lock');
+    const marker = lesson.getByTestId('read-marker');
+    await marker.scrollIntoViewIfNeeded();
+    await expect(marker).toHaveAttribute('data-read', 'true', { timeout: 10_000 });
+    await expect(rosterRow(teacher, 'Ada Lovelace').getByTestId('lessons-read')).toHaveText(/^1\/\d+$/, { timeout: 10_000 });
+    await expect(learner.getByTestId('my-progress')).toContainText('1 of');
+    await lesson.close();
+
+    // "Follow me": the learner gets a banner with a link to the lesson and scenario.
+    await teacher.getByLabel('Lesson').selectOption({ label: 'The naive lock' });
+    await teacher.getByRole('button', { name: 'Move everyone there' }).click();
+    const banner = learner.getByTestId('follow-banner');
+    await expect(banner).toContainText('The naive lock', { timeout: 1_000 });
+    await expect(banner.getByRole('link')).toHaveAttribute('href', '/lessons/naive-lock');
+    await screenshot(learner, 'classroom-05-learner-follow');
+
+    // Reloads re-join as the same people: one roster entry, still connected, progress kept.
+    await learner.reload();
+    await expect(learner.getByTestId('watch-note')).toBeVisible({ timeout: 30_000 });
+    // The demo ended before this join: its end is read from the history, not shown as still running.
+    await expect(learner.getByTestId('verdict')).toHaveAttribute('data-final', 'true');
+    await expect(learner.getByTestId('verdict')).toHaveAttribute('data-valid', 'violated');
+    await teacher.reload();
+    await expect(teacher.getByRole('status').filter({ hasText: 'In the class' })).toBeVisible({ timeout: 30_000 });
+    await expect(teacher.getByTestId('roster').locator('tbody tr')).toHaveCount(1);
+    await expect(rosterRow(teacher, 'Ada Lovelace')).toHaveAttribute('data-connected', 'true');
+    await expect(rosterRow(teacher, 'Ada Lovelace').getByTestId('lessons-read')).toHaveText(/^1\/\d+$/);
+    await screenshot(teacher, 'classroom-06-instructor-roster');
+
+    // On a projector.
+    await teacher.setViewportSize({ width: 1920, height: 1080 });
+    await screenshot(teacher, 'classroom-07-instructor-projector');
+    await learner.setViewportSize({ width: 1920, height: 1080 });
+    await screenshot(learner, 'classroom-08-learner-1080');
+
+    // The instructor ends the class; the learner is told.
+    await teacher.getByRole('button', { name: 'End class' }).click();
+    await teacher.getByRole('button', { name: 'End it now' }).click();
+    await expect(learner.getByRole('alert').filter({ hasText: 'The class is over' })).toBeVisible({ timeout: 5_000 });
+    await expect(teacher.getByRole('alert').filter({ hasText: 'The class is over' })).toBeVisible();
+  } finally {
+    await teacherContext.close();
+    await learnerContext.close();
+  }
+});

@@ -1,0 +1,198 @@
+/**
+ * One full lesson walked as a learner would, in a real browser against the
+ * production build, real redis-server processes and the real sandbox:
+ * open "Safe release" from the index, read it, break it with the starter,
+ * fix release() in the editor, see the fix hold, answer the quick check,
+ * pass "Check my solution", and find the progress on the index. Screenshots
+ * after each step under test-results/screenshots/lesson-*.png.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+
+async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+}
+
+interface QuizFile {
+  questions: { id: string; prompt: string; choices: { text: string; correct: boolean }[] }[];
+}
+const quiz = JSON.parse(fs.readFileSync(path.join('lessons', '02-safe-release', 'quiz.json'), 'utf8')) as QuizFile;
+
+test.beforeEach(async ({ page }) => {
+  // Start each test as a new learner: no saved code, no progress (kept across this test's own navigations).
+  await page.addInitScript(() => {
+    if (!sessionStorage.getItem('e2e-started')) {
+      localStorage.clear();
+      sessionStorage.setItem('e2e-started', '1');
+    }
+  });
+});
+
+async function openLessonFromIndex(page: Page) {
+  await page.goto('/');
+  const card = page.getByTestId('progress-safe-release');
+  await expect(card).toHaveAttribute('data-standing', 'not-started');
+  await expect(card).toContainText('Not started');
+  await page.getByRole('link', { name: 'Safe release', exact: true }).click();
+  await expect(page).toHaveURL(/\/lessons\/safe-release$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Safe release' })).toBeVisible();
+  await expect(page.getByText('Lab running')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+}
+
+/** Puts the editor's cursor at the start of line `line` with the keyboard (Ctrl+Home, then arrow keys). */
+async function goToLine(page: Page, line: number) {
+  await page.locator('.monaco-editor .view-line').first().click();
+  await page.keyboard.press('ControlOrMeta+Home');
+  for (let i = 1; i < line; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Home');
+}
+
+/**
+ * Runs the editor's code under a scenario and waits for the final verdict. A break is a real race
+ * on real processes: on a machine loaded by other work the fault can miss its window, and a learner
+ * would simply run it again, so `attempts` allows that (the last verdict must be the expected one).
+ */
+async function runScenario(page: Page, title: string, expected: 'violated' | 'held', attempts = 1) {
+  await page.getByLabel('Scenario', { exact: true }).selectOption({ label: title });
+  const verdict = page.getByTestId('verdict');
+  for (let attempt = 1; ; attempt++) {
+    await button(page, 'Run').click();
+    await expect(page.getByTestId('run-progress')).toContainText('Finished', { timeout: 40_000 });
+    await expect(verdict).toHaveAttribute('data-final', 'true');
+    if (attempt >= attempts || (await verdict.getAttribute('data-valid')) === expected) break;
+    console.log(`${title}: attempt ${attempt} gave ${await verdict.getAttribute('data-valid')}, running it again`);
+  }
+  await expect(verdict).toHaveAttribute('data-valid', expected);
+}
+
+test('a learner walks lesson 2: read, break, fix, quick check, pass the exercise, progress on the index', async ({ page }) => {
+  test.setTimeout(240_000);
+  await openLessonFromIndex(page);
+  await screenshot(page, 'lesson-01-opened');
+
+  // Read: scroll through the lesson text to its end.
+  const text = page.getByRole('article', { name: 'Lesson: Safe release' });
+  await expect(text).toContainText('Releasing is the dangerous part');
+  await expect(page.getByTestId('read-marker')).not.toHaveAttribute('data-read', 'true');
+  await page.getByTestId('read-marker').scrollIntoViewIfNeeded();
+  await expect(page.getByTestId('read-marker')).toHaveAttribute('data-read', 'true');
+  await screenshot(page, 'lesson-02-read');
+  await text.evaluate((el) => el.scrollTo({ top: 0 }));
+
+  // Break it: the starter's plain DEL deletes another client's lock.
+  await runScenario(page, 'Break it: a late plain DEL', 'violated', 3);
+  await expect(page.getByTestId('verdict').locator('li[data-kind="release-deleted-foreign-lock"]').first()).toBeVisible();
+  await expect(page.getByTestId('counter-example')).toContainText('Client');
+  await page.getByTestId('verdict').scrollIntoViewIfNeeded();
+  await screenshot(page, 'lesson-03-break-it-violated');
+
+  // Fix it in the editor, with the keyboard: go to release(), paste the lesson's script above it, then rewrite its DEL line.
+  const lines = page.locator('.monaco-editor .view-lines');
+  const starter = fs.readFileSync(path.join('lessons', '02-safe-release', 'starter.ts'), 'utf8').split('\n');
+  const releaseLine = starter.findIndex((l) => l.startsWith('async function release(')) + 1;
+  expect(starter[releaseLine]).toContain('await redis.del(key)');
+  await goToLine(page, releaseLine);
+  await page.keyboard.insertText(
+    `const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";\n\n`,
+  );
+  // The cursor is back at the start of release(); its DEL line is the next one.
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Shift+Home');
+  await page.keyboard.type('const deleted = await redis.eval(RELEASE, 1, key, token');
+  await page.keyboard.press('End'); // past the ")" the editor closed for us
+  await page.keyboard.type(';');
+  await expect(lines).toContainText('await redis.eval(RELEASE, 1, key, token);');
+  await expect(lines).not.toContainText('redis.del(key)');
+  await screenshot(page, 'lesson-04-fixed-code');
+
+  // Fix it: the same late release, now token-checked: safety holds.
+  await runScenario(page, 'Fix it: release only your own token', 'held');
+  await expect(page.getByTestId('diagnostics')).toHaveCount(0);
+  await page.getByTestId('verdict').scrollIntoViewIfNeeded();
+  await screenshot(page, 'lesson-05-fix-it-held');
+
+  // "Show solution" is offered now that they have tried.
+  await expect(button(page, 'Show solution')).toBeVisible();
+
+  // The quick check, every question answered (the score is recorded).
+  const check = page.getByTestId('quick-check');
+  for (const q of quiz.questions) {
+    const form = check.locator('form', { hasText: q.prompt });
+    const right = q.choices.find((c) => c.correct);
+    await form.getByLabel(right?.text ?? '', { exact: true }).check();
+    await form.getByRole('button', { name: 'Check answer' }).click();
+    await expect(form.getByRole('status')).toContainText('Correct');
+  }
+  await expect(page.getByTestId('quiz-score')).toHaveText(`Your score: ${quiz.questions.length} of ${quiz.questions.length} correct.`);
+  await check.scrollIntoViewIfNeeded();
+  await screenshot(page, 'lesson-06-quick-check');
+
+  // Check my solution: graded runs, one after another, then passed.
+  await button(page, 'Check my solution').click();
+  const progress = page.getByTestId('exercise-progress');
+  await expect(progress).toContainText(/Checking \d of 3: Fix it: release only your own token — seed 2\d/, { timeout: 30_000 });
+  await page.getByTestId('exercise').scrollIntoViewIfNeeded();
+  await screenshot(page, 'lesson-07-checking');
+  const result = page.getByTestId('exercise-result');
+  await expect(result).toHaveAttribute('data-passed', /true|false/, { timeout: 120_000 });
+  if ((await result.getAttribute('data-passed')) === 'false') {
+    // A fix with a 200 ms margin can miss it when other work loads this 2-core machine: check once more, as a learner would.
+    console.log(`Check my solution failed once: ${await result.textContent()}; checking again`);
+    await button(page, 'Check my solution').click();
+    await expect(progress).toBeVisible();
+  }
+  await expect(result).toHaveAttribute('data-passed', 'true', { timeout: 120_000 });
+  await expect(result).toContainText('Passed');
+  await screenshot(page, 'lesson-08-passed');
+
+  // Back to the index: the lesson shows where it stands.
+  await page.getByRole('navigation', { name: 'Course' }).getByRole('link', { name: 'Course' }).click();
+  const card = page.getByTestId('progress-safe-release');
+  await expect(card).toHaveAttribute('data-standing', 'done');
+  await expect(card).toContainText('Done');
+  await expect(card).toContainText('Read');
+  await expect(card).toContainText(/Ran \d+ times|Ran once/);
+  await expect(card).toContainText(`Quick check: ${quiz.questions.length} of ${quiz.questions.length} correct`);
+  await expect(card).toContainText('Exercise passed');
+  await expect(page.getByTestId('progress-naive-lock')).toHaveAttribute('data-standing', 'not-started');
+  await card.scrollIntoViewIfNeeded();
+  await screenshot(page, 'lesson-09-index-progress');
+});
+
+test('a wrong answer to the exercise: the counter-example, "Show on timeline" on the failing run, a hint', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/lessons/safe-release');
+  await expect(page.getByText('Lab running')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+  // Not tried yet: no solution offered.
+  await expect(button(page, 'Show solution')).toHaveCount(0);
+
+  await button(page, 'Check my solution').click();
+  const result = page.getByTestId('exercise-result');
+  await expect(result).toHaveAttribute('data-passed', 'false', { timeout: 90_000 });
+  await expect(result).toContainText('Not yet');
+  await expect(page.getByTestId('exercise-counter-example')).toContainText('Client');
+  await expect(page.getByTestId('exercise-hint')).toContainText('Compare, then delete');
+  // The failing graded run is the one the verdict and the timeline show.
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'violated');
+  await expect(page.getByTestId('timeline-band')).toContainText('Violation band');
+  await result.getByRole('button', { name: 'Show on timeline' }).click();
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-highlighted', 'true');
+  await expect(button(page, 'Show solution')).toBeVisible();
+  await screenshot(page, 'lesson-10-exercise-failed');
+});
+
+test('a scenario written for another program offers to load it', async ({ page }) => {
+  await page.goto('/lessons/naive-lock');
+  await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+  await expect(button(page, "Load this scenario's program")).toHaveCount(0);
+  await page.getByLabel('Scenario', { exact: true }).selectOption({ label: 'Break it: the holder crashes' });
+  await button(page, "Load this scenario's program").click();
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('halfway there');
+  await screenshot(page, 'lesson-11-scenario-program');
+});
