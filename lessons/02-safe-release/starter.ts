@@ -8,7 +8,7 @@ import lab from 'lab';
 
 const redis = new Redis({ host: 'redis-1.internal', port: 6379 });
 const KEY = 'lock:send-invoices';
-const TTL_MS = 500;
+const TTL_MS = 600;
 
 async function acquire(key: string, ttlMs: number): Promise<string | null> {
   const token = randomUUID();
@@ -31,7 +31,7 @@ while ((token = await acquire(KEY, TTL_MS)) === null) {
 }
 try {
   await lab.job('send-invoices').run(300); // the critical section
-  await lab.sleep(400); // upload the report: outside the section, but still before the release
+  await lab.sleep(500); // upload the report: outside the section, but still before the release
 } finally {
   const mine = await release(KEY, token);
   lab.log(mine ? 'released my lock' : 'my lock had expired: nothing to release');
