@@ -11,7 +11,12 @@ import { fileURLToPath } from 'node:url';
  *  - isolated: the hostile programs, which measure the main thread's
  *    event-loop lag and would otherwise measure the other test files.
  */
-const RUNS = ['tests/integration/runs.test.ts', 'tests/integration/classroom.test.ts', 'tests/integration/sandbox.test.ts'];
+const RUNS = [
+  'tests/integration/runs.test.ts',
+  'tests/integration/classroom.test.ts',
+  'tests/integration/sandbox.test.ts',
+  'tests/integration/sandbox-cpu.test.ts',
+];
 const LESSONS = ['tests/integration/lessons/*.test.ts'];
 const ISOLATED = ['tests/integration/sandbox-hostile.test.ts'];
 

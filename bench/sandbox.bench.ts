@@ -165,3 +165,6 @@ redis.disconnect();
 const rows = [...(await sandboxVsNative()), ...(await concurrentRuns(20, 5))];
 fs.rmSync(root, { recursive: true, force: true });
 printTable('Sandbox (issue 3)', rows);
+// Something keeps the event loop busy after the server has closed (seen twice, not yet understood):
+// a benchmark that has printed its table has nothing left to do.
+process.exit(0);
