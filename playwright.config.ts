@@ -8,6 +8,34 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+/**
+ * A second lab server and the coordination Redis they share, so the classroom
+ * e2e runs a class across two servers as a real deployment would: the
+ * instructor on the first, the learner on the second.
+ */
+const portB = Number(process.env.E2E_PORT_B ?? port + 1);
+const coordinationPort = Number(process.env.E2E_COORDINATION_PORT ?? port + 90);
+export const SERVER_B_URL = `http://127.0.0.1:${portB}`;
+process.env.E2E_SERVER_B = SERVER_B_URL;
+
+const labServer = (serverPort: number) => ({
+  command: 'node --import tsx server/index.ts',
+  url: `http://127.0.0.1:${serverPort}/playground`,
+  env: {
+    PORT: String(serverPort),
+    HOST: '127.0.0.1',
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    LOCKLAB_COORDINATION_URL: `redis://127.0.0.1:${coordinationPort}`,
+    // A known instructor token, so e2e/classroom.spec.ts can start a class.
+    LOCKLAB_INSTRUCTOR_TOKEN: process.env.E2E_INSTRUCTOR_TOKEN ?? 'e2e-instructor-token',
+  },
+  reuseExistingServer: !process.env.CI,
+  timeout: 120_000,
+  stdout: 'pipe' as const,
+  stderr: 'pipe' as const,
+  gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
+});
 
 export default defineConfig({
   testDir: 'e2e',
@@ -40,21 +68,16 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node --import tsx server/index.ts',
-    url: `${baseURL}/playground`,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      NODE_ENV: 'production',
-      NEXT_TELEMETRY_DISABLED: '1',
-      // A known instructor token, so e2e/classroom.spec.ts can start a class.
-      LOCKLAB_INSTRUCTOR_TOKEN: process.env.E2E_INSTRUCTOR_TOKEN ?? 'e2e-instructor-token',
+  // Started in this order: the coordination Redis first, since a server with a coordination URL waits for it.
+  webServer: [
+    {
+      command: `redis-server --port ${coordinationPort} --bind 127.0.0.1 --save "" --appendonly no`,
+      port: coordinationPort,
+      reuseExistingServer: !process.env.CI,
+      timeout: 30_000,
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
     },
-    reuseExistingServer: !process.env.CI,
-    timeout: 120_000,
-    stdout: 'pipe',
-    stderr: 'pipe',
-    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
-  },
+    labServer(port),
+    labServer(portB),
+  ],
 });

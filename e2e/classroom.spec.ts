@@ -12,14 +12,18 @@ const TOKEN = process.env.E2E_INSTRUCTOR_TOKEN ?? 'e2e-instructor-token';
 const nodeState = (page: Page, n: number) => page.getByRole('region', { name: `Node ${n}`, exact: true }).getByTestId('node-state');
 const rosterRow = (page: Page, name: string) => page.getByTestId('roster').locator(`tr[data-learner="${name}"]`);
 
+/** The second lab server (see playwright.config.ts). */
+const SERVER_B = process.env.E2E_SERVER_B ?? `http://127.0.0.1:${Number(process.env.E2E_PORT ?? 3100) + 1}`;
+
 async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png` });
 }
 
-test('an instructor runs a class: a demo reaches the learner live, the roster shows their progress, learners cannot act', async ({ browser }) => {
+test('an instructor runs a class across two lab servers: a demo reaches the learner live, the roster shows their progress, learners cannot act', async ({ browser }) => {
   test.setTimeout(150_000);
   const teacherContext = await browser.newContext({ viewport: { width: 1280, height: 720 } });
-  const learnerContext = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  // The learner is served by the second lab server: the class's events cross servers through the coordination Redis.
+  const learnerContext = await browser.newContext({ viewport: { width: 1280, height: 720 }, baseURL: SERVER_B });
   try {
     // The instructor starts a class with the token.
     const teacher = await teacherContext.newPage();
