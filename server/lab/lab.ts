@@ -28,8 +28,8 @@ export interface LabOptions {
 }
 
 interface Events {
-  /** Some node views changed (state, role, keys, pending restart). */
-  nodes: [ids: number[]];
+  /** Some node views changed (state, role, keys, pending restart); `urgent` for a state change (up/down/paused). */
+  nodes: [ids: number[], urgent?: boolean];
   links: [];
   /** The lab was rebuilt (restore): viewers need a full snapshot. */
   reset: [];
@@ -165,7 +165,7 @@ export class Lab extends EventEmitter<Events> {
     node.on('state', ({ state, reason }) => {
       if (this._closed) return;
       this.history.append({ type: 'node', node: node.id, state, role: node.role, persistence: node.persistence, reason });
-      this.emit('nodes', [node.id]);
+      this.emit('nodes', [node.id], true);
     });
   }
 

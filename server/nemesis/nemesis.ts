@@ -254,7 +254,7 @@ export async function failover(lab: Lab, input: unknown): Promise<NodeView[]> {
     replica.role = 'master';
     replica.replicaOf = null;
     lab.history.append({ type: 'node', node: replica.id, state: replica.state, role: 'master', persistence: replica.persistence, reason: 'promoted to master (REPLICAOF NO ONE)' });
-    lab.emit('nodes', [master.id, replica.id]);
+    lab.emit('nodes', [master.id, replica.id], true);
     lab.emit('links');
     await lab.monitor(replica.id).sample();
     return {

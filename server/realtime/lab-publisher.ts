@@ -45,15 +45,28 @@ export function publishLab(io: Server<ClientToServerEvents, ServerToClientEvents
       io.to(room).emit('history:append', { labId: lab.id, from: events[0]!.seq, events });
     }
   };
+  let waitingForGap = false;
   const schedule = () => {
     if (timer) return;
     const wait = lastFlush + MIN_GAP_MS - performance.now();
-    timer = wait > 0 ? setTimeout(flush, wait) : setImmediate(flush);
+    waitingForGap = wait > 0;
+    timer = waitingForGap ? setTimeout(flush, wait) : setImmediate(flush);
+  };
+  /** A node changing state is what people watch for: it leaves on the next turn, whatever the gap. */
+  const scheduleNow = () => {
+    if (timer && waitingForGap) {
+      clearTimeout(timer as NodeJS.Timeout);
+      timer = null;
+    }
+    if (timer) return;
+    waitingForGap = false;
+    timer = setImmediate(flush);
   };
 
-  const onNodes = (ids: number[]) => {
+  const onNodes = (ids: number[], urgent = false) => {
     for (const id of ids) changedNodes.add(id);
-    schedule();
+    if (urgent) scheduleNow();
+    else schedule();
   };
   const onLinks = () => {
     linksChanged = true;
