@@ -69,7 +69,7 @@ export type ClientPauseInput = z.input<typeof clientPauseSchema>;
 export type ClientTargetInput = z.input<typeof clientTargetSchema>;
 export type ClientSkewInput = z.input<typeof clientSkewSchema>;
 
-/** A syntax or runtime error in the learner's own source (1-based line and column), ready for an editor marker. */
+/** A syntax or runtime error in the learner's own source (1-based line, 1-based column), ready for an editor marker. */
 export interface Diagnostic {
   client?: number;
   severity: 'error' | 'warning';
@@ -79,8 +79,14 @@ export interface Diagnostic {
   column: number;
 }
 
-export type ClientEndStatus = 'exited' | 'error' | 'crashed' | 'limit' | 'timeout' | 'stopped' | 'killed';
-export type RunStatus = 'completed' | 'stopped' | 'limit' | 'timeout' | 'syntax-error' | 'killed';
+export type ClientEndStatus =
+  | 'exited' // its program finished: nothing left to run
+  | 'error' // an uncaught exception or rejection ended it
+  | 'crashed' // crashClient
+  | 'limit' // it broke a sandbox limit
+  | 'timeout' // wall clock
+  | 'stopped' // the run was stopped
+  | 'killed'; // its worker was terminated
 
 export interface ClientOutcome {
   client: number;
@@ -88,9 +94,18 @@ export interface ClientOutcome {
   error?: string;
 }
 
+export type RunStatus =
+  | 'completed' // every client ended by itself (exited, error, crashed)
+  | 'stopped' // stop() was called
+  | 'limit' // a client broke a sandbox limit; the whole run was ended
+  | 'timeout' // wall clock
+  | 'syntax-error' // the code did not compile; nothing ran
+  | 'killed'; // the worker did not answer in time and was terminated
+
 export interface RunOutcome {
   runId: string;
   status: RunStatus;
+  /** Plain words for the UI when the run did not complete normally. */
   error?: string;
   clients: ClientOutcome[];
   durationMs: number;

@@ -5,6 +5,10 @@
  * code itself never leaves its worker thread.
  */
 import type { HistoryInput } from '@/lib/history';
+import type { ClientEndStatus, ClientOutcome, Diagnostic, RunOutcome, RunStatus } from '@/lib/run';
+
+// What a run reports travels to the browser too, so its shapes live in lib/run.ts.
+export type { ClientEndStatus, ClientOutcome, Diagnostic, RunOutcome, RunStatus };
 
 /** Per-client limits. Each one has a default (DEFAULT_LIMITS) a lesson can override. */
 export interface SandboxLimits {
@@ -61,16 +65,6 @@ export interface RedisCredentials {
   password: string;
 }
 
-/** A syntax or runtime error in the learner's own source (1-based line, 1-based column). */
-export interface Diagnostic {
-  client?: number;
-  severity: 'error' | 'warning';
-  kind: 'syntax' | 'runtime' | 'limit';
-  message: string;
-  line: number;
-  column: number;
-}
-
 export interface StartRunOptions {
   runId: string;
   /** TypeScript or JavaScript, one file, as typed in the editor. */
@@ -95,38 +89,6 @@ export interface StartRunOptions {
   opIdBase?: number;
   /** Label used in error messages and stacks; default "program.ts". */
   fileName?: string;
-}
-
-export type ClientEndStatus =
-  | 'exited' // its program finished: nothing left to run
-  | 'error' // an uncaught exception or rejection ended it
-  | 'crashed' // crashClient
-  | 'limit' // it broke a sandbox limit
-  | 'timeout' // wall clock
-  | 'stopped' // the run was stopped
-  | 'killed'; // its worker was terminated
-
-export interface ClientOutcome {
-  client: number;
-  status: ClientEndStatus;
-  error?: string;
-}
-
-export type RunStatus =
-  | 'completed' // every client ended by itself (exited, error, crashed)
-  | 'stopped' // stop() was called
-  | 'limit' // a client broke a sandbox limit; the whole run was ended
-  | 'timeout' // wall clock
-  | 'syntax-error' // the code did not compile; nothing ran
-  | 'killed'; // the worker did not answer in time and was terminated
-
-export interface RunOutcome {
-  runId: string;
-  status: RunStatus;
-  /** Plain words for the UI when the run did not complete normally. */
-  error?: string;
-  clients: ClientOutcome[];
-  durationMs: number;
 }
 
 export interface RunHandle {
