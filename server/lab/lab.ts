@@ -56,7 +56,8 @@ export class Lab extends EventEmitter<Events> {
   readonly clockJumps = new Map<number, number>();
   private readonly monitors = new Map<number, NodeMonitor>();
   private readonly origin = performance.now();
-  private queue: Promise<unknown> = Promise.resolve();
+  private labTail: Promise<unknown> = Promise.resolve();
+  private readonly scopeTails = new Map<string, Promise<unknown>>();
   private _closed = false;
   readonly createdAt = Date.now();
 
@@ -101,10 +102,27 @@ export class Lab extends EventEmitter<Events> {
     return node;
   }
 
-  /** Runs lab-changing operations one at a time, in arrival order. */
-  serial<T>(operation: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(operation, operation);
-    this.queue = run.catch(() => undefined);
+  /**
+   * Runs lab-changing operations in arrival order. An operation with a
+   * `scope` (one node, one link, one client) waits only for earlier
+   * operations on the same scope and for lab-wide ones, so restarting Node 1
+   * (a spawn, tens of ms) does not hold up a kill of Node 2; an operation
+   * without a scope (failover, restore) waits for everything before it, and
+   * everything after waits for it.
+   */
+  serial<T>(operation: () => Promise<T>, scope?: string): Promise<T> {
+    const settled = (p: Promise<unknown>) => p.then(
+      () => undefined,
+      () => undefined,
+    );
+    const before = scope ? [this.labTail, this.scopeTails.get(scope) ?? this.labTail] : [this.labTail, ...this.scopeTails.values()];
+    const run = Promise.all(before.map(settled)).then(operation);
+    const tail = settled(run);
+    if (scope) this.scopeTails.set(scope, tail);
+    else {
+      this.labTail = tail;
+      this.scopeTails.clear();
+    }
     return run;
   }
 

@@ -41,6 +41,8 @@ export async function operate<T>(
   run: () => Promise<{ value: T; detail: string }>,
 ): Promise<T> {
   if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
+  // Faults on one node, link or client are ordered per target; replication and failover are lab-wide.
+  const scope = where.node !== undefined || where.client !== undefined ? where.target : undefined;
   return lab.serial(async () => {
     lab.history.append({ type: 'nemesis', op, phase: 'invoke', ...where, args });
     try {
@@ -51,7 +53,7 @@ export async function operate<T>(
       lab.history.append({ type: 'nemesis', op, phase: 'fail', ...where, args, detail: (error as Error).message });
       throw error;
     }
-  });
+  }, scope);
 }
 
 const nodeTarget = (node: number): Target => ({ target: nodeLabel(node), node });

@@ -184,6 +184,20 @@ describe('a lab of five independent masters', () => {
     await expect(anonymous.ping()).rejects.toThrow(/NOAUTH|WRONGPASS|NOPERM|default/i);
   });
 
+  it('orders faults per target: a slow op on Node 1 does not hold up Node 2; a lab-wide op waits for both', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const order: string[] = [];
+    let finishSlow: (() => void) | undefined;
+    const slow = lab.serial(() => new Promise<void>((resolve) => (finishSlow = () => resolve(void order.push('node 1')))), 'Node 1');
+    await lab.serial(async () => void order.push('node 2'), 'Node 2');
+    const wide = lab.serial(async () => void order.push('lab-wide'));
+    const after = lab.serial(async () => void order.push('node 2 again'), 'Node 2');
+    expect(order).toEqual(['node 2']);
+    finishSlow!();
+    await Promise.all([slow, wide, after]);
+    expect(order).toEqual(['node 2', 'node 1', 'lab-wide', 'node 2 again']);
+  });
+
   it('the monitor shows a lock key with its holder token and TTL, and its deletion', async () => {
     const lab = await startLab({ nodes: 1 });
     const redis = await learnerVia(lab, 1, 1);
