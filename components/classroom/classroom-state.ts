@@ -163,46 +163,13 @@ export class LabPushRouter {
 }
 
 // ---------------------------------------------------------------------------
-// What instructors may send to the classroom's lab (lib/classroom's list, kept here without zod).
+// Join codes and instructor commands: lib/classroom-names (no zod in the page bundle).
 
-export const CLASSROOM_LAB_COMMAND_NAMES: readonly ClassroomLabCommand[] = [
-  'node:kill',
-  'node:restart',
-  'node:pause',
-  'node:resume',
-  'node:clock-jump',
-  'link:cut',
-  'link:heal',
-  'link:delay',
-  'replication:hold',
-  'replication:release',
-  'replication:delay',
-  'cluster:failover',
-  'run:start',
-  'run:stop',
-  'client:pause',
-  'client:resume',
-  'client:crash',
-  'client:skew',
-];
-
-export function isClassroomLabCommand(event: string): event is ClassroomLabCommand {
-  return (CLASSROOM_LAB_COMMAND_NAMES as readonly string[]).includes(event);
-}
-
-// ---------------------------------------------------------------------------
-// Join codes (lib/classroom's rules, without zod).
-
-const CODE_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const CODE_LENGTH = 15;
-
-/** A typed code in canonical form (`K7M2Q-9XR4T-HB3WZ`), or null if it cannot be one. */
-export function normalizeCode(input: string): string | null {
-  const compact = input.toUpperCase().replace(/[\s-]/g, '').replace(/O/g, '0').replace(/[IL]/g, '1');
-  if (compact.length !== CODE_LENGTH) return null;
-  for (const ch of compact) if (!CODE_ALPHABET.includes(ch)) return null;
-  return `${compact.slice(0, 5)}-${compact.slice(5, 10)}-${compact.slice(10)}`;
-}
+export {
+  CLASSROOM_LAB_COMMANDS as CLASSROOM_LAB_COMMAND_NAMES,
+  isClassroomLabCommand,
+  normalizeJoinCode as normalizeCode,
+} from '@/lib/classroom-names';
 
 // ---------------------------------------------------------------------------
 // Who this tab is in a class, kept in sessionStorage to re-join after a reload.
