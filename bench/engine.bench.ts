@@ -60,7 +60,9 @@ async function warmJoin(samples: number): Promise<number[]> {
 }
 
 async function faultToEvent(samples: number): Promise<{ latencies: number[]; rssPerLabMb: number }> {
-  const server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 40, warmLabs: 0, runRoot: path.join(root, 'server') }));
+  // A measuring loop sends kill + restart back to back, faster than the per-tab limit a person never reaches.
+  const limits = { labActionBurst: 10_000, labActionRatePerSecond: 10_000 };
+  const server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 40, warmLabs: 0, runRoot: path.join(root, 'server'), ...limits }));
   const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(server.url, { transports: ['websocket'] });
   const joined = await socket.emitWithAck('lab:join', {});
   if (!joined.ok) throw new Error(joined.error.message);

@@ -4,7 +4,10 @@
  * each showed what it promises. Goal: breaks confirmed in ≥ 95 % of runs,
  * fixes held in every run.
  *
- *   npm run fidelity -- [--break 100] [--fix 200] [--lesson <slug>] [--parallel 2]
+ *   npm run fidelity -- [--break 100] [--fix 200] [--lesson <slug>] [--scenario <id>] [--parallel 2]
+ *
+ * A scenario's seeds are split into chunks, each in a lab of its own, so the
+ * lanes stay busy to the end instead of waiting on the longest scenario.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,37 +22,55 @@ function option(name: string, fallback: number): number {
   if (!Number.isInteger(value) || value < 1) throw new Error(`--${name} must be a positive integer`);
   return value;
 }
-const only = (() => {
-  const i = process.argv.indexOf('--lesson');
+const named = (name: string) => {
+  const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? process.argv[i + 1] : undefined;
-})();
+};
+const only = named('lesson');
+const onlyScenario = named('scenario');
+const CHUNK = 25;
 const counts = { break: option('break', 100), fix: option('fix', 200) };
 const parallel = option('parallel', 2);
 
 const lessons = loadAllLessons().filter((l) => !only || l.slug === only);
-const jobs = lessons.flatMap((lesson) =>
-  lesson.lessonScenarios.filter((s) => s.role !== 'explore').map((entry) => ({ lesson, entry, count: counts[entry.role as 'break' | 'fix'] })),
+const scenarios = lessons.flatMap((lesson) =>
+  lesson.lessonScenarios
+    .filter((s) => s.role !== 'explore' && (!onlyScenario || s.id === onlyScenario))
+    .map((entry) => ({ lesson, entry, count: counts[entry.role as 'break' | 'fix'] })),
 );
+const jobs = scenarios.flatMap(({ lesson, entry, count }) =>
+  Array.from({ length: Math.ceil(count / CHUNK) }, (_, i) => ({ lesson, entry, seeds: seedsFrom(1 + i * CHUNK, Math.min(CHUNK, count - i * CHUNK)), chunk: i })),
+);
+if (jobs.length === 0) throw new Error('no scenario matches --lesson / --scenario');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-fidelity-'));
 const pool = createSandboxPool({ warmWorkers: parallel });
 await pool.whenWarm();
 const started = performance.now();
-const results: TrialResult[] = [];
+const byScenario = new Map<string, TrialResult>();
 let next = 0;
 await Promise.all(
   Array.from({ length: parallel }, async () => {
     for (let job = jobs[next++]; job; job = jobs[next++]) {
-      const r = await trialScenario(job.lesson, job.entry, seedsFrom(1, job.count), pool, dir);
-      results.push(r);
-      console.log(`  ${r.lesson} / ${r.scenario} (${r.role}): ${r.met}/${r.runs}${r.misses.length ? ` — e.g. seed ${r.misses[0]!.seed}: ${r.misses[0]!.why}` : ''}`);
+      const r = await trialScenario(job.lesson, job.entry, job.seeds, pool, path.join(dir, `chunk-${job.chunk}`));
+      const key = `${r.lesson}/${r.scenario}`;
+      const sum = byScenario.get(key);
+      if (sum) {
+        sum.runs += r.runs;
+        sum.met += r.met;
+        sum.misses.push(...r.misses.slice(0, 5 - sum.misses.length));
+      } else byScenario.set(key, r);
+      const seeds = `seeds ${job.seeds[0]}–${job.seeds.at(-1)}`;
+      console.log(`  ${r.lesson} / ${r.scenario} (${r.role}, ${seeds}): ${r.met}/${r.runs}${r.misses.length ? ` — e.g. seed ${r.misses[0]!.seed}: ${r.misses[0]!.why}` : ''}`);
     }
   }),
 );
 await pool.close();
 fs.rmSync(dir, { recursive: true, force: true });
 
-const order = new Map(jobs.map((j, i) => [`${j.lesson.slug}/${j.entry.id}`, i]));
-results.sort((a, b) => (order.get(`${a.lesson}/${a.scenario}`) ?? 0) - (order.get(`${b.lesson}/${b.scenario}`) ?? 0));
+const order = new Map(scenarios.map((j, i) => [`${j.lesson.slug}/${j.entry.id}`, i]));
+const results = [...byScenario.values()].sort(
+  (a, b) => (order.get(`${a.lesson}/${a.scenario}`) ?? 0) - (order.get(`${b.lesson}/${b.scenario}`) ?? 0),
+);
 const goalMet = (r: TrialResult) => (r.role === 'fix' ? r.met === r.runs : r.met / r.runs >= 0.95);
 console.log(`\n### Fidelity (${((performance.now() - started) / 60_000).toFixed(1)} min)\n`);
 console.log('| lesson | scenario | role | confirmed | rate | goal | met |');

@@ -89,11 +89,17 @@ test('an instructor runs a class across two lab servers: a demo reaches the lear
 
     // "Follow me": the learner gets a banner with a link to the lesson and scenario.
     await teacher.getByLabel('Lesson').selectOption({ label: 'The naive lock' });
+    await teacher.getByLabel('Scenario').selectOption({ label: 'Break it: the holder crashes' });
     await teacher.getByRole('button', { name: 'Move everyone there' }).click();
     const banner = learner.getByTestId('follow-banner');
     await expect(banner).toContainText('The naive lock', { timeout: 1_000 });
-    await expect(banner.getByRole('link')).toHaveAttribute('href', '/lessons/naive-lock');
+    await expect(banner.getByRole('link')).toHaveAttribute('href', '/lessons/naive-lock?scenario=holder-crash');
     await screenshot(learner, 'classroom-05-learner-follow');
+    // The link opens the lesson with that scenario picked, ready to run.
+    const followed = await learnerContext.newPage();
+    await followed.goto((await banner.getByRole('link').getAttribute('href')) ?? '');
+    await expect(followed.getByLabel('Scenario')).toHaveValue('holder-crash');
+    await followed.close();
 
     // Reloads re-join as the same people: one roster entry, still connected, progress kept.
     await learner.reload();

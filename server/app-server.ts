@@ -55,7 +55,12 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     actionBurst: config.actionBurst,
     actionRatePerSecond: config.actionRatePerSecond,
   });
-  const io = attachRealtime(server, labs, { allowedOrigins: config.allowedOrigins, sandbox, classrooms });
+  const io = attachRealtime(server, labs, {
+    allowedOrigins: config.allowedOrigins,
+    sandbox,
+    classrooms,
+    labActionLimit: { burst: config.labActionBurst, perSecond: config.labActionRatePerSecond },
+  });
   try {
     await classrooms.ready();
   } catch (error) {

@@ -27,6 +27,10 @@ export interface ServerConfig {
   /** Per-socket token bucket for classroom actions: burst size and refill per second (LOCKLAB_ACTION_BURST, LOCKLAB_ACTION_RATE). */
   actionBurst: number;
   actionRatePerSecond: number;
+  /** Per-socket token bucket for commands on the socket's own lab (LOCKLAB_LAB_ACTION_BURST, LOCKLAB_LAB_ACTION_RATE):
+   *  far above what a person clicks, low enough that a script cannot spawn redis-servers in a loop. */
+  labActionBurst: number;
+  labActionRatePerSecond: number;
 }
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -55,6 +59,8 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     classroomIdleMs: intFromEnv('LOCKLAB_CLASSROOM_IDLE_MS', 2 * 60 * 60_000, 1),
     actionBurst: intFromEnv('LOCKLAB_ACTION_BURST', 20, 1),
     actionRatePerSecond: intFromEnv('LOCKLAB_ACTION_RATE', 5, 1),
+    labActionBurst: intFromEnv('LOCKLAB_LAB_ACTION_BURST', 60, 1),
+    labActionRatePerSecond: intFromEnv('LOCKLAB_LAB_ACTION_RATE', 20, 1),
     ...overrides,
   };
 }

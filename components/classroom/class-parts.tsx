@@ -5,6 +5,7 @@ import { ClusterView } from '@/components/cluster/cluster-view';
 import { useLabStore } from '@/components/lab/lab-provider';
 import { CommandErrors } from '@/components/lab/lab-status';
 import { RecentHistory } from '@/components/lab/recent-history';
+import { ProblemNotice, StatusLine } from '@/components/status/status-line';
 import { Timeline } from '@/components/timeline/timeline';
 import { VerdictPanel } from '@/components/verdict/verdict-panel';
 import { useClassroom } from './classroom-provider';
@@ -27,19 +28,15 @@ export function ClassStatus() {
   const role = useClassroom((s) => s.info?.role ?? null);
   if (status === 'ended' || status === 'failed') {
     return (
-      <div className={styles.problem} role="alert">
-        <p className={styles.problemTitle}>{STATUS_WORDS[status]}</p>
-        {message && <p>{message}</p>}
-      </div>
+      <ProblemNotice title={STATUS_WORDS[status]}>{message && <p>{message}</p>}</ProblemNotice>
     );
   }
   return (
-    <p className={styles.status} role="status" data-status={status} aria-busy={status !== 'joined' || undefined}>
-      <span className={styles.dot} aria-hidden="true" />
+    <StatusLine tone={status === 'joined' ? 'ok' : status === 'reconnecting' ? 'waiting' : 'idle'} busy={status !== 'joined'} data={{ 'data-status': status }}>
       {STATUS_WORDS[status]}
       {status === 'joined' && role === 'instructor' && ` · ${learners} ${learners === 1 ? 'learner' : 'learners'} connected`}
       {status === 'reconnecting' && message ? ` ${message}` : ''}
-    </p>
+    </StatusLine>
   );
 }
 

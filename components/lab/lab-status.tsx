@@ -5,6 +5,7 @@
  */
 import { useShallow } from 'zustand/react/shallow';
 import { useLabClient, useLabStore } from './lab-provider';
+import { ProblemNotice, StatusLine } from '@/components/status/status-line';
 import styles from './lab.module.css';
 
 const STATUS_WORDS = {
@@ -30,8 +31,7 @@ export function LabStatus() {
 
   if (connection === 'full' || connection === 'closed' || connection === 'failed') {
     return (
-      <div className={styles.problem} role="alert">
-        <p className={styles.problemTitle}>{STATUS_WORDS[connection]}</p>
+      <ProblemNotice title={STATUS_WORDS[connection]}>
         <p>
           {connection === 'full'
             ? 'Every lab slot on this server is in use, so no lab could be started for this tab. A lab is freed a few minutes after its tab closes; try again in a little while.'
@@ -41,15 +41,13 @@ export function LabStatus() {
         <button type="button" className={styles.action} onClick={() => client.join({ fresh: connection === 'closed' })}>
           {connection === 'closed' ? 'Start a new lab' : 'Try again'}
         </button>
-      </div>
+      </ProblemNotice>
     );
   }
 
   const busy = connection !== 'ready';
   return (
-    <p className={styles.status} role="status" data-connection={connection} aria-busy={busy || undefined}>
-      <span className={styles.dot} aria-hidden="true" />
-      <span>
+    <StatusLine tone={connection === 'ready' ? 'ok' : connection === 'reconnecting' ? 'waiting' : 'idle'} busy={busy} data={{ 'data-connection': connection }}>
         {connection === 'joining' && message ? message : STATUS_WORDS[connection]}
         {connection === 'ready' && (
           <>
@@ -64,8 +62,7 @@ export function LabStatus() {
           </>
         )}
         {connection === 'reconnecting' && message ? ` ${message}` : ''}
-      </span>
-    </p>
+    </StatusLine>
   );
 }
 

@@ -77,11 +77,21 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
 
   const scenarioProgram = scenario ? lesson.scenarioPrograms?.[scenario.id] : undefined;
 
-  const chooseScenario = (id: string) => {
-    setScenarioId(id);
-    const next = lesson.scenarios.find((s) => s.id === id);
-    if (next) setClients(next.clients);
-  };
+  const chooseScenario = useCallback(
+    (id: string) => {
+      setScenarioId(id);
+      const next = lesson.scenarios.find((s) => s.id === id);
+      if (next) setClients(next.clients);
+    },
+    [lesson.scenarios],
+  );
+
+  // A link can pick the scenario (`?scenario=failover`): the instructor's "follow me" sends learners
+  // to the lesson with the demo's scenario chosen. Read after mount, because the page is static.
+  useEffect(() => {
+    const wanted = new URLSearchParams(window.location.search).get('scenario');
+    if (wanted && lesson.scenarios.some((s) => s.id === wanted)) chooseScenario(wanted);
+  }, [lesson.scenarios, chooseScenario]);
 
   const tabs = [
     {

@@ -47,7 +47,7 @@ import { connectCoordination, type Coordination } from './coordination';
 import { assertFollowTarget, listDemos, resolveDemo } from './demos';
 import { resolveInstructorToken, type InstructorToken } from './instructor-token';
 import { generateJoinCode } from './join-code';
-import { TokenBucket } from './rate-limit';
+import { TokenBucket } from '../realtime/token-bucket';
 
 /** What a socket knows about its classroom (socket.data.classroom). */
 export interface ClassroomMembership {
@@ -105,6 +105,8 @@ interface Snapshot {
 
 const classRoom = (code: string) => `classroom:${code}`;
 const instructorsRoom = (code: string) => `classroom:${code}:instructors`;
+/** Every tab of one learner, on any server: the learner is away only when this room is empty. */
+const learnerRoom = (code: string, learnerId: string) => `classroom:${code}:learner:${learnerId}`;
 const labRoomOf = (labId: string) => `lab:${labId}`;
 const idleWords = (ms: number) => (ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} s`);
 /** Redis keys outlive the idle period a little, so the owner's sweep (not the expiry) ends a classroom normally. */
@@ -318,6 +320,7 @@ export class ClassroomHub {
     socket.data.classroom = { code: record.code, role, learnerId, labId: record.labId };
     const rooms = [classRoom(record.code), labRoomOf(record.labId)];
     if (role === 'instructor') rooms.push(instructorsRoom(record.code));
+    if (learnerId) rooms.push(learnerRoom(record.code, learnerId));
     // In the rooms first, then the snapshot: an event in between arrives twice (de-duplicated by seq), never not at all.
     await socket.join(rooms);
     let owned: Snapshot;
@@ -350,13 +353,30 @@ export class ClassroomHub {
     const member = socket.data.classroom;
     if (!member) return;
     socket.data.classroom = undefined;
-    for (const room of [classRoom(member.code), instructorsRoom(member.code)]) void socket.leave(room);
+    const rooms = [classRoom(member.code), instructorsRoom(member.code)];
+    if (member.learnerId) rooms.push(learnerRoom(member.code, member.learnerId));
     // The lab's room is shared with a learner's own lab only if it is the same lab, which lab:join refuses.
-    if (socket.data.labId !== member.labId) void socket.leave(labRoomOf(member.labId));
+    if (socket.data.labId !== member.labId) rooms.push(labRoomOf(member.labId));
+    await Promise.all(rooms.map((room) => socket.leave(room)));
     // At shutdown the sockets drop after the coordination connection is being closed: nothing to tell anyone.
     if (member.role !== 'learner' || !member.learnerId || !this.io || this.closing) return;
-    const entry = await this.store.updateLearner(member.code, member.learnerId, (e) => ({ ...e, connected: false, updatedAt: Date.now() }));
-    if (entry) this.io.to(instructorsRoom(member.code)).emit('classroom:roster', { code: member.code, learner: entry });
+    const { code, learnerId } = member;
+    // Another tab of the same learner (here or on another server) keeps them in the class.
+    if (await this.hasOtherTab(code, learnerId)) return;
+    let entry = await this.store.updateLearner(code, learnerId, (e) => ({ ...e, connected: false, updatedAt: Date.now() }));
+    // A tab that joined while this one was being marked away must not be shown as away: look again.
+    if (entry && (await this.hasOtherTab(code, learnerId)))
+      entry = await this.store.updateLearner(code, learnerId, (e) => ({ ...e, connected: true, updatedAt: Date.now() }));
+    if (entry) this.io.to(instructorsRoom(code)).emit('classroom:roster', { code, learner: entry });
+  }
+
+  /** Whether any socket of this learner is still in the class, on any server. Unknown (a server not answering) counts as no. */
+  private async hasOtherTab(code: string, learnerId: string): Promise<boolean> {
+    try {
+      return (await this.hubIo.in(learnerRoom(code, learnerId)).fetchSockets()).length > 0;
+    } catch {
+      return false;
+    }
   }
 
   /** Runs `request` on the owner of `code` (here, or another server through the adapter) and unwraps its Result. */

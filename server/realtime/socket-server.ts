@@ -26,6 +26,7 @@ import type { ClassroomLabCommand } from '@/lib/classroom';
 import type { ClassroomHub, ClassroomServerEvents, ClassroomSocketData } from '../classroom/classroom-hub';
 import { labRoom, publishLab, sendCatchUp } from './lab-publisher';
 import { originAllowed } from './origin';
+import { TokenBucket } from './token-bucket';
 
 type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
@@ -69,7 +70,13 @@ const runCommands = {
 export function attachRealtime(
   httpServer: HttpServer,
   labs: LabManager,
-  options: { allowedOrigins: string[]; sandbox: SandboxPool | null; classrooms?: ClassroomHub },
+  options: {
+    allowedOrigins: string[];
+    sandbox: SandboxPool | null;
+    classrooms?: ClassroomHub;
+    /** Commands on a socket's own lab (joins, faults, runs): a burst, then this many a second. Unlimited if absent. */
+    labActionLimit?: { burst: number; perSecond: number };
+  },
 ): LabServer {
   const io: LabServer = new Server(httpServer, {
     allowRequest: (req, callback) => callback(null, originAllowed(req, options.allowedOrigins)),
@@ -135,6 +142,16 @@ export function attachRealtime(
       });
     };
 
+    // Own-lab commands share one bucket per socket; classroom actions have their own (in the hub).
+    const limit = options.labActionLimit;
+    const bucket = limit ? new TokenBucket(limit.burst, limit.perSecond) : null;
+    const onLimited = (event: ClientEventName, handler: (input: unknown) => Promise<Result<unknown>>) =>
+      on(event, async (input) => {
+        if (bucket && !bucket.take())
+          throw new LabOperationError('rate-limited', `Too many lab commands from this tab: wait ${bucket.waitMs} ms and try again`);
+        return handler(input);
+      });
+
     const leaveCurrent = () => {
       const current = socket.data.labId;
       if (!current) return;
@@ -158,7 +175,7 @@ export function attachRealtime(
       return snapshot;
     };
 
-    on('lab:join', async (input) => {
+    onLimited('lab:join', async (input) => {
       const { labId, topology, clients } = parseInput(labJoinSchema, input, 'lab:join');
       // A classroom's lab is driven only through classroom:* (where roles are checked), never joined as one's own.
       if (labId && classrooms?.isClassroomLab(labId))
@@ -169,7 +186,7 @@ export function attachRealtime(
       return ok(await join(lab));
     });
 
-    on('lab:reset', async (input) => {
+    onLimited('lab:reset', async (input) => {
       const { topology, clients } = parseInput(labResetSchema, input, 'lab:reset');
       const current = socket.data.labId ? labs.get(socket.data.labId) : undefined;
       const next = await labs.create(topology ?? current?.topology ?? DEFAULT_TOPOLOGY, clients ?? current?.clients ?? 3);
@@ -179,7 +196,7 @@ export function attachRealtime(
     });
 
     for (const [event, command] of Object.entries(labCommands) as [ClientEventName, (lab: Lab, input: unknown) => Promise<unknown>][]) {
-      on(event, async (input) => {
+      onLimited(event, async (input) => {
         const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
         if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
         return ok(await command(lab, input));
@@ -187,7 +204,7 @@ export function attachRealtime(
     }
 
     for (const [event, command] of Object.entries(runCommands) as [ClientEventName, (runs: LabRuns, input: unknown, lab: Lab, notify: Notify) => Promise<unknown>][]) {
-      on(event, async (input) => {
+      onLimited(event, async (input) => {
         const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
         if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
         const notify: Notify = (progress) => io.to(labRoom(lab.id)).emit('exercise:progress', { ...progress, labId: lab.id });

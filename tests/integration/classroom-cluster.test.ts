@@ -61,6 +61,31 @@ describe('a classroom across two servers', () => {
     value(await learner.emitWithAck('classroom:progress', { lessonsRead: ['naive-lock', 'safe-release'], quizScores: {}, exercisesPassed: ['naive-lock'] }));
     await waitFor(() => roster.get(joined.learnerId!)?.progress.exercisesPassed[0] === 'naive-lock', 'the progress on A');
 
+    // The same learner in a second tab, on the other server: closing one tab keeps them in the class;
+    // only closing the last one marks them away (exactly one "away" update).
+    const updates: RosterEntry[] = [];
+    instructor.on('classroom:roster', (u) => {
+      if (u.learner.learnerId === joined.learnerId) updates.push(u.learner);
+    });
+    const firstTab = connectTo(b.url, sockets);
+    value(await firstTab.emitWithAck('classroom:join', { code: created.code, name: 'Barbara', learnerId: joined.learnerId! }));
+    const secondTab = connectTo(a.url, sockets);
+    value(await secondTab.emitWithAck('classroom:join', { code: created.code, name: 'Barbara', learnerId: joined.learnerId! }));
+    firstTab.close();
+    value(await secondTab.emitWithAck('classroom:progress', { lessonsRead: ['redlock'], quizScores: {}, exercisesPassed: [] }));
+    const fromSecond = await waitFor(() => updates.find((u) => u.progress.lessonsRead.includes('redlock')), 'the second tab’s progress');
+    expect(fromSecond.connected).toBe(true);
+    secondTab.close();
+    value(await learner.emitWithAck('classroom:progress', { lessonsRead: ['redlock', 'failover'], quizScores: {}, exercisesPassed: [] }));
+    const fromFirst = await waitFor(() => updates.find((u) => u.progress.lessonsRead.includes('failover')), 'the first tab’s progress');
+    expect(fromFirst.connected).toBe(true);
+    learner.disconnect();
+    await waitFor(() => updates.at(-1)?.connected === false, 'the learner away once every tab is closed');
+    expect(updates.filter((u) => !u.connected)).toHaveLength(1);
+    learner.connect();
+    value(await learner.emitWithAck('classroom:join', { code: created.code, name: 'Barbara', learnerId: joined.learnerId! }));
+    await waitFor(() => updates.at(-1)?.connected === true, 'the learner back in the class');
+
     // The learner on B is refused an instructor action, and nothing changes on A.
     expect(await emitRaw(learner, 'classroom:command', { command: 'node:restart', input: { node: 3 } })).toMatchObject({
       ok: false,

@@ -21,7 +21,7 @@ const sockets: Client[] = [];
 const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-rt-'));
 
 beforeAll(async () => {
-  server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 4, warmLabs: 0, runRoot }));
+  server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 6, warmLabs: 0, runRoot }));
 });
 afterAll(async () => {
   for (const s of sockets) s.close();
@@ -150,9 +150,32 @@ describe('realtime', () => {
     expect(snapshot.nodes.every((n) => n.state === 'up')).toBe(true);
   });
 
+  it('refuses a tab that sends lab commands faster than a person could, and serves it again after a pause', async () => {
+    const { labActionBurst } = configFromEnv();
+    const tab = connect();
+    const { labId } = value(await tab.emitWithAck('lab:join', {}));
+    // Resuming a node that is up is refused as a conflict and changes nothing: a harmless command to flood with.
+    const flood = await Promise.all(Array.from({ length: labActionBurst + 40 }, () => tab.emitWithAck('node:resume', { node: 1 })));
+    const codes = flood.map((r) => (r.ok ? 'ok' : r.error.code));
+    expect(codes.slice(0, labActionBurst - 1).every((c) => c === 'conflict')).toBe(true);
+    const limited = flood.filter((r) => !r.ok && r.error.code === 'rate-limited');
+    expect(limited.length).toBeGreaterThanOrEqual(20);
+    if (!limited[0]!.ok) expect(limited[0]!.error.message).toMatch(/Too many lab commands from this tab: wait \d+ ms/);
+    // Another tab on the same lab has its own allowance.
+    const other = connect();
+    value(await other.emitWithAck('lab:join', { labId }));
+    expect(await other.emitWithAck('node:resume', { node: 1 })).toMatchObject({ ok: false, error: { code: 'conflict' } });
+    // The flooding tab is served again once its allowance refills, and the lab never changed.
+    await waitFor(async () => {
+      const again = await tab.emitWithAck('node:resume', { node: 1 });
+      return !again.ok && again.error.code === 'conflict';
+    }, 'the tab to be served again');
+    expect(value(await other.emitWithAck('lab:join', { labId })).nodes.every((n) => n.state === 'up')).toBe(true);
+  });
+
   it('refuses a lab over the cap with "lab server is full"', async () => {
-    // Fill the server to its cap (4), then ask for one more.
-    while (server.labs.size < 4) value(await connect().emitWithAck('lab:join', {}));
+    // Fill the server to its cap (6), then ask for one more.
+    while (server.labs.size < 6) value(await connect().emitWithAck('lab:join', {}));
     const c = connect();
     const result = await c.emitWithAck('lab:join', {});
     expect(result).toMatchObject({ ok: false, error: { code: 'lab-full' } });

@@ -1,7 +1,8 @@
 /**
  * A token bucket per socket: a burst of `burst` actions, then `perSecond`
  * sustained. A socket that sends faster is refused with `rate-limited` and
- * nothing happens, so one tab cannot flood a classroom's lab or roster.
+ * nothing happens, so one tab cannot flood a lab (every restart spawns a
+ * redis-server) or a classroom's roster.
  */
 export class TokenBucket {
   private tokens: number;
