@@ -112,6 +112,8 @@ test('an instructor runs a class across two lab servers: a demo reaches the lear
     await expect(teacher.getByTestId('roster').locator('tbody tr')).toHaveCount(1);
     await expect(rosterRow(teacher, 'Ada Lovelace')).toHaveAttribute('data-connected', 'true');
     await expect(rosterRow(teacher, 'Ada Lovelace').getByTestId('lessons-read')).toHaveText(/^1\/\d+$/);
+    // The "Follow me" form comes back showing where the class is, not the first lesson's defaults.
+    await expect(teacher.getByLabel('Scenario')).toHaveValue('holder-crash');
     await screenshot(teacher, 'classroom-06-instructor-roster');
 
     // On a projector.

@@ -1,6 +1,6 @@
 'use client';
 /** "Follow me": moves every learner's view to a lesson (and one of its scenarios). */
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useClassroom, useClassroomClient } from './classroom-provider';
 import type { CourseLesson } from './classroom-state';
 import styles from './classroom.module.css';
@@ -13,6 +13,14 @@ export function FollowPanel({ course }: { course: CourseLesson[] }) {
   const [scenario, setScenario] = useState('');
   const chosen = course.find((l) => l.slug === lesson);
   const following = follow ? course.find((l) => l.slug === follow.lesson) : undefined;
+
+  // The form starts where the class is: after a reload, or when another of the instructor's tabs
+  // moves everyone, the selects show the current place rather than the first lesson.
+  useEffect(() => {
+    if (!follow) return;
+    setLesson(follow.lesson);
+    setScenario(follow.scenario ?? '');
+  }, [follow]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
