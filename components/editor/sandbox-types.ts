@@ -105,6 +105,25 @@ const IOREDIS = `declare module 'ioredis' {
     call(command: string, ...args: Value[]): Promise<unknown>;
     /** Adds a method running a Lua script: redis.defineCommand('release', { numberOfKeys: 1, lua }) → redis.release(key, token). */
     defineCommand(name: string, definition: { numberOfKeys?: number; lua: string }): void;
+    watch(...keys: Key[]): Promise<'OK'>;
+    unwatch(): Promise<'OK'>;
+    /** A transaction: queue commands, then exec() runs them together in MULTI/EXEC. */
+    multi(commands?: Array<[string, ...Value[]]>): ChainableCommander;
+    /** Commands sent together in one write, without MULTI: each succeeds or fails on its own. */
+    pipeline(commands?: Array<[string, ...Value[]]>): ChainableCommander;
+    [command: string]: any;
+  }
+  export interface ChainableCommander {
+    readonly length: number;
+    /** [[error, result], ...] in queue order; null when a WATCHed key changed and nothing ran. */
+    exec(): Promise<Array<[Error | null, unknown]> | null>;
+    call(command: string, ...args: Value[]): this;
+    get(key: Key): this;
+    set(key: Key, value: Value, ...options: Value[]): this;
+    del(...keys: Key[]): this;
+    incr(key: Key): this;
+    pexpire(key: Key, ms: number): this;
+    eval(script: string, numKeys: number, ...keysAndArgs: Value[]): this;
     [command: string]: any;
   }
   export { Redis };
@@ -140,8 +159,26 @@ const NODE_REDIS = `declare module 'redis' {
     evalSha(sha: string, options?: { keys?: string[]; arguments?: string[] }): Promise<unknown>;
     scriptLoad(script: string): Promise<string>;
     sendCommand(args: string[]): Promise<unknown>;
+    watch(keys: string | string[]): Promise<string>;
+    /** A transaction: queue commands, then exec() runs them together in MULTI/EXEC. */
+    multi(): RedisMulti;
     [command: string]: any;
   }
+  export interface RedisMulti {
+    get(key: string): this;
+    set(key: string, value: string | number, options?: SetOptions): this;
+    incr(key: string): this;
+    del(keys: string | string[]): this;
+    eval(script: string, options?: { keys?: string[]; arguments?: string[] }): this;
+    addCommand(args: Array<string | number>): this;
+    /** The replies in queue order (a command's own error in its place); rejects with WatchError if a watched key changed. */
+    exec(): Promise<unknown[]>;
+    /** Sends the queue without MULTI. */
+    execAsPipeline(): Promise<unknown[]>;
+    [command: string]: any;
+  }
+  export class WatchError extends Error {}
+  export class ErrorReply extends Error {}
   export function createClient(options?: RedisClientOptions): RedisClientType;
 }
 `;

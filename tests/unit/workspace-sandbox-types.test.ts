@@ -59,6 +59,28 @@ describe('sandbox type definitions', () => {
     expect(diagnose(code)).toEqual([]);
   });
 
+  it('cover transactions and pipelines in both clients', () => {
+    const code = `
+      import Redis from 'ioredis';
+      import { createClient, WatchError } from 'redis';
+      const r = new Redis({ host: 'redis-1' });
+      await r.watch('stock');
+      const answers = await r.multi().decr('stock').set('order', 'o-1', 'PX', 5000).exec();
+      if (answers === null) console.log('someone else changed the stock');
+      else for (const [error, result] of answers) console.log(error?.message, result);
+      const piped = await r.pipeline([['get', 'a'], ['get', 'b']]).exec();
+      const client = createClient({ url: 'redis://redis-2:6379' });
+      await client.connect();
+      try {
+        const replies: unknown[] = await client.multi().set('k', 'v', { NX: true }).incr('n').exec();
+        console.log(replies.length, piped?.length);
+      } catch (e) {
+        if (e instanceof WatchError) console.log('retry');
+      }
+    `;
+    expect(diagnose(code)).toEqual([]);
+  });
+
   it('flag a misuse, as a red squiggle would', () => {
     const errors = diagnose(`import lab from 'lab';\nawait lab.job('x').run('long');\nimport fs from 'fs';`);
     expect(errors.join('\n')).toMatch(/not assignable to parameter of type 'number'/);

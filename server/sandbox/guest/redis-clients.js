@@ -134,6 +134,7 @@
       const numberOfKeys = definition.numberOfKeys;
       const sha = call('hash', { algorithm: 'sha1', data: lua, encoding: 'hex' });
       const self = this;
+      this._scripts[name] = { lua: lua, numberOfKeys: numberOfKeys };
       this[name] = function () {
         let args = flatten(Array.prototype.slice.call(arguments));
         let cb;
@@ -163,11 +164,15 @@
       if (this._id) call('disconnect', this._id);
       this.status = 'end';
     }
-    multi() {
-      throw new Error('multi() is not available in the lab yet: use eval() with a Lua script for atomic steps.');
+    multi(commands, options) {
+      if (commands && !Array.isArray(commands)) { options = commands; commands = undefined; }
+      if (options && options.pipeline === false) {
+        throw new Error('multi({ pipeline: false }) is not available in the lab: queue the commands on multi() and call exec().');
+      }
+      return new Pipeline(this, true, commands);
     }
-    pipeline() {
-      return this.multi();
+    pipeline(commands) {
+      return new Pipeline(this, false, commands);
     }
   }
   for (const name of COMMANDS) {
@@ -178,6 +183,91 @@
       if (typeof args[args.length - 1] === 'function') cb = args.pop();
       return this._send(flatten([name].concat(args)), cb);
     };
+  }
+
+  // ioredis's multi() and pipeline(): commands queue here and leave together on exec(), in one
+  // write (a transaction wrapped in MULTI/EXEC). exec() answers [[error, result], ...] like ioredis,
+  // or null when a WATCHed key changed and EXEC ran nothing.
+  class Pipeline {
+    constructor(redis, atomic, commands) {
+      this.redis = redis;
+      this._atomic = atomic;
+      this._queue = [];
+      this._transforms = [];
+      this._done = false;
+      for (const name of Object.keys(redis._scripts)) this._addScript(name, redis._scripts[name]);
+      if (Array.isArray(commands)) {
+        for (const c of commands) {
+          const parts = Array.isArray(c) ? c : [c];
+          const fn = typeof this[parts[0]] === 'function' && parts[0] !== 'exec' ? this[parts[0]] : null;
+          if (fn) fn.apply(this, parts.slice(1));
+          else this.call.apply(this, parts);
+        }
+      }
+    }
+    get length() {
+      return this._queue.length;
+    }
+    _queueCommand(args, transform) {
+      if (this._done) throw new Error('Pipeline cannot be used to send any commands when the `exec()` has been called on it.');
+      this._queue.push(args);
+      this._transforms.push(transform || null);
+      return this;
+    }
+    call() {
+      let args = Array.prototype.slice.call(arguments);
+      if (typeof args[args.length - 1] === 'function') args.pop();
+      if (args.length === 1 && Array.isArray(args[0])) args = args[0];
+      return this._queueCommand(flatten(args));
+    }
+    hgetall(key) {
+      return this._queueCommand(flatten(['hgetall', key]), pairsToObject);
+    }
+    _addScript(name, script) {
+      this[name] = function () {
+        const args = flatten(Array.prototype.slice.call(arguments).filter(function (a) { return typeof a !== 'function'; }));
+        const head = typeof script.numberOfKeys === 'number' ? [String(script.numberOfKeys)] : [];
+        // EVAL, not EVALSHA: inside a transaction a NOSCRIPT could not be retried.
+        return this._queueCommand(['eval', script.lua].concat(head, args));
+      };
+    }
+    exec(cb) {
+      if (this._done) {
+        const err = new Error('Pipeline cannot be used to send any commands when the `exec()` has been called on it.');
+        if (typeof cb === 'function') { cb(err); return Promise.resolve(undefined); }
+        return Promise.reject(err);
+      }
+      this._done = true;
+      const transforms = this._transforms;
+      const redis = this.redis;
+      if (!redis._id) redis._open();
+      const p = this._queue.length === 0
+        ? Promise.resolve([])
+        : request('batch', { conn: redis._id, commands: this._queue, atomic: this._atomic }).then(function (entries) {
+            if (entries === null) return null;
+            return entries.map(function (e, i) {
+              if (e[0] === 1) return [L.toGuestError(e[1]), null];
+              const t = transforms[i];
+              return [null, t ? t(e[1]) : e[1]];
+            });
+          });
+      if (typeof cb === 'function') p.then(function (v) { cb(null, v); }, function (e) { cb(e); });
+      return p;
+    }
+  }
+  for (const name of COMMANDS) {
+    if (Pipeline.prototype[name]) continue;
+    Pipeline.prototype[name] = function () {
+      const args = Array.prototype.slice.call(arguments).filter(function (a) { return typeof a !== 'function'; });
+      return this._queueCommand(flatten([name].concat(args)));
+    };
+  }
+  Pipeline.prototype.execBuffer = Pipeline.prototype.exec;
+
+  function pairsToObject(arr) {
+    const o = {};
+    for (let i = 0; i + 1 < arr.length; i += 2) o[arr[i]] = arr[i + 1];
+    return o;
   }
   Redis.Redis = Redis;
   Redis.default = Redis;
@@ -195,6 +285,20 @@
   function toNodeRedisError(e) {
     if (e && e.name === 'ReplyError') return new ErrorReply(e.message);
     return e;
+  }
+
+  function setArgs(key, value, opts) {
+    const args = ['SET', key, value];
+    const o = opts || {};
+    if (o.EX !== undefined) args.push('EX', o.EX);
+    if (o.PX !== undefined) args.push('PX', o.PX);
+    if (o.EXAT !== undefined) args.push('EXAT', o.EXAT);
+    if (o.PXAT !== undefined) args.push('PXAT', o.PXAT);
+    if (o.KEEPTTL) args.push('KEEPTTL');
+    if (o.NX) args.push('NX');
+    if (o.XX) args.push('XX');
+    if (o.GET) args.push('GET');
+    return args;
   }
 
   class RedisClient extends EventEmitter {
@@ -244,17 +348,7 @@
       return request('command', { conn: this._id, args: flatten(args) }).catch(function (e) { throw toNodeRedisError(e); });
     }
     set(key, value, opts) {
-      const args = ['SET', key, value];
-      const o = opts || {};
-      if (o.EX !== undefined) args.push('EX', o.EX);
-      if (o.PX !== undefined) args.push('PX', o.PX);
-      if (o.EXAT !== undefined) args.push('EXAT', o.EXAT);
-      if (o.PXAT !== undefined) args.push('PXAT', o.PXAT);
-      if (o.KEEPTTL) args.push('KEEPTTL');
-      if (o.NX) args.push('NX');
-      if (o.XX) args.push('XX');
-      if (o.GET) args.push('GET');
-      return this.sendCommand(args);
+      return this.sendCommand(setArgs(key, value, opts));
     }
     eval(script, opts) {
       const o = opts || {};
@@ -292,7 +386,69 @@
     duplicate(override) {
       return new RedisClient(Object.assign({}, this.options, override || {}));
     }
+    multi() {
+      return new NodeRedisMulti(this);
+    }
+    MULTI() {
+      return this.multi();
+    }
   }
+
+  class WatchError extends Error {
+    constructor() { super('One (or more) of the watched keys has been changed'); this.name = 'WatchError'; }
+  }
+
+  // node-redis v4's client.multi(): exec() runs the queue in MULTI/EXEC and resolves with the replies
+  // (a command's own error is an ErrorReply in its place); execAsPipeline() sends it without MULTI.
+  class NodeRedisMulti {
+    constructor(client) {
+      this._client = client;
+      this._queue = [];
+      this._transforms = [];
+    }
+    addCommand(args, transform) {
+      this._queue.push(flatten(args));
+      this._transforms.push(transform || null);
+      return this;
+    }
+    hGetAll(key) {
+      return this.addCommand(['HGETALL', key], pairsToObject);
+    }
+    _run(atomic) {
+      const client = this._client;
+      if (!client.isOpen) return Promise.reject(new ClientClosedError());
+      if (this._queue.length === 0) return Promise.resolve([]);
+      const commands = this._queue;
+      const transforms = this._transforms;
+      this._queue = [];
+      this._transforms = [];
+      return request('batch', { conn: client._id, commands: commands, atomic: atomic }).then(function (entries) {
+        if (entries === null) throw new WatchError();
+        return entries.map(function (e, i) {
+          if (e[0] === 1) return toNodeRedisError(L.toGuestError(e[1]));
+          return transforms[i] ? transforms[i](e[1]) : e[1];
+        });
+      }, function (e) { throw toNodeRedisError(e); });
+    }
+    exec(execAsPipeline) {
+      return this._run(execAsPipeline !== true);
+    }
+    execAsPipeline() {
+      return this._run(false);
+    }
+    set(key, value, opts) {
+      return this.addCommand(setArgs(key, value, opts));
+    }
+    eval(script, opts) {
+      const o = opts || {};
+      const keys = o.keys || [];
+      return this.addCommand(['EVAL', script, keys.length].concat(keys, o.arguments || []));
+    }
+  }
+  NodeRedisMulti.prototype.EXEC = NodeRedisMulti.prototype.exec;
+  NodeRedisMulti.prototype.SET = NodeRedisMulti.prototype.set;
+  NodeRedisMulti.prototype.EVAL = NodeRedisMulti.prototype.eval;
+  NodeRedisMulti.prototype.HGETALL = NodeRedisMulti.prototype.hGetAll;
   RedisClient.prototype.QUIT = RedisClient.prototype.quit;
   RedisClient.prototype.SET = RedisClient.prototype.set;
   RedisClient.prototype.EVAL = RedisClient.prototype.eval;
@@ -308,18 +464,23 @@
     lPush: 'LPUSH', rPush: 'RPUSH', lPop: 'LPOP', rPop: 'RPOP', lRange: 'LRANGE', lLen: 'LLEN',
     sAdd: 'SADD', sRem: 'SREM', sMembers: 'SMEMBERS', sIsMember: 'SISMEMBER',
     zAdd: 'ZADD', zRange: 'ZRANGE', zScore: 'ZSCORE', zRem: 'ZREM', flushDb: 'FLUSHDB', flushAll: 'FLUSHALL',
+    watch: 'WATCH', unwatch: 'UNWATCH',
   };
   for (const method of Object.keys(NODE_REDIS)) {
     const command = NODE_REDIS[method];
     const fn = function () { return this.sendCommand([command].concat(Array.prototype.slice.call(arguments))); };
     RedisClient.prototype[method] = fn;
     RedisClient.prototype[command] = fn;
+    const queue = function () { return this.addCommand([command].concat(Array.prototype.slice.call(arguments))); };
+    NodeRedisMulti.prototype[method] = queue;
+    NodeRedisMulti.prototype[command] = queue;
   }
   L.define('redis', function () {
     return {
       createClient: function (options) { return new RedisClient(options); },
       ErrorReply: ErrorReply,
       ClientClosedError: ClientClosedError,
+      WatchError: WatchError,
       default: undefined,
     };
   });

@@ -16,7 +16,7 @@ import type { ConsoleEvent, HistoryInput, LockEvent, ReplyJson } from '@/lib/his
 import { locateInLearnerSource } from '../transpile';
 import { WALL_NET_FACTOR, type ResolvedTarget, type RunSpec } from '../protocol';
 import type { ClientEndStatus, Diagnostic } from '../types';
-import { HostConnection, type CommandResult, type ConnEvent, type GuestErrorShape, type LearnerConnOptions } from './connection';
+import { HostConnection, type BatchEntry, type BatchResult, type CommandResult, type ConnEvent, type GuestErrorShape, type LearnerConnOptions } from './connection';
 import type { FencedStore } from './fenced-store';
 import type { Overrun, SliceMeter } from './slice-meter';
 
@@ -60,7 +60,10 @@ interface GuestErrorInfo {
 type Delivery = () => void;
 
 /** What reaches a client from its connections, delivered in arrival order: [0, request, value] | [1, request, error] | [2, conn, event]. */
-type InboxItem = [0, number, ReplyJson] | [1, number, GuestErrorShape] | [2, number, ConnEvent];
+type InboxItem = [0, number, ReplyJson | BatchEntry[]] | [1, number, GuestErrorShape] | [2, number, ConnEvent];
+
+/** Commands in one multi()/pipeline(): far above real use, and each still counts against the command rate. */
+const MAX_BATCH_COMMANDS = 1_000;
 
 /** Jobs (promise reactions) run per QuickJS call; bounded so the loop can stop on a trip between batches. */
 const JOB_BATCH = 64;
@@ -601,8 +604,18 @@ export class GuestClient {
   private startRequest(r: unknown): void {
     if (!Array.isArray(r) || typeof r[0] !== 'number' || typeof r[1] !== 'string') throw new TypeError('bad request');
     const [id, op, p] = r as [number, string, unknown];
-    let work: Promise<CommandResult>;
-    if (op === 'command') {
+    let work: Promise<CommandResult | BatchResult>;
+    if (op === 'batch') {
+      const { conn, commands, atomic } = p as { conn: number; commands: unknown; atomic: unknown };
+      const list = Array.isArray(commands) ? commands.filter(Array.isArray).map((c: unknown[]) => c.map(String)) : [];
+      if (list.length > MAX_BATCH_COMMANDS) {
+        work = Promise.resolve({ ok: false, error: { name: 'Error', message: `A pipeline or transaction in the lab holds at most ${MAX_BATCH_COMMANDS} commands (this one has ${list.length}).` } });
+      } else {
+        for (let i = 0; i < list.length; i++) this.countCommand();
+        const c = this.connections.get(conn);
+        work = c ? c.batch(list, atomic === true) : Promise.resolve(closed());
+      }
+    } else if (op === 'command') {
       const { conn, args } = p as { conn: number; args: string[] };
       this.countCommand();
       const c = this.connections.get(conn);

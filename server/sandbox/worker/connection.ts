@@ -18,6 +18,12 @@ export interface GuestErrorShape {
 
 export type CommandResult = { ok: true; value: ReplyJson } | { ok: false; error: GuestErrorShape };
 
+/** One command's answer inside a MULTI/EXEC or a pipeline, in the order sent: [0, reply] | [1, error]. */
+export type BatchEntry = [0, ReplyJson] | [1, GuestErrorShape];
+
+/** A transaction's or pipeline's answers; null when EXEC was refused because a WATCHed key changed. */
+export type BatchResult = { ok: true; value: BatchEntry[] | null } | { ok: false; error: GuestErrorShape };
+
 export type ConnEvent =
   | { event: 'connect' | 'ready' | 'close' | 'reconnecting' | 'end' }
   | { event: 'error'; error: GuestErrorShape };
@@ -167,6 +173,67 @@ export class HostConnection {
     }
   }
 
+  /**
+   * `multi()…exec()` (atomic) or `pipeline()…exec()`: the commands leave in one write, as ioredis
+   * sends them, so nothing of this client's can land between them. The history gets every command
+   * as its own operation (MULTI and EXEC too for a transaction), invoked now and completed when
+   * EXEC answers: queued commands take effect there, which is what the checker's model assumes.
+   */
+  async batch(commands: string[][], atomic: boolean): Promise<BatchResult> {
+    await this.target;
+    const redis = this.redis;
+    if (this.state === 'closed') return { ok: false, error: { name: 'Error', message: 'Connection is closed.' } };
+    if (!redis || this.node === null) {
+      return { ok: false, error: this.failure ?? { name: 'Error', message: 'Connection is closed.' } };
+    }
+    const node = this.node;
+    const client = this.deps.client;
+    const sentWhileReady = this.state === 'ready';
+    const invoke = (command: string, args: string[]) => {
+      const opId = this.deps.nextOpId();
+      this.inflight.set(opId, { command, node });
+      this.deps.emit({ type: 'redis', phase: 'invoke', opId, client, node, command, args });
+      return { opId, command };
+    };
+    type Op = ReturnType<typeof invoke>;
+    const complete = (op: Op, outcome: { reply: ReplyJson } | { error: string; definite: boolean }) => {
+      if (!this.inflight.delete(op.opId)) return;
+      if ('reply' in outcome) this.deps.emit({ type: 'redis', phase: 'ok', opId: op.opId, client, node, command: op.command, reply: outcome.reply });
+      else this.deps.emit({ type: 'redis', phase: outcome.definite ? 'fail' : 'info', opId: op.opId, client, node, command: op.command, error: outcome.error });
+    };
+    const multiOp = atomic ? invoke('MULTI', []) : null;
+    const ops = commands.map((c) => invoke((c[0] ?? '').toUpperCase(), c.slice(1)));
+    const execOp = atomic ? invoke('EXEC', []) : null;
+    try {
+      const batch = atomic ? redis.multi() : redis.pipeline();
+      for (const c of commands) batch.call(c[0] ?? '', ...c.slice(1));
+      const raw = await batch.exec();
+      if (multiOp) complete(multiOp, { reply: 'OK' });
+      if (raw === null) {
+        // EXEC answered nil: a WATCHed key changed, and none of the queued commands ran.
+        for (const op of ops) complete(op, { error: 'not executed: a watched key changed, so EXEC ran nothing', definite: true });
+        if (execOp) complete(execOp, { reply: null });
+        return { ok: true, value: null };
+      }
+      const entries = raw.map(([err, reply]): BatchEntry => (err ? [1, this.shape(err)] : [0, toReplyJson(reply)]));
+      entries.forEach((entry, i) => {
+        const op = ops[i];
+        if (!op) return;
+        if (entry[0] === 0) complete(op, { reply: entry[1] });
+        // A command's own reply error is definite; a timeout or a dropped connection (pipelines only) is not.
+        else complete(op, { error: entry[1].message, definite: entry[1].name === 'ReplyError' || !sentWhileReady });
+      });
+      if (execOp) complete(execOp, { reply: entries.map((e) => (e[0] === 0 ? e[1] : e[1].message)) });
+      return { ok: true, value: entries };
+    } catch (err) {
+      // EXECABORT (a command refused while queueing: nothing ran) is definite; a lost connection is not.
+      const shaped = this.shape(err);
+      const definite = shaped.name === 'ReplyError' || !sentWhileReady;
+      for (const op of [multiOp, ...ops, execOp]) if (op) complete(op, { error: shaped.message, definite });
+      return { ok: false, error: shaped };
+    }
+  }
+
   /** Drops the connection without QUIT (a crash or the end of the run): answers in flight become indeterminate. */
   destroy(reason: string): void {
     if (this.state === 'closed') return;
@@ -192,5 +259,8 @@ function toReplyJson(reply: unknown): ReplyJson {
   if (Buffer.isBuffer(reply)) return reply.toString('utf8');
   if (Array.isArray(reply)) return reply.map(toReplyJson);
   if (reply instanceof Error) return reply.message;
+  // ioredis turns some replies into objects inside pipelines (HGETALL → { field: value }):
+  // back to the flat array Redis sent, which the guest's own reply transforms expect.
+  if (typeof reply === 'object') return Object.entries(reply).flatMap(([k, v]) => [k, toReplyJson(v)]);
   return String(reply);
 }
