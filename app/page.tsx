@@ -51,6 +51,10 @@ export default function HomePage() {
         <Link className={styles.cta} href="/playground">
           Open the playground
         </Link>
+        <p>
+          Your programs run as real clients: <Link href="/reference">what your code can use</Link> (modules, host names,
+          limits).
+        </p>
       </section>
     </main>
   );

@@ -220,3 +220,27 @@ test('export a run, reload, open it (even with no lab), scrub to the violation',
   await screenshot(page, 'ws-09-replay-scrubbed');
   expect(foreign).toEqual([]);
 });
+
+test('"What your code can use" opens the reference in a new tab: modules, host names, limits, no developer notes', async ({ page, context }) => {
+  await openPlayground(page);
+  const link = page.getByRole('link', { name: /What your code can use/ });
+  await expect(link).toHaveAttribute('target', '_blank');
+  const [reference] = await Promise.all([context.waitForEvent('page'), link.click()]);
+  await reference.waitForLoadState();
+  await expect(reference).toHaveTitle(/What your code can use/);
+  await expect(reference.getByRole('heading', { level: 1, name: 'Running your code in the lab' })).toBeVisible();
+  const hosts = reference.getByRole('table').first();
+  await expect(hosts.getByRole('row').filter({ hasText: 'redis-2.internal:6379' })).toContainText('Node 2');
+  await expect(reference.getByRole('cell', { name: '2,000 per second' })).toBeVisible();
+  await expect(reference.getByText('multi()', { exact: false }).first()).toBeVisible();
+  await expect(reference.getByRole('heading', { name: /For developers/ })).toHaveCount(0);
+  // The playground tab is still there with the learner's program.
+  await expect(page.locator('.monaco-editor')).toBeVisible();
+  await reference.screenshot({ path: 'test-results/screenshots/ws-reference.png', fullPage: false });
+  await reference.setViewportSize({ width: 390, height: 844 });
+  await expect.poll(() => reference.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  await reference.screenshot({ path: 'test-results/screenshots/ws-reference-phone.png', fullPage: false });
+  // Nothing spills past the page's padding: the tables end inside the text column.
+  const tableRight = await hosts.evaluate((t) => t.closest('div')?.getBoundingClientRect().right ?? Infinity);
+  expect(tableRight).toBeLessThanOrEqual(390 - 8);
+});

@@ -37,7 +37,11 @@ export function EditorPanel({ slug, value, ready, onChange, onRun, diagnostics }
         )}
       </div>
       <p className={styles.editorHint}>
-        <kbd>Ctrl</kbd>+<kbd>Enter</kbd> runs · <kbd>Tab</kbd> indents; <kbd>Ctrl</kbd>+<kbd>M</kbd> then <kbd>Tab</kbd> moves focus out of the editor
+        <kbd>Ctrl</kbd>+<kbd>Enter</kbd> runs · <kbd>Tab</kbd> indents; <kbd>Ctrl</kbd>+<kbd>M</kbd> then <kbd>Tab</kbd> moves focus out of the editor ·{' '}
+        {/* A new tab, so the program being written stays open next to the reference. */}
+        <a href="/reference" target="_blank" rel="noopener">
+          What your code can use<span className="visually-hidden"> (opens in a new tab)</span>
+        </a>
       </p>
       {diagnostics.length > 0 && (
         <ul className={styles.diagnostics} aria-label="Problems in your code" data-testid="diagnostics">

@@ -1,0 +1,51 @@
+/**
+ * "What your code can use": the learner half of server/sandbox/README.md,
+ * rendered at build time. The README stays the one place that says what the
+ * sandbox offers, so this page cannot drift from it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ComponentProps } from 'react';
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { evaluate } from '@mdx-js/mdx';
+import * as runtime from 'react/jsx-runtime';
+import remarkGfm from 'remark-gfm';
+import lessonStyles from '@/components/lesson/lesson.module.css';
+import styles from './page.module.css';
+
+export const metadata: Metadata = { title: 'What your code can use' };
+
+/** Everything from this heading on is for people working on the sandbox itself. */
+const DEVELOPER_PART = '\n## For developers';
+
+function learnerPart(): string {
+  const readme = fs.readFileSync(path.join(process.cwd(), 'server/sandbox/README.md'), 'utf8');
+  const end = readme.indexOf(DEVELOPER_PART);
+  if (end < 0) throw new Error(`server/sandbox/README.md: the heading "${DEVELOPER_PART.trim()}" that ends the learner part is missing`);
+  return readme.slice(0, end);
+}
+
+const components = {
+  // Wide tables scroll inside their own box on a phone instead of widening the page.
+  table: (props: ComponentProps<'table'>) => (
+    <div className={styles.tableBox}>
+      <table {...props} />
+    </div>
+  ),
+};
+
+export default async function ReferencePage() {
+  // Plain Markdown, not MDX: the text has `<host>` and braces that are prose, not JSX.
+  const { default: Content } = await evaluate(learnerPart(), { ...runtime, format: 'md', remarkPlugins: [remarkGfm], baseUrl: import.meta.url });
+  return (
+    <main id="main" className={styles.page}>
+      <nav className={styles.crumbs} aria-label="Breadcrumb">
+        <Link href="/">Lock Lab</Link> · <Link href="/playground">Playground</Link>
+      </nav>
+      <article className={`${lessonStyles.prose} ${styles.reference}`}>
+        <Content components={components} />
+      </article>
+    </main>
+  );
+}
