@@ -78,6 +78,8 @@ export interface DrawInput {
   bandHighlighted?: boolean;
   /** Time-travel cursor. */
   cursorT?: number | null;
+  /** The lab-clock time the axis calls 0: the run's start, so the axis reads like the lesson's "at 600 ms". */
+  timeOrigin?: number;
 }
 
 /** The small part of CanvasRenderingContext2D the drawing uses (so tests can record calls). */
@@ -150,17 +152,18 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
   ctx.font = theme.font;
   ctx.textBaseline = 'middle';
 
-  // Axis and grid.
+  // Axis and grid: ticks at round numbers of run time.
+  const origin = input.timeOrigin ?? 0;
   const step = tickStep(view, right - g.labelWidth);
   ctx.fillStyle = theme.muted;
   ctx.textAlign = 'center';
   ctx.beginPath();
-  for (let t = Math.ceil(view.from / step) * step; t <= view.to; t += step) {
+  for (let t = Math.ceil((view.from - origin) / step) * step + origin; t <= view.to; t += step) {
     const tx = Math.round(x(t)) + 0.5;
     if (tx < g.labelWidth) continue;
     ctx.moveTo(tx, g.axisHeight - 4);
     ctx.lineTo(tx, lanesBottom);
-    ctx.fillText(formatTick(t, step), tx, g.axisHeight / 2 - 1);
+    ctx.fillText(formatTick(t - origin, step), tx, g.axisHeight / 2 - 1);
   }
   ctx.strokeStyle = theme.grid;
   ctx.lineWidth = 1;

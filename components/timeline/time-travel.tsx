@@ -146,7 +146,7 @@ export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps
           value={Math.round(at)}
           disabled={empty}
           aria-label="Scrub through the run"
-          aria-valuetext={`${formatDuration(at)}, event ${shownCount} of ${all.length}`}
+          aria-valuetext={`${formatDuration(at - shown.origin)}, event ${shownCount} of ${all.length}`}
           onChange={(e) => {
             actions.setPlaying(false);
             actions.setCursor(Number(e.target.value));
@@ -175,7 +175,7 @@ export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps
           ))}
         </select>
         <span className={styles.readout} data-testid="time-readout" aria-live="off">
-          {cursor === null ? (shown.live ? 'live' : 'all') : formatDuration(cursor)} · {shownCount} of {all.length} events
+          {cursor === null ? (shown.live ? 'live' : 'all') : formatDuration(cursor - shown.origin)} · {shownCount} of {all.length} events
         </span>
         <span className={styles.files}>
           <button type="button" onClick={exportRun} disabled={!hasRun && !replay}>

@@ -116,10 +116,10 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
       const ctx = el.getContext('2d');
       if (!ctx) return;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawTimeline(ctx, { layout, geometry, height, view, theme, band, bandHighlighted: highlighted, cursorT: shown.cursorT });
+      drawTimeline(ctx, { layout, geometry, height, view, theme, band, bandHighlighted: highlighted, cursorT: shown.cursorT, timeOrigin: shown.origin });
     });
     return () => cancelAnimationFrame(frame);
-  }, [layout, geometry, height, view, theme, band, highlighted, shown.cursorT, width]);
+  }, [layout, geometry, height, view, theme, band, highlighted, shown.cursorT, shown.origin, width]);
 
   // "Show on timeline": zoom to the band with some context, scroll to it, highlight it.
   useEffect(() => {
@@ -216,10 +216,12 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   };
 
   const sections = summary.lanes.reduce((n, l) => n + l.sections, 0);
+  /** Times in words count from the run's start, like the axis. */
+  const at = (t: number) => formatDuration(t - shown.origin);
   const ariaLabel =
-    `Timeline of ${layout.lanes.length} clients from ${formatDuration(view.from)} to ${formatDuration(view.to)}: ` +
+    `Timeline of ${layout.lanes.length} clients from ${at(view.from)} to ${at(view.to)}: ` +
     `${sections} critical sections, ${summary.labEvents.length} lab events` +
-    (band ? `, a violation between ${formatDuration(band.from)} and ${formatDuration(band.to)}` : '') +
+    (band ? `, a violation between ${at(band.from)} and ${at(band.to)}` : '') +
     '. Arrow keys pan, plus and minus zoom, 0 fits the whole run. The same timeline as text follows.';
 
   return (
@@ -257,7 +259,7 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
         />
         {hover && (
           <div className={styles.tooltip} style={{ insetInlineStart: Math.min(hover.x + 12, width - 260), insetBlockStart: hover.y + 14 }} role="tooltip">
-            <strong>{formatDuration(hover.t)}</strong> {hover.label}
+            <strong>{at(hover.t)}</strong> {hover.label}
           </div>
         )}
       </div>
@@ -295,14 +297,14 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
           <ol className={styles.events} data-testid="timeline-lab-events">
             {summary.labEvents.slice(-50).map((m) => (
               <li key={m.seq}>
-                <time>{formatDuration(m.t)}</time> {m.label}
+                <time>{at(m.t)}</time> {m.label}
               </li>
             ))}
           </ol>
         )}
         {band && (
           <p data-testid="timeline-band">
-            Violation band: {formatDuration(band.from)} to {formatDuration(band.to)}.
+            Violation band: {at(band.from)} to {at(band.to)}.
           </p>
         )}
       </details>

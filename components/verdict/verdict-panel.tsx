@@ -1,12 +1,13 @@
 'use client';
 /** The verdict panel: the live run's verdict, or a recorded run's re-checked one. */
 import { useLabStore } from '@/components/lab/lab-provider';
-import { useShownVerdict } from '@/components/workspace/use-shown-run';
+import { useShownOrigin, useShownVerdict } from '@/components/workspace/use-shown-run';
 import { VerdictView } from './verdict-view';
 import styles from './verdict.module.css';
 
 export function VerdictPanel() {
   const verdict = useShownVerdict();
+  const timeOrigin = useShownOrigin();
   const replay = useLabStore((s) => s.view.replay);
   const phase = useLabStore((s) => s.run.phase);
   const outcome = useLabStore((s) => (replay ? (replay.ended?.outcome ?? null) : (s.run.ended?.outcome ?? null)));
@@ -24,7 +25,7 @@ export function VerdictPanel() {
           The run could not start: {startError}
         </p>
       ) : (
-        <VerdictView verdict={verdict} running={running} outcome={outcome} recordedVerdict={replay?.verdict ?? null} onShow={focusWindow} />
+        <VerdictView verdict={verdict} running={running} outcome={outcome} recordedVerdict={replay?.verdict ?? null} onShow={focusWindow} timeOrigin={timeOrigin} />
       )}
     </section>
   );

@@ -18,9 +18,11 @@ export interface VerdictViewProps {
   /** For a run opened from a file: the verdict the server had given, to compare. */
   recordedVerdict?: Verdict | null;
   onShow?: (window: TimeWindow) => void;
+  /** The lab-clock time shown as 0 (the run's start), as on the timeline's axis. */
+  timeOrigin?: number;
 }
 
-export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow }: VerdictViewProps) {
+export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow, timeOrigin = 0 }: VerdictViewProps) {
   if (!verdict) {
     return (
       <p className={styles.empty} data-testid="verdict" data-valid="none">
@@ -50,7 +52,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
           <p data-testid="counter-example">{example.message}</p>
           <p className={styles.meta}>
             {CHECK_WORDS[example.check]} · {example.clients.map((c) => `Client ${c}`).join(', ') || 'no client'} · from{' '}
-            {formatDuration(example.window.from)} to {formatDuration(example.window.to)}
+            {formatDuration(example.window.from - timeOrigin)} to {formatDuration(example.window.to - timeOrigin)}
           </p>
           {onShow && (
             <button type="button" className={styles.show} onClick={() => onShow(example.window)}>

@@ -55,7 +55,7 @@ export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
           {lines.map((line) => (
             <li key={line.seq} data-level={line.level}>
               <span className={styles.consoleClient}>Client {line.client}</span>
-              <time className={styles.consoleTime}>{formatDuration(line.t)}</time>
+              <time className={styles.consoleTime}>{formatDuration(line.t - shown.origin)}</time>
               <span className={styles.consoleText}>
                 {LEVEL_WORDS[line.level]}
                 {line.text}

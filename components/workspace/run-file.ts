@@ -85,8 +85,13 @@ export function parseRunFile(text: string): ParseResult {
   return { ok: true, run };
 }
 
-/** The verdict of a recorded run, computed here from its history. */
+/** The lab-clock time a recorded run counts from: its start, or its first event for a file without one. */
+export function runOrigin(run: RecordedRun): number {
+  return run.info?.startedAt ?? run.history[0]?.t ?? 0;
+}
+
+/** The verdict of a recorded run, computed here from its history (its times in words count from the run's start). */
 export function recheck(run: RecordedRun): Verdict {
   const settings = run.checker ?? {};
-  return check(run.history, { ...settings, final: true });
+  return check(run.history, { ...settings, final: true, timeOrigin: runOrigin(run) });
 }

@@ -8,6 +8,7 @@ import type { Verdict } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import { useLabStore } from '@/components/lab/lab-provider';
 import { lowerBoundT, upperBoundT } from '@/components/lab/run-state';
+import { runOrigin } from './run-file';
 
 export interface ShownRun {
   /** Every event of the run (or of the lab, before any run). */
@@ -21,6 +22,8 @@ export interface ShownRun {
   cursorT: number | null;
   /** The run is still going (live). */
   live: boolean;
+  /** The lab-clock time shown as 0: the run's start (0 before any run, where the lab's own clock shows). */
+  origin: number;
 }
 
 export function useShownRun(defaultClients: number): ShownRun {
@@ -47,7 +50,15 @@ export function useShownRun(defaultClients: number): ShownRun {
     recorded: replay !== null,
     cursorT,
     live: !replay && (phase === 'running' || phase === 'starting' || phase === 'stopping'),
+    origin: replay ? runOrigin(replay) : (startedAt ?? 0),
   };
+}
+
+/** The lab-clock time the shown run counts from (what ShownRun calls `origin`), without the history work. */
+export function useShownOrigin(): number {
+  const replay = useLabStore((s) => s.view.replay);
+  const startedAt = useLabStore((s) => s.run.info?.startedAt ?? null);
+  return replay ? runOrigin(replay) : (startedAt ?? 0);
 }
 
 export function useShownVerdict(): Verdict | null {

@@ -7,10 +7,13 @@
  */
 import type { JobTally, Section } from './mutual-exclusion';
 import type { CheckResult, CheckerOptions, CounterExample, JobStats } from './types';
-import { clientLabel, formatTime, quote, sortedUnique, times } from './format';
+import { clientLabel, quote, sortedUnique, timeWords, times, type TimeWords } from './format';
 
 export class Duplicates {
-  constructor(private readonly expected: CheckerOptions['expectedExecutions']) {}
+  constructor(
+    private readonly expected: CheckerOptions['expectedExecutions'],
+    private readonly formatTime: TimeWords = timeWords(),
+  ) {}
 
   expectedFor(job: string): number | null {
     if (this.expected === undefined) return null;
@@ -87,7 +90,7 @@ export class Duplicates {
 
   private describeViolation(tally: JobTally, expected: number): CounterExample {
     const shown = tally.firstCompleted.slice(0, expected + 1);
-    const who = shown.map((s) => `${clientLabel(s.client)} at ${formatTime(s.enterT)}`).join(', ');
+    const who = shown.map((s) => `${clientLabel(s.client)} at ${this.formatTime(s.enterT)}`).join(', ');
     return {
       check: 'duplicates',
       message: `Job ${quote(tally.job)} ran ${times(tally.completed)}, expected ${times(expected)}: ${who}${tally.completed > shown.length ? ', …' : ''}.`,

@@ -11,7 +11,7 @@
  */
 import type { StoreWriteEvent } from '../history';
 import type { CheckResult, CounterExample, SavedByFencing } from './types';
-import { clientLabel, formatTime, quote, sortedUnique } from './format';
+import { clientLabel, quote, sortedUnique, timeWords, type TimeWords } from './format';
 
 interface Writer {
   client: number;
@@ -36,6 +36,8 @@ export class Fencing {
   writes = 0;
   readonly saved: SavedByFencing = { count: 0, seqs: [] };
 
+  constructor(private readonly formatTime: TimeWords = timeWords()) {}
+
   observe(event: StoreWriteEvent, sessionStart: number): void {
     this.writes += 1;
     if (event.token === null) {
@@ -53,7 +55,7 @@ export class Fencing {
       const highest = Math.max(event.highest ?? -Infinity, ours?.token ?? -Infinity);
       this.violate({
         check: 'fencing',
-        message: `The store accepted ${clientLabel(event.client)}'s write to ${quote(event.key)} at ${formatTime(event.t)} with token ${event.token}, although it had already accepted token ${highest}: a stale write got through.`,
+        message: `The store accepted ${clientLabel(event.client)}'s write to ${quote(event.key)} at ${this.formatTime(event.t)} with token ${event.token}, although it had already accepted token ${highest}: a stale write got through.`,
         seqs: sortedUnique([event.seq, ...(ours ? [ours.seq] : [])]),
         window: { from: event.t, to: event.t },
         clients: sortedUnique([event.client, ...(ours ? [ours.client] : [])]),
@@ -81,8 +83,8 @@ export class Fencing {
       this.violate({
         check: 'fencing',
         message:
-          `${clientLabel(event.client)} wrote ${quote(event.key)} at ${formatTime(event.t)} from a session that began at ${formatTime(sessionStart)}, ` +
-          `after ${clientLabel(other.client)} had written it at ${formatTime(other.t)} from a later one (began ${formatTime(other.sessionStart)}): ` +
+          `${clientLabel(event.client)} wrote ${quote(event.key)} at ${this.formatTime(event.t)} from a session that began at ${this.formatTime(sessionStart)}, ` +
+          `after ${clientLabel(other.client)} had written it at ${this.formatTime(other.t)} from a later one (began ${this.formatTime(other.sessionStart)}): ` +
           `an unfenced stale write overwrote newer data. Pass the lock's fencing token with each write.`,
         seqs: sortedUnique([other.seq, event.seq]),
         window: { from: other.t, to: event.t },

@@ -16,6 +16,14 @@ export function formatTime(t: number): string {
   return `${(t / 1000).toFixed(2)} s`;
 }
 
+/** Words for a point in time, as the learner reads it. */
+export type TimeWords = (t: number) => string;
+
+/** Lab-clock times written relative to `origin` (the run's start), so a run reads from 0 like its timeline. */
+export function timeWords(origin = 0): TimeWords {
+  return (t) => formatTime(t - origin);
+}
+
 export function quote(name: string): string {
   return `'${name}'`;
 }

@@ -15,6 +15,7 @@ import { Liveness } from './liveness';
 import { MutualExclusion } from './mutual-exclusion';
 import { RedisModel } from './redis-model';
 import { mergeValidity } from './validity';
+import { timeWords } from './format';
 import type { CheckName, CheckResult, CheckerOptions, CounterExample, Verdict, VerdictOptions } from './types';
 import { CHECK_NAMES } from './types';
 
@@ -31,7 +32,7 @@ export class IncrementalChecker {
   private readonly holds: LockHolds;
   private readonly exclusion: MutualExclusion;
   private readonly duplicates: Duplicates;
-  private readonly fencing = new Fencing();
+  private readonly fencing: Fencing;
   private readonly liveness: Liveness;
   private lastSeq = -Infinity;
   private events = 0;
@@ -43,10 +44,12 @@ export class IncrementalChecker {
     this.diagnoses = new DiagnosisLog(options.maxDiagnoses ?? DEFAULT_CHECKER_OPTIONS.maxDiagnoses);
     this.model = new RedisModel(this.diagnoses, options.lockKeys ?? []);
     this.holds = new LockHolds(this.diagnoses);
-    this.exclusion = new MutualExclusion(this.clients, this.holds);
-    this.duplicates = new Duplicates(options.expectedExecutions);
+    const at = timeWords(options.timeOrigin ?? 0);
+    this.exclusion = new MutualExclusion(this.clients, this.holds, at);
+    this.duplicates = new Duplicates(options.expectedExecutions, at);
+    this.fencing = new Fencing(at);
     this.exclusion.onCompleted = (tally, section) => this.duplicates.onCompleted(tally, section);
-    this.liveness = new Liveness(this.holds, options.livenessBoundMs ?? DEFAULT_CHECKER_OPTIONS.livenessBoundMs, options.nodes);
+    this.liveness = new Liveness(this.holds, options.livenessBoundMs ?? DEFAULT_CHECKER_OPTIONS.livenessBoundMs, options.nodes, at);
   }
 
   /** Feeds events in history order. Events at or below the last seq seen are skipped, so re-sending a batch is harmless. */

@@ -3,7 +3,7 @@ export { check } from './check';
 export { IncrementalChecker, DEFAULT_CHECKER_OPTIONS } from './incremental';
 export { mergeValidity } from './validity';
 export { unmetExpectation, type VerdictExpectation } from './expectation';
-export { formatDuration, formatTime } from './format';
+export { formatDuration, formatTime, timeWords, type TimeWords } from './format';
 export { CHECK_NAMES } from './types';
 export type {
   CheckName,

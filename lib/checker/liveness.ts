@@ -20,7 +20,7 @@
 import type { NodeStateEvent } from '../history';
 import type { Hold, LockHolds, LockOutcome } from './holds';
 import type { CheckResult, CounterExample } from './types';
-import { clientLabel, formatDuration, formatTime, quote, sortedUnique } from './format';
+import { clientLabel, formatDuration, quote, sortedUnique, timeWords, type TimeWords } from './format';
 
 interface Window {
   resource: string;
@@ -61,6 +61,7 @@ export class Liveness {
     private readonly holds: LockHolds,
     private readonly boundMs: number,
     private readonly configuredNodes: number | undefined,
+    private readonly formatTime: TimeWords = timeWords(),
   ) {}
 
   observeNode(event: NodeStateEvent): void {
@@ -123,7 +124,7 @@ export class Liveness {
     const applicable = this.outcomes > 0;
     const notes = [...this.outages.values()]
       .filter((o) => o.toT > o.fromT)
-      .map((o) => `Nobody could take ${quote(o.resource)} from ${formatTime(o.fromT)} to ${formatTime(o.toT)}: only ${o.up} of ${o.nodes} nodes were up (quorum ${o.quorum}) — unavailable, as expected.`);
+      .map((o) => `Nobody could take ${quote(o.resource)} from ${this.formatTime(o.fromT)} to ${this.formatTime(o.toT)}: only ${o.up} of ${o.nodes} nodes were up (quorum ${o.quorum}) — unavailable, as expected.`);
     const base = { check: 'liveness' as const, applicable: applicable || forced, violations: this.violations, indeterminate: this.indeterminate, notes };
     if (this.first) return { ...base, valid: 'violated', summary: `violated: a free lock could not be taken for over ${formatDuration(this.boundMs)}`, counterExample: this.first };
     if (this.firstDoubt) return { ...base, valid: 'unknown', summary: 'unknown: a long wait included an acquire of unknown outcome', counterExample: this.firstDoubt };
@@ -142,7 +143,7 @@ export class Liveness {
       : `it was free and ${window.up} of ${window.nodes} nodes were up (quorum ${window.quorum})`;
     const counterExample: CounterExample = {
       check: 'liveness',
-      message: `For ${formatDuration(t - window.startT)} (${formatTime(window.startT)} → ${formatTime(t)}) ${who} kept failing to take ${quote(window.resource)}, although ${why}; the bound is ${formatDuration(this.boundMs)}.`,
+      message: `For ${formatDuration(t - window.startT)} (${this.formatTime(window.startT)} → ${this.formatTime(t)}) ${who} kept failing to take ${quote(window.resource)}, although ${why}; the bound is ${formatDuration(this.boundMs)}.`,
       seqs: sortedUnique([window.startSeq, seq, ...(window.stuck ? [window.stuck.startSeq] : [])]),
       window: { from: window.startT, to: t },
       clients: sortedUnique(window.clients),

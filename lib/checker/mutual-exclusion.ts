@@ -28,7 +28,7 @@ import type { JobEvent } from '../history';
 import type { ClientSignal, ClientTracker } from './clients';
 import type { Hold, LockHolds } from './holds';
 import type { CheckResult, CounterExample, JobStats } from './types';
-import { clientLabel, formatTime, quote, sortedUnique } from './format';
+import { clientLabel, quote, sortedUnique, timeWords, type TimeWords } from './format';
 
 export interface Section {
   job: string;
@@ -97,6 +97,7 @@ export class MutualExclusion {
   constructor(
     private readonly clients: ClientTracker,
     private readonly holds: LockHolds,
+    private readonly at: TimeWords = timeWords(),
   ) {}
 
   observe(event: JobEvent): void {
@@ -179,7 +180,7 @@ export class MutualExclusion {
     const openCount = [...this.openByClient.values()].reduce((n, s) => n + s.size, 0);
     const notes: string[] = [];
     if (final && openCount > 0) notes.push(`${openCount} critical section${openCount === 1 ? ' was' : 's were'} still open when the history ended.`);
-    if (firstExcused) notes.push(excuseWords(firstExcused, excusedCount, lastT));
+    if (firstExcused) notes.push(excuseWords(firstExcused, excusedCount, lastT, this.at));
     const base = { check: 'mutual-exclusion' as const, applicable: applicable || forced, violations: provenCount, indeterminate, notes };
     if (firstProven) {
       return { ...base, valid: 'violated', summary: `violated: ${provenCount} overlapping pair${provenCount === 1 ? '' : 's'} of critical sections`, counterExample: this.describe(firstProven, 'proven', lastT) };
@@ -337,6 +338,8 @@ export class MutualExclusion {
     const aEnd = a.endT ?? lastT;
     const bEnd = b.endT ?? lastT;
     const window = { from: b.enterT, to: Math.max(b.enterT, Math.min(aEnd, bEnd)) };
+    const formatTime = this.at;
+    const endWords = (section: Section) => sectionEndWords(section, this.at);
     let message: string;
     if (status === 'running') {
       message = `${B} entered job ${job} at ${formatTime(b.enterT)} while ${A} was inside it; both are still running, so whether fencing protects their writes is not known yet.`;
@@ -358,7 +361,7 @@ function isExcused({ a, b }: Overlap): boolean {
   return a.fencedWrites + b.fencedWrites > 0 && a.unfencedWrites === 0 && b.unfencedWrites === 0;
 }
 
-function excuseWords(overlap: Overlap, count: number, lastT: number): string {
+function excuseWords(overlap: Overlap, count: number, lastT: number, formatTime: TimeWords): string {
   const { a, b } = overlap;
   const to = Math.min(a.endT ?? lastT, b.endT ?? lastT);
   const more = count > 1 ? ` (${count} such overlaps)` : '';
@@ -372,7 +375,7 @@ function sectionKey(client: number, execution: number): string {
   return `${client}#${execution}`;
 }
 
-function endWords(section: Section): string {
+function sectionEndWords(section: Section, formatTime: TimeWords): string {
   if (section.end === 'exit' && section.endT !== null) return `exited at ${formatTime(section.endT)}`;
   if (section.end === 'cut' && section.endT !== null) return `cut short by its ${section.cutHow ?? 'crash'} at ${formatTime(section.endT)}`;
   return 'still inside';

@@ -137,6 +137,11 @@ export interface CheckerOptions {
   required?: readonly CheckName[];
   /** Keep at most this many diagnoses (default 20). */
   maxDiagnoses?: number;
+  /**
+   * The lab-clock time that messages call 0 (the run's start), so "at 0.60 s" in a counter-example is the
+   * 0.6 s mark on the run's timeline. Windows and seqs stay on the lab clock. Default 0.
+   */
+  timeOrigin?: number;
 }
 
 export interface VerdictOptions {

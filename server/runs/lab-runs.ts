@@ -159,13 +159,14 @@ export class LabRuns extends EventEmitter<Events> {
       ),
     );
 
-    const checker = new IncrementalChecker({ nodes: nodes.length, ...checkerSettings });
+    const startedAt = lab.now();
+    // Messages count from the run's start, like the run's timeline: "at 0.60 s" is the 0.6 s mark.
+    const checker = new IncrementalChecker({ nodes: nodes.length, ...checkerSettings, timeOrigin: startedAt });
     // What the checker must know of the world before the run: each node's latest state (a node killed by
     // hand before Run is down, and liveness must not expect it to answer).
     const latest = new Map<number, HistoryEvent>();
     for (const event of lab.history.since(0)) if (event.type === 'node') latest.set(event.node, event);
     checker.push([...latest.values()].sort((a, b) => a.seq - b.seq));
-    const startedAt = lab.now();
     const info: RunInfo = {
       runId,
       clients,

@@ -82,6 +82,26 @@ describe('runs judged by the checker', () => {
     expect(ttl.message).toMatch(/TTL 80 ms is shorter than the 1[5-9]\d ms critical section/);
   });
 
+  it("a later run in the same lab tells its times from its own start, as its timeline does", async () => {
+    const lab = await startLab({});
+    const runs = new LabRuns(lab, pool);
+    const runOnce = async (input: RunStartInput) => {
+      const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
+      const info = await runs.start(input);
+      return { info, ended: await ended };
+    };
+    // The lab clock moves on by a first run of 1.5 s.
+    await runOnce({ code: "import lab from 'lab';\nawait lab.sleep(1500);", clients: 1 });
+    const { info, ended } = await runOnce({ code: singleNode(80, 150, 'del'), clients: 3 });
+    expect(info.startedAt).toBeGreaterThan(1_500);
+    expect(ended.verdict.valid).toBe('violated');
+    const said = [...(ended.verdict.counterExample?.message ?? '').matchAll(/at (\d+(?:\.\d+)?) (ms|s)\b/g)].map((m) => Number(m[1]) * (m[2] === 's' ? 1000 : 1));
+    expect(said.length).toBeGreaterThan(0);
+    for (const t of said) expect(t).toBeLessThanOrEqual(ended.outcome.durationMs + 50);
+    // The band stays on the lab clock, where the history is.
+    expect(ended.verdict.counterExample?.window.from).toBeGreaterThanOrEqual(info.startedAt);
+  });
+
   it('a TTL shorter than the job with a token-checked release: still violated (nothing extends it)', async () => {
     const ended = await run({ code: singleNode(80, 150, 'lua'), clients: 3 });
     expect(ended.verdict.valid).toBe('violated');

@@ -29,6 +29,15 @@ describe('checker: mutual exclusion', () => {
     expect(example?.clients).toEqual([1, 2]);
   });
 
+  it("writes its times from the run's start when told where the run began; windows stay on the lab clock", () => {
+    const h = history().at(10_000).enter(1, 'report').at(10_600).enter(2, 'report').at(10_800).exit(2, 'report').at(11_000).exit(1, 'report');
+    const result = check(h.build(), { timeOrigin: 10_000 }).checks['mutual-exclusion'];
+    expect(result.counterExample?.message).toBe(
+      "Client 2 entered job 'report' at 600 ms while Client 1 was still inside it (entered at 0 ms, exited at 1.00 s): two clients in the critical section at once.",
+    );
+    expect(result.counterExample?.window).toEqual({ from: 10_600, to: 10_800 });
+  });
+
   it('checks each job on its own', () => {
     const h = history().at(0).enter(1, 'a').at(10).enter(2, 'b').at(50).exit(1, 'a').exit(2, 'b');
     expect(check(h.build()).checks['mutual-exclusion'].valid).toBe('held');

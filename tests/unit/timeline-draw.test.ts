@@ -72,6 +72,17 @@ describe('drawTimeline', () => {
     expect(rec.texts).toContain('✕ violation');
   });
 
+  it("labels the axis in run time: a run that started at 10.3 s on the lab clock reads from 0", () => {
+    const late = history().at(10_300).enter(1).at(10_900).exit(1).build();
+    const { ctx, rec } = recordingContext();
+    drawTimeline(ctx, { layout: layoutTimeline(late), geometry, height: 200, view: { from: 10_300, to: 11_300 }, theme: LIGHT_THEME, timeOrigin: 10_300 });
+    const ticks = rec.texts.filter((t) => / (m?s)$/.test(t));
+    expect(ticks[0]).toBe('0 ms');
+    expect(ticks).toContain('600 ms');
+    expect(ticks.some((t) => /^1\d\.\d+ s$/.test(t))).toBe(false);
+    expect(ticks.at(-1)).toBe('1.0 s');
+  });
+
   it('leaves out a band outside the view', () => {
     const { ctx, rec } = recordingContext();
     drawTimeline(ctx, { layout, geometry, height: 200, view: { from: 0, to: 500 }, theme: LIGHT_THEME, band: { from: 900, to: 950 } });
