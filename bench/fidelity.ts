@@ -4,7 +4,7 @@
  * each showed what it promises. Goal: breaks confirmed in ≥ 95 % of runs,
  * fixes held in every run.
  *
- *   npm run fidelity -- [--break 100] [--fix 200] [--lesson <slug>] [--scenario <id>] [--parallel 2]
+ *   npm run fidelity -- [--break 100] [--fix 200] [--lesson <slug>[,<slug>…]] [--scenario <id>] [--parallel 2]
  *
  * A scenario's seeds are split into chunks, each in a lab of its own, so the
  * lanes stay busy to the end instead of waiting on the longest scenario.
@@ -32,7 +32,8 @@ const CHUNK = 25;
 const counts = { break: option('break', 100), fix: option('fix', 200) };
 const parallel = option('parallel', 2);
 
-const lessons = loadAllLessons().filter((l) => !only || l.slug === only);
+const onlyLessons = only?.split(',');
+const lessons = loadAllLessons().filter((l) => !onlyLessons || onlyLessons.includes(l.slug));
 const scenarios = lessons.flatMap((lesson) =>
   lesson.lessonScenarios
     .filter((s) => s.role !== 'explore' && (!onlyScenario || s.id === onlyScenario))

@@ -15,6 +15,7 @@
 import net from 'node:net';
 import type { LinkCutMode } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
+import { listenAgainOnLinkPort, listenOnNewLinkPort, releaseLinkPort } from './link-ports';
 
 export interface LinkTarget {
   /** The node's current port, or null while it is down. */
@@ -77,21 +78,21 @@ export class LinkProxy {
     return this._port;
   }
 
-  async start(port = 0): Promise<number> {
+  /**
+   * Listens: on a fresh link port the first time, on the same port after a
+   * `refuse` cut (clients reconnect to the port they were given). The port
+   * stays held from the first listen until close(), so nothing takes it
+   * while the link refuses (see link-ports.ts).
+   */
+  async start(): Promise<number> {
     if (this.server) return this._port;
+    if (this.closed) throw new LabOperationError('not-found', `${this.name} is closed`);
     const server = net.createServer((socket) => this.accept(socket));
     server.on('error', () => {
       /* listen errors are reported by listen(); later errors have no one to tell */
     });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-    const address = server.address();
-    this._port = typeof address === 'object' && address ? address.port : port;
+    if (this._port === 0) this._port = await listenOnNewLinkPort(server);
+    else await listenAgainOnLinkPort(server, this._port);
     this.server = server;
     return this._port;
   }
@@ -192,7 +193,7 @@ export class LinkProxy {
     if (mode === 'refuse' && !this.closed && this._port !== 0) {
       // Listen on the same port again, so clients that retry find the link where it was.
       try {
-        await this.start(this._port);
+        await this.start();
       } catch (error) {
         throw new LabOperationError('internal', `${this.name} could not listen on port ${this._port} again: ${(error as Error).message}`);
       }
@@ -207,10 +208,12 @@ export class LinkProxy {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
     const server = this.server;
     this.server = null;
     this.resetConnections();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (this._port !== 0) releaseLinkPort(this._port);
   }
 }

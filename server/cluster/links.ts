@@ -47,11 +47,24 @@ export class LinkTable {
     return out;
   }
 
-  /** Heals every cut, removes every delay and drops open connections (a lab restore). */
+  /**
+   * Heals every cut, removes every delay and drops open connections (a lab
+   * restore). A link that cannot listen on its port again (another program
+   * took it while the link refused) is replaced: between runs no client holds
+   * its port, and the next run asks for a fresh one.
+   */
   async resetFaults(): Promise<void> {
     await Promise.all(
-      [...this.links.values()].map(async (link) => {
-        if (link.cut) await link.heal();
+      [...this.links].map(async ([key, link]) => {
+        if (link.cut) {
+          try {
+            await link.heal();
+          } catch {
+            this.links.delete(key);
+            await link.close();
+            return;
+          }
+        }
         link.setDelay(0, 0);
         link.resetConnections();
       }),
