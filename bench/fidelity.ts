@@ -10,11 +10,11 @@
  * lanes stay busy to the end instead of waiting on the longest scenario.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { loadAllLessons } from '@/lib/lessons/load';
 import { seedsFrom, trialScenario, type TrialResult } from '@/server/grading/fidelity';
 import { createSandboxPool } from '@/server/sandbox';
+import { defaultRunRoot, instanceDir, killNodesUnder, removeLeftovers } from '@/server/cluster/run-dir';
 
 function option(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -43,7 +43,21 @@ const jobs = scenarios.flatMap(({ lesson, entry, count }) =>
   Array.from({ length: Math.ceil(count / CHUNK) }, (_, i) => ({ lesson, entry, seeds: seedsFrom(1 + i * CHUNK, Math.min(CHUNK, count - i * CHUNK)), chunk: i })),
 );
 if (jobs.length === 0) throw new Error('no scenario matches --lesson / --scenario');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-fidelity-'));
+// The lab server's run-folder layout: leftovers of a fidelity run that was SIGKILLed are ended by the next start of either.
+const root = defaultRunRoot();
+removeLeftovers(root);
+const dir = instanceDir(root);
+fs.mkdirSync(dir, { recursive: true });
+/** Ends this run's own nodes (by their PID files) and removes its folder: on Ctrl-C, and after a trial fails outright. */
+const cleanUp = () => {
+  killNodesUnder(dir);
+  fs.rmSync(dir, { recursive: true, force: true });
+};
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.on(signal, () => {
+    cleanUp();
+    process.exit(130);
+  });
 const pool = createSandboxPool({ warmWorkers: parallel });
 await pool.whenWarm();
 const started = performance.now();
@@ -52,7 +66,18 @@ let next = 0;
 await Promise.all(
   Array.from({ length: parallel }, async () => {
     for (let job = jobs[next++]; job; job = jobs[next++]) {
-      const r = await trialScenario(job.lesson, job.entry, job.seeds, pool, path.join(dir, `chunk-${job.chunk}`));
+      // A trial that throws (the lab itself failed) counts its seeds not yet run as misses, and the other lanes go on.
+      let done = { runs: 0, met: 0 };
+      const r: TrialResult = await trialScenario(job.lesson, job.entry, job.seeds, pool, path.join(dir, `chunk-${job.chunk}`), (_ended, _seed, why) => {
+        done = { runs: done.runs + 1, met: done.met + (why === null ? 1 : 0) };
+      }).catch((error: unknown) => ({
+        lesson: job.lesson.slug,
+        scenario: job.entry.id,
+        role: job.entry.role,
+        runs: job.seeds.length,
+        met: done.met,
+        misses: [{ seed: job.seeds[done.runs] ?? job.seeds[0]!, why: `the trial failed: ${(error as Error).message}` }],
+      }));
       const key = `${r.lesson}/${r.scenario}`;
       const sum = byScenario.get(key);
       if (sum) {
@@ -66,7 +91,7 @@ await Promise.all(
   }),
 );
 await pool.close();
-fs.rmSync(dir, { recursive: true, force: true });
+cleanUp();
 
 const order = new Map(scenarios.map((j, i) => [`${j.lesson.slug}/${j.entry.id}`, i]));
 const results = [...byScenario.values()].sort(

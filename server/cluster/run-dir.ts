@@ -82,23 +82,39 @@ export function removeLeftovers(root: string): LeftoverReport {
     const dir = path.join(root, name);
     // A live sibling server (a zombie has an empty command line and counts as dead).
     if (isAlive(ownerPid) && (commandLine(ownerPid) ?? '').includes('node')) continue;
-    for (const pidFile of nodePidFiles(dir)) {
-      const pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
-      if (!Number.isInteger(pid) || pid <= 0) continue;
-      // redis-server rewrites its title (no config path in cmdline), but its working
-      // directory is the node folder we started it in: both must match.
-      const cmd = commandLine(pid);
-      if (cmd && cmd.includes('redis-server') && workingDir(pid)?.startsWith(dir + path.sep)) {
-        try {
-          process.kill(pid, 'SIGKILL');
-          report.killed.push(pid);
-        } catch {
-          /* already gone */
-        }
-      }
-    }
+    report.killed.push(...killNodesUnder(dir));
     fs.rmSync(dir, { recursive: true, force: true });
     report.instances.push(dir);
   }
   return report;
+}
+
+/**
+ * SIGKILLs every redis-server whose PID file lies under `dir` and which is
+ * still that node (its command line names redis-server and its working
+ * directory is the node folder: PIDs are reused). Returns the PIDs ended.
+ */
+export function killNodesUnder(dir: string): number[] {
+  const killed: number[] = [];
+  for (const pidFile of nodePidFiles(dir)) {
+    let pid: number;
+    try {
+      pid = Number(fs.readFileSync(pidFile, 'utf8').trim());
+    } catch {
+      continue; // removed meanwhile by the node's own clean stop
+    }
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    // redis-server rewrites its title (no config path in cmdline), but its working
+    // directory is the node folder we started it in: both must match.
+    const cmd = commandLine(pid);
+    if (cmd && cmd.includes('redis-server') && workingDir(pid)?.startsWith(dir + path.sep)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+        killed.push(pid);
+      } catch {
+        /* already gone */
+      }
+    }
+  }
+  return killed;
 }
