@@ -99,11 +99,18 @@ export function runScenario(
           );
         };
         // Measured from the scenario's origin, not from the previous step, so delays do not accumulate.
-        const timer = setTimeout(() => {
-          pending.delete(timer);
-          fire();
-        }, Math.max(0, origin + at - lab.now()));
-        pending.set(timer, () => resolve({ at, step, ok: false, error: 'cancelled' }));
+        // A Node timer counts from the event loop's cached time, which lags the real clock by however long
+        // the current tick has run, so it can fire early: re-arm for what is left until the step is due.
+        const due = origin + at;
+        const arm = () => {
+          const timer = setTimeout(() => {
+            pending.delete(timer);
+            if (lab.now() < due && !cancelled && !lab.closed) arm();
+            else fire();
+          }, Math.max(0, Math.ceil(due - lab.now())));
+          pending.set(timer, () => resolve({ at, step, ok: false, error: 'cancelled' }));
+        };
+        arm();
       }),
   );
   return {
