@@ -99,13 +99,13 @@ export function runScenario(
           );
         };
         // Measured from the scenario's origin, not from the previous step, so delays do not accumulate.
-        // A Node timer counts from the event loop's cached time, which lags the real clock by however long
-        // the current tick has run, so it can fire early: re-arm for what is left until the step is due.
+        // Node's timers count whole milliseconds on a truncated clock, so one can fire up to 1 ms before the
+        // lab clock (sub-millisecond) says the step is due: re-arm for what is left until it is.
         const due = origin + at;
         const arm = () => {
           const timer = setTimeout(() => {
             pending.delete(timer);
-            if (lab.now() < due && !cancelled && !lab.closed) arm();
+            if (lab.now() < due) arm();
             else fire();
           }, Math.max(0, Math.ceil(due - lab.now())));
           pending.set(timer, () => resolve({ at, step, ok: false, error: 'cancelled' }));
