@@ -13,6 +13,16 @@ import type { ServerConfig } from './config';
 import { LabManager } from './lab/lab-manager';
 import { createSandboxPool } from './sandbox';
 import { attachRealtime, type LabServer } from './realtime/socket-server';
+import { addMetricsSource, metricsText } from './ops/metrics';
+
+async function serveMetrics(res: http.ServerResponse): Promise<void> {
+  try {
+    const { contentType, body } = await metricsText();
+    res.writeHead(200, { 'content-type': contentType }).end(body);
+  } catch (error) {
+    res.writeHead(500, { 'content-type': 'text/plain' }).end(`metrics failed: ${(error as Error).message}\n`);
+  }
+}
 
 export interface RunningLabServer {
   url: string;
@@ -45,7 +55,10 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   let handle: RequestHandler = (_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Lock Lab: pages are not served by this instance (LOCKLAB_WEB=0)\n');
   };
-  const server = http.createServer((req, res) => void handle(req, res));
+  const server = http.createServer((req, res) => {
+    if (req.url === '/metrics' && req.method === 'GET') return void serveMetrics(res);
+    void handle(req, res);
+  });
   const sandbox = config.sandbox ? createSandboxPool() : null;
   const classrooms = new ClassroomHub({
     coordinationUrl: config.coordinationUrl,
@@ -61,9 +74,19 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     classrooms,
     labActionLimit: { burst: config.labActionBurst, perSecond: config.labActionRatePerSecond },
   });
+  const removeMetrics = addMetricsSource({
+    labs: () => labs.size,
+    runs: () => sandbox?.activeRuns ?? 0,
+    queuedRuns: () => 0,
+    nodes: () => labs.all().reduce((n, lab) => n + lab.nodes.filter((node) => node.pid !== null).length, 0),
+    workers: () => sandbox?.workers ?? 0,
+    historyBytes: () => 0,
+    sockets: () => io.engine.clientsCount,
+  });
   try {
     await classrooms.ready();
   } catch (error) {
+    removeMetrics();
     await labs.closeAll();
     await sandbox?.close();
     io.close();
@@ -80,6 +103,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      removeMetrics();
       await classrooms.close();
       await labs.closeAll();
       await sandbox?.close();

@@ -246,6 +246,9 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     get activeRuns() {
       return runs.size;
     },
+    get workers() {
+      return runs.size + spares.length;
+    },
     startRun(opts: StartRunOptions): RunHandle {
       if (closed) throw new LabOperationError('internal', 'The sandbox pool is closed.');
       if (runs.size >= maxRuns) throw new LabOperationError('lab-full', `The server is running ${maxRuns} programs already; try again shortly.`);

@@ -117,6 +117,8 @@ export interface SandboxPool {
   startRun(options: StartRunOptions): RunHandle;
   /** Runs in progress. */
   readonly activeRuns: number;
+  /** Worker threads alive: one per running program plus the warm spares. */
+  readonly workers: number;
   /** Resolves when the spare workers have booted (call it at server start so the first run is quick). */
   whenWarm(): Promise<void>;
   /** Stops every run and terminates all workers. */

@@ -1,0 +1,53 @@
+/**
+ * One place where a limit says no: it counts the refusal (metrics), logs it
+ * with who it concerns (never their code), and gives back the error the
+ * learner reads. Callers `throw refuse(...)` or, where nothing is thrown
+ * (a run ended by a budget), call it for the record.
+ */
+import { LabOperationError, type ErrorCode } from '@/lib/result';
+import { log } from './log';
+import { refusalsTotal } from './metrics';
+
+export type RefusalReason =
+  | 'lab-full' // the server's lab cap
+  | 'labs-per-browser' // one browser asked for more labs than it may hold
+  | 'sockets-per-browser' // one browser opened too many sockets
+  | 'rate-limited' // a socket's or a lab's command bucket is empty
+  | 'socket-flood' // a socket kept hammering after being limited: disconnected
+  | 'origin' // a socket from a foreign origin
+  | 'limits-clamped' // a learner asked for more than the server's maximum (clamped, not refused)
+  | 'run-budget' // the server-wide memory budget for runs is spent
+  | 'run-queue-full' // too many runs waiting
+  | 'history-budget' // a run produced more history than its share
+  | 'worker-memory' // a sandbox worker ran out of heap
+  | 'node-busy-script' // a node ran a script past the busy threshold (killed)
+  | 'node-memory' // a node grew past its memory budget (restarted)
+  | 'invalid-input';
+
+export interface RefusalContext {
+  labId?: string;
+  /** The browser's anonymous identity (cookie), never an IP address. */
+  browser?: string;
+  socket?: string;
+  /** Small facts about the hit: sizes, counts, limits. Never code or secrets. */
+  detail?: Record<string, string | number | boolean>;
+}
+
+const CODES: Partial<Record<RefusalReason, ErrorCode>> = {
+  'lab-full': 'lab-full',
+  'labs-per-browser': 'lab-full',
+  'sockets-per-browser': 'forbidden',
+  'rate-limited': 'rate-limited',
+  'socket-flood': 'rate-limited',
+  origin: 'forbidden',
+  'run-budget': 'lab-full',
+  'run-queue-full': 'lab-full',
+  'invalid-input': 'invalid-input',
+};
+
+/** Records a limit hit (metric + log line) and returns the error to throw or to show. */
+export function refuse(reason: RefusalReason, context: RefusalContext, message: string): LabOperationError {
+  refusalsTotal.inc({ reason });
+  log.warn({ event: 'refusal', reason, ...context }, message);
+  return new LabOperationError(CODES[reason] ?? 'conflict', message);
+}
