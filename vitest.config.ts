@@ -8,8 +8,10 @@ import { fileURLToPath } from 'node:url';
  * beside them cannot starve them of the two cores:
  *  - runs: one file at a time;
  *  - lessons: the two lesson files together (two labs at once, no more);
- *  - isolated: the hostile programs, which measure the main thread's
- *    event-loop lag and would otherwise measure the other test files.
+ *  - isolated: the hostile programs and the attacks on a shared server
+ *    (tests/integration/attacks), which measure how a bystander's run and
+ *    the main thread's event loop fare and would otherwise measure the
+ *    other test files.
  */
 const RUNS = [
   'tests/integration/runs.test.ts',
@@ -18,7 +20,7 @@ const RUNS = [
   'tests/integration/sandbox-cpu.test.ts',
 ];
 const LESSONS = ['tests/integration/lessons/*.test.ts'];
-const ISOLATED = ['tests/integration/sandbox-hostile.test.ts'];
+const ISOLATED = ['tests/integration/sandbox-hostile.test.ts', 'tests/integration/attacks/*.test.ts'];
 
 export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
@@ -44,7 +46,7 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'isolated', include: ISOLATED, sequence: { groupOrder: 3 } },
+        test: { name: 'isolated', include: ISOLATED, fileParallelism: false, sequence: { groupOrder: 3 } },
       },
     ],
   },

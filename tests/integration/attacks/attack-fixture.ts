@@ -1,0 +1,94 @@
+/**
+ * What every attack test needs: a real lab server on a random port, sockets
+ * that behave like browser tabs (optionally of one browser, through its
+ * cookie), and a bystander — another learner's lab running a tiny, correct
+ * program — whose run must keep finishing quickly while the attack goes on.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { io, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import type { Result } from '@/lib/result';
+import type { RunEnded, RunStartInput } from '@/lib/run';
+import { createLabServer, type RunningLabServer } from '@/server/app-server';
+import { configFromEnv, type ServerConfig } from '@/server/config';
+
+export type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export interface AttackServer {
+  server: RunningLabServer;
+  /** A socket as a browser tab opens it; `headers` may carry a cookie (one browser, several tabs). */
+  tab(headers?: Record<string, string>): Promise<Tab>;
+  close(): Promise<void>;
+}
+
+export async function startAttackServer(overrides: Partial<ServerConfig> = {}): Promise<AttackServer> {
+  const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-attack-'));
+  const server = await createLabServer(configFromEnv({ port: 0, web: false, warmLabs: 0, runRoot, ...overrides }));
+  const sockets: Tab[] = [];
+  return {
+    server,
+    async tab(headers) {
+      const socket: Tab = io(server.url, { transports: ['websocket'], reconnection: false, extraHeaders: headers, forceNew: true });
+      sockets.push(socket);
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', () => resolve());
+        socket.once('connect_error', (error) => reject(error));
+      });
+      return socket;
+    },
+    async close() {
+      for (const s of sockets) s.close();
+      await server.close();
+      fs.rmSync(runRoot, { recursive: true, force: true });
+    },
+  };
+}
+
+export function value<T>(result: Result<T>): T {
+  if (!result.ok) throw new Error(`${result.error.code}: ${result.error.message}`);
+  return result.value;
+}
+
+/** Starts a run on the tab's lab and resolves with how it ended. */
+export async function runToEnd(tab: Tab, input: RunStartInput): Promise<RunEnded> {
+  const ended = new Promise<RunEnded>((resolve) => {
+    const onEnded = (e: RunEnded & { labId: string }) => {
+      if (e.runId !== info.runId) return;
+      tab.off('run:ended', onEnded);
+      resolve(e);
+    };
+    let info: { runId: string } = { runId: '' };
+    tab.on('run:ended', onEnded);
+    void tab.emitWithAck('run:start', input).then((started) => {
+      info = value(started);
+    });
+  });
+  return ended;
+}
+
+/** A correct, tiny program: three clients take a lock in turn for a 20 ms job. */
+export const TINY_PROGRAM = [
+  "import Redis from 'ioredis';",
+  "import lab from 'lab';",
+  "const redis = new Redis({ host: 'redis-1.internal' });",
+  "const token = 'client-' + lab.client;",
+  "while ((await redis.set('lock:tiny', token, 'PX', 5000, 'NX')) !== 'OK') await lab.sleep(5);",
+  "await lab.job('tiny').run(20);",
+  "await redis.eval(\"if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end\", 1, 'lock:tiny', token);",
+  'redis.disconnect();',
+].join('\n');
+
+/** The bystander: its own tab and lab; `run()` runs the tiny program and reports its wall time and verdict. */
+export async function bystander(attack: AttackServer): Promise<{ run(): Promise<{ ms: number; ended: RunEnded }> }> {
+  const tab = await attack.tab();
+  value(await tab.emitWithAck('lab:join', {}));
+  return {
+    async run() {
+      const started = performance.now();
+      const ended = await runToEnd(tab, { code: TINY_PROGRAM, clients: 3 });
+      return { ms: performance.now() - started, ended };
+    },
+  };
+}
