@@ -59,7 +59,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     if (req.url === '/metrics' && req.method === 'GET') return void serveMetrics(res);
     void handle(req, res);
   });
-  const sandbox = config.sandbox ? createSandboxPool() : null;
+  const sandbox = config.sandbox ? createSandboxPool({ commandRate: config.commandRate }) : null;
   const classrooms = new ClassroomHub({
     coordinationUrl: config.coordinationUrl,
     instructorToken: config.instructorToken,

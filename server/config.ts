@@ -31,6 +31,8 @@ export interface ServerConfig {
    *  far above what a person clicks, low enough that a script cannot spawn redis-servers in a loop. */
   labActionBurst: number;
   labActionRatePerSecond: number;
+  /** Redis commands per second that all learner runs together may send, shared equally among the runs going (LOCKLAB_COMMAND_RATE). */
+  commandRate: number;
 }
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -61,6 +63,9 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     actionRatePerSecond: intFromEnv('LOCKLAB_ACTION_RATE', 5, 1),
     labActionBurst: intFromEnv('LOCKLAB_LAB_ACTION_BURST', 60, 1),
     labActionRatePerSecond: intFromEnv('LOCKLAB_LAB_ACTION_RATE', 20, 1),
+    // Every command becomes a history event the event loop takes in, checks and pushes: about 8 µs each
+    // on this machine's cores, so 15,000 a second leave most of one core for sockets and faults.
+    commandRate: intFromEnv('LOCKLAB_COMMAND_RATE', 15_000, 100),
     ...overrides,
   };
 }

@@ -26,8 +26,25 @@ end
 return { #keys, out }
 `;
 
+interface SampleCommand {
+  locklabSample(limit: number): Promise<unknown>;
+}
+
+/** Teaches a control connection the sample script as a command, so it travels as EVALSHA. */
+export function defineSampleCommand(client: Redis): void {
+  if (!('locklabSample' in client)) client.defineCommand('locklabSample', { numberOfKeys: 0, lua: SAMPLE_SCRIPT });
+}
+
 export const KEY_LIMIT = 50;
 const PERIOD_MS = 250;
+/**
+ * At most one sample per node this often. A learner's busy loop changes keys
+ * thousands of times a second; sampling after every change kept the server's
+ * one event loop busy writing scripts to every node (a quarter of its time
+ * with 20 busy labs) while viewers only see pushes ≥ 10 ms apart anyway. The
+ * first change after a quiet spell is still sampled at once.
+ */
+export const MIN_SAMPLE_GAP_MS = 40;
 /** A TTL that moved this much more than elapsed time did was changed (extended, jumped). */
 const TTL_TOLERANCE_MS = 30;
 
@@ -41,6 +58,9 @@ export class NodeMonitor {
   private timer: NodeJS.Timeout | null = null;
   private inFlight = false;
   private again = false;
+  /** Lab-clock time the last sample started; the next waits until MIN_SAMPLE_GAP_MS after it. */
+  private lastStartedAt = -Infinity;
+  private gapTimer: NodeJS.Timeout | null = null;
   private last: KeySample = { keys: [], truncated: false };
   private disposed = false;
 
@@ -103,14 +123,24 @@ export class NodeMonitor {
     this.timer = null;
   }
 
-  /** Coalesces bursts: at most one sample in flight, one more queued. */
+  /** Coalesces bursts: at most one sample in flight, one more queued, and none sooner than MIN_SAMPLE_GAP_MS after the last. */
   sampleSoon(): void {
     if (this.disposed) return;
-    if (this.inFlight) {
-      this.again = true;
+    if (this.inFlight || this.gapTimer) {
+      this.again ||= this.inFlight;
+      return;
+    }
+    const wait = this.lastStartedAt + MIN_SAMPLE_GAP_MS - this.clock();
+    if (wait > 0) {
+      this.gapTimer = setTimeout(() => {
+        this.gapTimer = null;
+        this.sampleSoon();
+      }, wait);
+      this.gapTimer.unref();
       return;
     }
     this.inFlight = true;
+    this.lastStartedAt = this.clock();
     void this.sample().finally(() => {
       this.inFlight = false;
       if (this.again) {
@@ -126,7 +156,9 @@ export class NodeMonitor {
     if (!client) return null;
     let raw: unknown;
     try {
-      raw = await client.eval(SAMPLE_SCRIPT, 0, KEY_LIMIT);
+      defineSampleCommand(client);
+      // EVALSHA after the first call (ioredis falls back to EVAL when the node forgot the script, e.g. after a restart).
+      raw = await (client as Redis & SampleCommand).locklabSample(KEY_LIMIT);
     } catch {
       return null; // paused, dying or busy with a learner's script: keep the last view
     }
@@ -153,6 +185,8 @@ export class NodeMonitor {
 
   dispose(): void {
     this.disposed = true;
+    if (this.gapTimer) clearTimeout(this.gapTimer);
+    this.gapTimer = null;
     this.stopSampling();
     this.detach();
   }

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { NODE_PID_FILE } from './run-dir';
 
@@ -22,6 +23,22 @@ interface Events {
 }
 
 const LOG_LINES = 30;
+
+/**
+ * Nodes run below the server (nice 5, weight 335 against its 1024): a hundred
+ * busy redis-servers woken by learners' commands otherwise preempt the one
+ * event loop that carries every browser's faults and pushes. They stay above
+ * the sandbox workers (nice 15), whose commands they answer.
+ */
+const NODE_NICE = 5;
+
+function lowerPriority(pid: number): void {
+  try {
+    os.setPriority(pid, NODE_NICE);
+  } catch {
+    /* not allowed here: the node keeps the server's priority */
+  }
+}
 
 export class RedisProcess extends EventEmitter<Events> {
   private readonly child: ChildProcess;
@@ -48,6 +65,7 @@ export class RedisProcess extends EventEmitter<Events> {
     } else {
       this.pid = this.child.pid;
       fs.writeFileSync(path.join(dir, NODE_PID_FILE), String(this.pid));
+      lowerPriority(this.pid);
     }
     const keep = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {

@@ -90,6 +90,7 @@ class RunController implements RunHandle {
     private readonly opts: StartRunOptions,
     private readonly limits: SandboxLimits,
     private readonly onFinished: (run: RunController) => void,
+    commandsPerSecondShare: number,
   ) {
     this.done = new Promise((r) => (this.resolveDone = r));
     const lastStart = Math.max(0, ...(opts.startDelaysMs ?? []));
@@ -111,6 +112,7 @@ class RunController implements RunHandle {
         limits,
         originEpochMs: opts.clock.originEpochMs,
         opIdBase: opts.opIdBase ?? 1,
+        commandsPerSecondShare,
       },
     });
   }
@@ -211,6 +213,10 @@ class RunController implements RunHandle {
   stop(): void {
     this.send({ type: 'stop' });
   }
+  /** A new share of the server's command rate. */
+  pace(commandsPerSecond: number): void {
+    this.send({ type: 'pace', commandsPerSecond });
+  }
   /** For pool.close(): no waiting on a worker that may be stuck. */
   terminate(): void {
     this.kill('The sandbox was shut down.');
@@ -225,6 +231,16 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
   const spawn = () => quickJSModule().then(spawnWorker);
   const runs = new Set<RunController>();
   let closed = false;
+  const commandRate = options.commandRate ?? Infinity;
+  /** Each run's fair share of the server-wide command rate, whatever its client count. */
+  const share = (count: number) => (Number.isFinite(commandRate) ? Math.max(1, Math.floor(commandRate / Math.max(1, count))) : Infinity);
+  let lastShare = Infinity;
+  const rebalance = () => {
+    const next = share(runs.size);
+    if (next === lastShare) return;
+    lastShare = next;
+    for (const run of runs) run.pace(next);
+  };
 
   const refill = () => {
     while (!closed && spares.length < warm) {
@@ -260,8 +276,18 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
         throw new LabOperationError('invalid-input', `The program is too long (${opts.code.length} characters; at most ${MAX_CODE_CHARS}).`);
       }
       const slot = spares.shift() ?? spawn();
-      const run = new RunController(slot, opts, limits, (r) => runs.delete(r));
+      const run = new RunController(
+        slot,
+        opts,
+        limits,
+        (r) => {
+          runs.delete(r);
+          rebalance();
+        },
+        share(runs.size + 1),
+      );
       runs.add(run);
+      rebalance();
       // Booting a worker compiles QuickJS on every core for a moment; let the new run get going first.
       setTimeout(refill, REFILL_DELAY_MS).unref();
       return run;

@@ -15,6 +15,8 @@ export interface RunSpec {
   limits: SandboxLimits;
   originEpochMs: number;
   opIdBase: number;
+  /** This run's share of the server's Redis command rate (commands per second; Infinity: unpaced). */
+  commandsPerSecondShare: number;
 }
 
 export type MainToWorker =
@@ -24,6 +26,8 @@ export type MainToWorker =
   | { type: 'crash'; client: number }
   | { type: 'skew'; client: number; skewMs: number }
   | { type: 'stop' }
+  /** A new share of the server's command rate (runs started or ended). */
+  | { type: 'pace'; commandsPerSecond: number }
   | { type: 'resolved'; reqId: number; target: ResolvedTarget };
 
 export type ResolvedTarget =

@@ -111,6 +111,11 @@ export interface SandboxPoolOptions {
   maxRuns?: number;
   /** Defaults for every run (each run may override). */
   limits?: Partial<SandboxLimits>;
+  /**
+   * Redis commands per second all runs together may send, shared equally among the runs going
+   * (LOCKLAB_COMMAND_RATE). Unlimited if absent.
+   */
+  commandRate?: number;
 }
 
 export interface SandboxPool {

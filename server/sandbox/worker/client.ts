@@ -18,6 +18,7 @@ import { WALL_NET_FACTOR, type ResolvedTarget, type RunSpec } from '../protocol'
 import type { ClientEndStatus, Diagnostic } from '../types';
 import { HostConnection, type BatchEntry, type BatchResult, type CommandResult, type ConnEvent, type GuestErrorShape, type LearnerConnOptions } from './connection';
 import type { FencedStore } from './fenced-store';
+import type { Pacer } from './pacer';
 import type { Overrun, SliceMeter } from './slice-meter';
 
 export interface RunServices {
@@ -30,6 +31,8 @@ export interface RunServices {
   readonly meter: SliceMeter;
   readonly store: FencedStore;
   readonly nodes: number[];
+  /** The run's share of the server's command rate: commands wait here for their turn. */
+  readonly pacer: Pacer;
   emit(event: HistoryInput): void;
   diagnostic(d: Diagnostic): void;
   nextOpId(): number;
@@ -582,6 +585,11 @@ export class GuestClient {
     }
   }
 
+  /** Sends `n` commands through `send` when the run's pacer lets them go. */
+  private paced<T>(n: number, send: () => Promise<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => this.run.pacer.admit(n, () => void send().then(resolve, reject)));
+  }
+
   /** Collects the requests the guest queued after the first one of this slice. */
   private takeOutbox(): void {
     this.outboxSignalled = false;
@@ -613,13 +621,13 @@ export class GuestClient {
       } else {
         for (let i = 0; i < list.length; i++) this.countCommand();
         const c = this.connections.get(conn);
-        work = c ? c.batch(list, atomic === true) : Promise.resolve(closed());
+        work = c ? this.paced(list.length, () => c.batch(list, atomic === true)) : Promise.resolve(closed());
       }
     } else if (op === 'command') {
       const { conn, args } = p as { conn: number; args: string[] };
       this.countCommand();
       const c = this.connections.get(conn);
-      work = c && Array.isArray(args) ? c.command(args.map(String)) : Promise.resolve(closed());
+      work = c && Array.isArray(args) ? this.paced(1, () => c.command(args.map(String))) : Promise.resolve(closed());
     } else if (op === 'quit') {
       const c = this.connections.get(p as number);
       work = !c

@@ -61,6 +61,9 @@ port.on('message', (m: MainToWorker) => {
     case 'stop':
       run.stop();
       break;
+    case 'pace':
+      run.pacer.setRate(m.commandsPerSecond);
+      break;
     case 'resolved':
       run.resolved(m.reqId, m.target);
       break;

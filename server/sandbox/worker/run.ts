@@ -11,10 +11,12 @@ import type { ResolvedTarget, RunSpec, WorkerToMain } from '../protocol';
 import type { ClientOutcome, Diagnostic, RunStatus } from '../types';
 import { GuestClient, type RunServices } from './client';
 import { FencedStore } from './fenced-store';
+import { Pacer } from './pacer';
 import type { SliceMeter } from './slice-meter';
 
 export class SandboxRun implements RunServices {
   readonly store = new FencedStore();
+  readonly pacer = new Pacer();
   readonly script: string;
   readonly headLength: number;
   readonly nodes: number[];
@@ -36,6 +38,7 @@ export class SandboxRun implements RunServices {
     private readonly post: (message: WorkerToMain) => void,
   ) {
     this.opId = spec.opIdBase;
+    this.pacer.setRate(spec.commandsPerSecondShare);
     this.nodes = spec.nodes;
     const compiled = transpileLearnerCode(spec.code, spec.fileName);
     if (!compiled.ok) {
@@ -139,6 +142,7 @@ export class SandboxRun implements RunServices {
     if (this.finished) return;
     this.finished = true;
     for (const t of this.startTimers) clearTimeout(t);
+    this.pacer.clear();
     this.flush();
     const clients: ClientOutcome[] = this.clients.map((c) => {
       const outcome: ClientOutcome = { client: c.id, status: c.status ?? 'stopped' };

@@ -1,0 +1,186 @@
+/**
+ * Capacity of one lab server (issue 13): how many labs the defaults allow on
+ * this machine, what an idle lab costs, how joins fare with 100 labs, and how
+ * fast a fault reaches its tab while 20 other labs run busy Redlock loops.
+ * Real server, real redis-servers, real socket.io clients, real learner code.
+ *
+ *   npm run bench -- capacity            (LOCKLAB_BENCH_BUSY_LABS=20, LOCKLAB_BENCH_IDLE_LABS=100)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { io, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import { createLabServer, type RunningLabServer } from '@/server/app-server';
+import { configFromEnv } from '@/server/config';
+import { ms, percentile, printTable, type Row } from './stats';
+
+type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-capacity-'));
+const BUSY_LABS = Number(process.env.LOCKLAB_BENCH_BUSY_LABS ?? 20);
+const IDLE_LABS = Number(process.env.LOCKLAB_BENCH_IDLE_LABS ?? 100);
+const FAULT_SAMPLES = 40;
+
+/** Five clients racing for a Redlock over the five nodes, as fast as they can, for the run's whole life. */
+export const BUSY_REDLOCK = `
+import Redis from 'ioredis';
+import Redlock from 'redlock';
+import lab from 'lab';
+const clients = [1, 2, 3, 4, 5].map((n) => new Redis({ host: \`redis-\${n}.internal\` }));
+const redlock = new Redlock(clients, { retryCount: 0 });
+for (;;) {
+  try {
+    const lock = await redlock.acquire(['lock:busy'], 1000);
+    await lab.job('busy').run(1);
+    await lock.release();
+  } catch {
+    await lab.sleep(1);
+  }
+}
+`;
+
+function rssKb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+async function tab(server: RunningLabServer, cookie?: string): Promise<Tab> {
+  const socket: Tab = io(server.url, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: cookie ? { cookie } : undefined });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+async function join(socket: Tab): Promise<string> {
+  const joined = await socket.emitWithAck('lab:join', {});
+  if (!joined.ok) throw new Error(joined.error.message);
+  return joined.value.labId;
+}
+
+/** Kill → nodes:update latency on `socket`'s lab, restarting the node after each sample. */
+async function faultLatencies(socket: Tab, samples: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const node = (i % 5) + 1;
+    const seen = new Promise<number>((resolve) => {
+      const onUpdate = (diff: { nodes: { id: number; state: string }[] }) => {
+        if (!diff.nodes.some((n) => n.id === node && n.state === 'down')) return;
+        socket.off('nodes:update', onUpdate);
+        resolve(performance.now());
+      };
+      socket.on('nodes:update', onUpdate);
+    });
+    const sent = performance.now();
+    socket.emit('node:kill', { node }, () => undefined);
+    latencies.push((await seen) - sent);
+    const back = await socket.emitWithAck('node:restart', { node });
+    if (!back.ok) throw new Error(back.error.message);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return latencies;
+}
+
+/** Keeps a busy run going on the tab's lab until `stop` resolves (a run that ends is started again). */
+function keepBusy(socket: Tab, stopped: () => boolean): Promise<number> {
+  let runs = 0;
+  return new Promise<number>((resolve) => {
+    const start = () => {
+      if (stopped()) return resolve(runs);
+      runs++;
+      socket.emitWithAck('run:start', { code: BUSY_REDLOCK, clients: 5 }).catch(() => undefined);
+    };
+    socket.on('run:ended', start);
+    start();
+    const poll = setInterval(() => {
+      if (!stopped()) return;
+      clearInterval(poll);
+      socket.emitWithAck('run:stop', {}).catch(() => undefined).finally(() => resolve(runs));
+    }, 100);
+  });
+}
+
+async function busyFaults(): Promise<{ idle: number[]; busy: number[]; busyRuns: number; serverRssMb: number }> {
+  const limits = { labActionBurst: 10_000, labActionRatePerSecond: 10_000 };
+  const server = await createLabServer(
+    configFromEnv({ port: 0, web: false, maxLabs: BUSY_LABS + 4, warmLabs: 0, runRoot: path.join(root, 'busy'), ...limits }),
+  );
+  const tabs: Tab[] = [];
+  try {
+    const probe = await tab(server);
+    tabs.push(probe);
+    await join(probe);
+    const idle = await faultLatencies(probe, FAULT_SAMPLES);
+    let stop = false;
+    const busyTabs = await Promise.all(Array.from({ length: BUSY_LABS }, () => tab(server)));
+    tabs.push(...busyTabs);
+    for (const t of busyTabs) await join(t);
+    const loops = busyTabs.map((t) => keepBusy(t, () => stop));
+    await new Promise((resolve) => setTimeout(resolve, 3_000)); // every loop going
+    const busy = await faultLatencies(probe, FAULT_SAMPLES);
+    const serverRssMb = process.memoryUsage().rss / 1024 / 1024;
+    stop = true;
+    const busyRuns = (await Promise.all(loops)).reduce((a, b) => a + b, 0);
+    return { idle, busy, busyRuns, serverRssMb };
+  } finally {
+    for (const t of tabs) t.close();
+    await server.close();
+  }
+}
+
+async function manyIdleLabs(): Promise<{ joins: number[]; perLabMb: number; joined: number }> {
+  const server = await createLabServer(
+    configFromEnv({ port: 0, web: false, maxLabs: IDLE_LABS + 20, warmLabs: 0, runRoot: path.join(root, 'idle') }),
+  );
+  const tabs: Tab[] = [];
+  const joins: number[] = [];
+  try {
+    const baseKb = process.memoryUsage().rss / 1024;
+    for (let i = 0; i < IDLE_LABS; i++) {
+      const t = await tab(server);
+      tabs.push(t);
+      const started = performance.now();
+      await join(t);
+      joins.push(performance.now() - started);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const nodesKb = server.labs
+      .all()
+      .flatMap((lab) => lab.nodes.map((n) => (n.pid ? rssKb(n.pid) : 0)))
+      .reduce((a, b) => a + b, 0);
+    const serverKb = Math.max(0, process.memoryUsage().rss / 1024 - baseKb);
+    return { joins, perLabMb: (nodesKb + serverKb) / IDLE_LABS / 1024, joined: server.labs.size };
+  } finally {
+    for (const t of tabs) t.close();
+    await server.close();
+  }
+}
+
+export async function runCapacityBench(): Promise<Row[]> {
+  const defaults = configFromEnv();
+  const idle = await manyIdleLabs();
+  const faults = await busyFaults();
+  fs.rmSync(root, { recursive: true, force: true });
+  const p95Busy = percentile(faults.busy, 95);
+  return [
+    { measure: `labs at once on the defaults (${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, ${os.cpus().length} cores)`, value: String(defaults.maxLabs), goal: '≥ 60', met: defaults.maxLabs >= 60 },
+    { measure: `idle labs joined (asked ${IDLE_LABS})`, value: String(idle.joined), goal: `${IDLE_LABS}`, met: idle.joined === IDLE_LABS },
+    { measure: 'RSS per idle lab (5 redis-servers + server growth)', value: `${idle.perLabMb.toFixed(1)} MB`, goal: '≤ 80 MB', met: idle.perLabMb <= 80 },
+    { measure: `join p50 with up to ${IDLE_LABS} labs`, value: ms(percentile(idle.joins, 50)), goal: '–', met: null },
+    { measure: `join p95 with up to ${IDLE_LABS} labs`, value: ms(percentile(idle.joins, 95)), goal: '–', met: null },
+    { measure: 'fault → event p95, idle server', value: ms(percentile(faults.idle, 95)), goal: '≤ 50 ms', met: percentile(faults.idle, 95) <= 50 },
+    { measure: `fault → event p50, ${BUSY_LABS} labs running 5-client Redlock loops`, value: ms(percentile(faults.busy, 50)), goal: '–', met: null },
+    { measure: `fault → event p95, ${BUSY_LABS} busy labs`, value: ms(p95Busy), goal: '≤ 250 ms', met: p95Busy <= 250 },
+    { measure: 'server process RSS under that load', value: `${faults.serverRssMb.toFixed(0)} MB`, goal: '–', met: null },
+    { measure: 'busy runs started during the measurement', value: String(faults.busyRuns), goal: '–', met: null },
+  ];
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  printTable('Capacity of one lab server (issue 13)', await runCapacityBench());
+}
