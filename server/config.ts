@@ -31,6 +31,8 @@ export interface ServerConfig {
    *  far above what a person clicks, low enough that a script cannot spawn redis-servers in a loop. */
   labActionBurst: number;
   labActionRatePerSecond: number;
+  /** A node whose redis-server passes this RSS (MiB) is restarted (LOCKLAB_NODE_RSS_MB): Lua's memory is outside maxmemory. */
+  nodeRssMb: number;
 }
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -61,6 +63,8 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     actionRatePerSecond: intFromEnv('LOCKLAB_ACTION_RATE', 5, 1),
     labActionBurst: intFromEnv('LOCKLAB_LAB_ACTION_BURST', 60, 1),
     labActionRatePerSecond: intFromEnv('LOCKLAB_LAB_ACTION_RATE', 20, 1),
+    // A fresh node uses about 10 MB; below 32 the guard would restart healthy nodes.
+    nodeRssMb: intFromEnv('LOCKLAB_NODE_RSS_MB', 192, 32),
     ...overrides,
   };
 }
