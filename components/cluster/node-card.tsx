@@ -1,7 +1,8 @@
 'use client';
 /**
  * One Redis node as a card: name, state (text + icon), role, port,
- * persistence, a pending delayed restart, its lock keys, and its faults.
+ * persistence, a pending delayed restart, what the lab last did to it (a
+ * script it stopped, a restart over budget), its lock keys, and its faults.
  * Reads only its own node from the store, so a change on Node 3 does not
  * re-render Node 1.
  */
@@ -64,6 +65,12 @@ export function NodeCard({ nodeId }: { nodeId: number }) {
       {node.restartDueAt !== null && (
         <p className={styles.restartDue}>
           Restarts {now === null ? 'soon' : `in ${formatDuration(Math.max(0, node.restartDueAt - now))}`}
+        </p>
+      )}
+
+      {node.intervention && (
+        <p className={styles.intervention} data-testid="node-intervention">
+          <strong>The lab stepped in.</strong> {node.intervention.text}
         </p>
       )}
 
