@@ -66,7 +66,6 @@ export function redisConfig(input: RedisConfigInput): string {
     // A reply the client does not read (or a huge one) closes that connection at 16 MB, or when it stays
     // over 8 MB for 10 s, instead of growing the node.
     'client-output-buffer-limit normal 16mb 8mb 10',
-    'client-output-buffer-limit pubsub 16mb 8mb 10',
     // One argument of at most 4 MB (a lock value is a few bytes), one pending query of at most 16 MB.
     'proto-max-bulk-len 4mb',
     'client-query-buffer-limit 16mb',

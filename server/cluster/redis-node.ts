@@ -146,6 +146,8 @@ export class RedisNode extends EventEmitter<Events> {
     this.control.on('error', () => {
       /* a dead node's connection errors are expected; state comes from the process */
     });
+    // maxmemory-clients evicts the biggest clients when a learner's connections grow; never the lab's own.
+    this.control.call('CLIENT', 'NO-EVICT', 'on').catch(() => undefined);
     this.setState('up', reason);
     this.emit('started');
   }

@@ -197,9 +197,19 @@ describe('the node guard on one lab', () => {
     const control = lab.node(1).controlClient!;
     expect(await control.call('CONFIG', 'GET', 'maxclients')).toEqual(['maxclients', '256']);
     expect(await control.call('CONFIG', 'GET', 'proto-max-bulk-len')).toEqual(['proto-max-bulk-len', String(4 * 1024 * 1024)]);
+    // The lab's own connections are exempt from client eviction (maxmemory-clients).
+    expect(String(await control.call('CLIENT', 'INFO'))).toMatch(/flags=\S*e/);
     // A value over proto-max-bulk-len closes that connection; the node carries on.
     await expect(learner.set('big', 'x'.repeat(5 * 1024 * 1024))).rejects.toThrow();
     expect(await pings(lab, 1)).toBe(true);
+    // A 20 MB reply passes the output buffer's hard limit (16 MB): that connection is closed, not the node grown.
+    const writer = learnerDirect(lab, 1);
+    const keys = ['v1', 'v2', 'v3', 'v4', 'v5'];
+    for (const key of keys) await writer.set(key, 'y'.repeat(4 * 1024 * 1024 - 64));
+    const reader = learnerDirect(lab, 1);
+    await expect(reader.mget(...keys)).rejects.toThrow();
+    expect(await pings(lab, 1)).toBe(true);
+    expect(residentBytes(lab.node(1).pid!)! / 2 ** 20).toBeLessThan(100);
   });
 
   it('keeps node folders, config and PID files private to the server', async () => {
