@@ -163,7 +163,7 @@ export class NodeGuard {
   private async restartForMemory(pid: number, rss: number): Promise<void> {
     const rssMb = Math.round(rss / MIB);
     const budgetMb = this.options.rssBudgetMb;
-    const restarted = await this.host.restart(this.node, pid, `over its memory budget (${rssMb} MB of ${budgetMb} MB)`);
+    const restarted = await this.host.restart(this.node, pid, `used ${rssMb} MB, over its ${budgetMb} MB memory budget`);
     if (restarted) {
       this.host.record(this.node, {
         action: 'restarted',

@@ -18,7 +18,6 @@ import { DEFAULT_NODE_GUARD, NodeGuard, type Intervention, type NodeGuardOptions
 import { NodeMonitor, type KeySample } from '../cluster/node-monitor';
 import type { NodeCredentials } from '../cluster/redis-config';
 import { RedisNode } from '../cluster/redis-node';
-import { log } from '../ops/log';
 import { nodeInterventionsTotal } from '../ops/metrics';
 import { refuse } from '../ops/refusals';
 import { HistoryLog } from './history-log';
@@ -225,7 +224,7 @@ export class Lab extends EventEmitter<Events> {
       if (this._closed || node.isStopping || node.state !== 'up' || node.pid !== pid || this.pendingRestarts.has(node.id)) return false;
       await node.kill(`killed by the lab: ${why}`);
       if (node.persistence === 'none') node.wipeData();
-      await node.start(`restarted by the lab after it was killed for ${why}`);
+      await node.start(`restarted by the lab (${why})`);
       return true;
     }, nodeLabel(node.id));
   }
@@ -236,12 +235,11 @@ export class Lab extends EventEmitter<Events> {
     const event = this.history.append({ type: 'guard', node: node.id, action, cause, detail });
     this.interventions.set(node.id, { t: event.t, action, cause, text: detail });
     nodeInterventionsTotal.inc({ kind: `${action}:${cause}` });
-    // refuse() counts the limit hit and logs it with the lab (never the script: the guard never sees it).
+    // refuse() counts the limit hit and logs it (lab, node, what) with `log`; never the script, which the guard never sees.
     refuse(cause === 'memory' ? 'node-memory' : 'node-busy-script', {
       labId: this.id,
       detail: { node: node.id, action, cause, ...(intervention.rssMb !== undefined ? { rssMb: intervention.rssMb, budgetMb: intervention.budgetMb ?? 0 } : {}) },
     }, `${node.label}: ${detail}`);
-    log.debug({ event: 'node-intervention', labId: this.id, node: node.id, action, cause }, 'node guard stepped in');
     this.emit('nodes', [node.id]);
   }
 
