@@ -78,13 +78,18 @@ describe('a learner’s endless script on all five nodes', () => {
     });
     const other = await bystander(attack);
     // Its first run pays for cold starts (worker, transpiler); the one measured below is a learner's usual run.
-    await other.run();
+    const warm = await other.run();
 
     const attackRun = runToEnd(tab, { code: ENDLESS_ON_EVERY_NODE, clients: 1 });
-    // While the five scripts spin (or are being killed), another learner's tiny run goes as usual.
+    const evals = () => lab.history.since(0).filter((e) => e.type === 'redis' && e.phase === 'invoke' && /^eval$/i.test(e.command));
+    await waitFor(() => evals().length === 5, 'the five endless scripts to be sent', 10_000);
+    // While the five scripts spin (and are being killed), another learner's tiny run goes as usual.
     const byRun = await other.run();
+    console.log(`[nodes] bystander's tiny run: ${Math.round(byRun.ms)} ms during the attack (${Math.round(warm.ms)} ms warm, before it)`);
     expect(byRun.ended.verdict.valid).toBe('held');
-    expect(byRun.ms).toBeLessThan(2_000);
+    // Under 2 s; on a machine so loaded that the same run took over 1.3 s before the attack (seen at a load
+    // average of 80 on two cores), within 1.5× of that run: the attack must not be what slows it.
+    expect(byRun.ms).toBeLessThan(Math.max(2_000, 1.5 * warm.ms));
 
     const kills = await waitFor(() => {
       const events = guardEvents(lab);
@@ -219,6 +224,12 @@ describe('the node guard on one lab', () => {
     expect(mode(lab.node(1).dir)).toBe(0o700);
     expect(mode(path.join(lab.node(1).dir, 'redis.conf'))).toBe(0o600);
     expect(mode(path.join(lab.node(1).dir, NODE_PID_FILE))).toBe(0o600);
+    // setpriv execs redis-server: the PID file names redis-server itself (its command line, its folder), which
+    // is what the next start's clean-up of a dead server's nodes checks before it kills.
+    const pid = lab.node(1).pid!;
+    expect(Number(fs.readFileSync(path.join(lab.node(1).dir, NODE_PID_FILE), 'utf8'))).toBe(pid);
+    expect(fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8')).toMatch(/^redis-server/);
+    expect(fs.readlinkSync(`/proc/${pid}/cwd`)).toBe(lab.node(1).dir);
     // A restart rewrites the config: still private.
     await killNode(lab, { node: 1 });
     await lab.node(1).start();
