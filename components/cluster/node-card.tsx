@@ -10,6 +10,7 @@ import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
 import { formatDuration } from '@/components/lab/history-words';
 import { NodeControls } from './node-controls';
+import { NodeIntervention } from './node-intervention';
 import { PERSISTENCE_WORDS, roleWords } from './node-words';
 import { StateIcon } from './state-icon';
 import { LockKeyRow } from './lock-key-row';
@@ -68,11 +69,7 @@ export function NodeCard({ nodeId }: { nodeId: number }) {
         </p>
       )}
 
-      {node.intervention && (
-        <p className={styles.intervention} data-testid="node-intervention">
-          <strong>The lab stepped in.</strong> {node.intervention.text}
-        </p>
-      )}
+      <NodeIntervention intervention={node.intervention} />
 
       <div className={styles.keys}>
         <h4 className={styles.keysTitle}>Keys</h4>
