@@ -192,6 +192,23 @@ describe('the node guard on one lab', () => {
     expect(guardEvents(lab)).toEqual([]);
   });
 
+  it('waits while the learner keeps a busy node paused, and stops the script once it is resumed', async () => {
+    const lab = await startLab({ nodes: 1 }, 1, { rssBudgetMb: 192, periodMs: 50 });
+    const learner = learnerDirect(lab, 1);
+    await learner.connect();
+    const busy = learner.eval('while true do end', 0).catch((e: Error) => e.message);
+    await pauseNode(lab, { node: 1 }); // within the busy threshold: the script is frozen mid-run
+    const until = lab.now() + 1_500;
+    await waitFor(() => lab.now() > until, 'time to pass', 3_000, 50);
+    expect(guardEvents(lab)).toEqual([]);
+    expect(lab.node(1).state).toBe('paused');
+    await resumeNode(lab, { node: 1 });
+    const event = await waitFor(() => guardEvents(lab)[0], 'the guard to stop the script', 5_000);
+    expect(event).toMatchObject({ action: 'script-killed', cause: 'busy-script' });
+    await busy; // the learner's client gave up meanwhile (its command timed out during the pause)
+    expect(await pings(lab, 1)).toBe(true);
+  });
+
   it('refuses SCRIPT FLUSH and FUNCTION FLUSH to the learner; the lab’s control user keeps what it needs', async () => {
     const lab = await startLab({ nodes: 1 });
     const learner = learnerDirect(lab, 1);
