@@ -139,7 +139,7 @@ export class NodeGuard {
     if (!client) return;
     const kind = killCommandFor(busyMessage);
     const what = kind === 'FUNCTION' ? 'Function' : 'Script';
-    const after = `it ran over ${`${BUSY_REPLY_THRESHOLD_MS / 1000} s`} without ending, so the node answered BUSY to everyone`;
+    const after = `it ran over ${BUSY_REPLY_THRESHOLD_MS / 1000} s without ending, so the node answered BUSY to everyone`;
     try {
       await client.call(kind, 'KILL');
     } catch (error) {
