@@ -109,15 +109,15 @@ describe('a learner’s endless script on all five nodes', () => {
     }
     expect(lab.nodes.map((n) => n.pid)).toEqual(pidsBefore);
     // From each script's start (its EVAL in the history, stamped in the sandbox worker) to its kill: the busy
-    // threshold (500 ms), at most one guard period (250 ms) and the kill's round trip — 0.7–0.9 s measured on an
-    // idle lab; the bound leaves room for a loaded machine (five nodes spinning on two cores).
+    // threshold (500 ms), at most one guard period (250 ms) and the kill's round trip: 0.65–0.9 s measured on a
+    // quiet lab, up to 2.2 s with the two cores at a load average of 80. Without the guard it would never end.
     const spans = kills.map((kill) => {
       const evalSent = lab.history.since(0).find((e) => e.type === 'redis' && e.phase === 'invoke' && e.node === kill.node && /^eval$/i.test(e.command));
       expect(evalSent).toBeDefined();
       return kill.t - evalSent!.t;
     });
     console.log(`[nodes] endless scripts killed ${spans.map((ms) => Math.round(ms)).join(', ')} ms after their EVAL was sent`);
-    for (const span of spans) expect(span).toBeLessThan(2_000);
+    for (const span of spans) expect(span).toBeLessThan(3_000);
 
     // The browser got the cards with the words.
     await waitFor(() => seen.size === 5, 'five node cards with the intervention', 2_000);
@@ -138,8 +138,11 @@ describe('the node guard on one lab', () => {
     const pid = node.pid;
     const port = node.port;
     const learner = learnerDirect(lab, 1);
+    await learner.connect();
+    const sent = lab.now();
     const busy = learner.eval("redis.call('SET', KEYS[1], 'half') while true do end", 1, 'lock:x').catch((e: Error) => e.message);
     const event = await waitFor(() => guardEvents(lab)[0], 'the guard to step in', 5_000);
+    console.log(`[nodes] a script that wrote, then looped: node back up (new process) ${Math.round(event.t - sent)} ms after its EVAL`);
     expect(event).toMatchObject({ node: 1, action: 'restarted', cause: 'unkillable-script' });
     await waitFor(() => node.state === 'up' && node.pid !== pid, 'Node 1 to be back as a new process', 5_000);
     expect(node.port).toBe(port);
