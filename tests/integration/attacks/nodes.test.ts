@@ -18,11 +18,17 @@ import { NODE_PID_FILE } from '@/server/cluster/run-dir';
 import { residentBytes } from '@/server/cluster/node-guard';
 import { killNode, pauseNode, resumeNode } from '@/server/nemesis/nemesis';
 import type { Lab } from '@/server/lab/lab';
+import { nodeInterventionsTotal } from '@/server/ops/metrics';
 import { alive, learnerDirect, startLab, waitFor } from '../lab-fixture';
 import { bystander, runToEnd, startAttackServer, value, type AttackServer } from './attack-fixture';
 
 const guardEvents = (lab: Lab): NodeGuardEvent[] =>
   lab.history.since(0).filter((e: HistoryEvent): e is NodeGuardEvent => e.type === 'guard');
+
+/** locklab_node_interventions_total for one kind (this process's registry). */
+async function interventionCount(kind: string): Promise<number> {
+  return (await nodeInterventionsTotal.get()).values.find((v) => v.labels.kind === kind)?.value ?? 0;
+}
 
 /** A fresh control-user connection that answers only if the node does (not the lab's own, which may be waiting). */
 async function pings(lab: Lab, node: number): Promise<boolean> {
@@ -139,11 +145,13 @@ describe('the node guard on one lab', () => {
     const port = node.port;
     const learner = learnerDirect(lab, 1);
     await learner.connect();
+    const restartsBefore = await interventionCount('restarted:unkillable-script');
     const sent = lab.now();
     const busy = learner.eval("redis.call('SET', KEYS[1], 'half') while true do end", 1, 'lock:x').catch((e: Error) => e.message);
     const event = await waitFor(() => guardEvents(lab)[0], 'the guard to step in', 5_000);
     console.log(`[nodes] a script that wrote, then looped: node back up (new process) ${Math.round(event.t - sent)} ms after its EVAL`);
     expect(event).toMatchObject({ node: 1, action: 'restarted', cause: 'unkillable-script' });
+    expect(await interventionCount('restarted:unkillable-script')).toBe(restartsBefore + 1);
     await waitFor(() => node.state === 'up' && node.pid !== pid, 'Node 1 to be back as a new process', 5_000);
     expect(node.port).toBe(port);
     expect(await pings(lab, 1)).toBe(true);
