@@ -37,6 +37,20 @@ export interface LockKeyView {
   sampledAt: number;
 }
 
+/** What the lab did to a node a learner's code was harming (the node guard). */
+export type InterventionAction = 'script-killed' | 'restarted';
+/** `busy-script`: a script past the busy threshold; `unkillable-script`: one that wrote, so only a restart stops it; `memory`: over the RSS budget. */
+export type InterventionCause = 'busy-script' | 'unkillable-script' | 'memory';
+
+export interface NodeIntervention {
+  /** Lab clock, ms. */
+  t: number;
+  action: InterventionAction;
+  cause: InterventionCause;
+  /** In a learner's words: "Script stopped: it ran over 0.5 s without ending…", "Restarted: used 200 MB, over its 192 MB budget". */
+  text: string;
+}
+
 export interface NodeView {
   id: number;
   label: string; // "Node 1"
@@ -53,6 +67,8 @@ export interface NodeView {
   keysTruncated: boolean;
   /** Simulated clock offset applied by clock jumps, ms (sum of jumps). */
   clockJumpMs: number;
+  /** The lab's latest intervention on this node since the lab was (re)started, or null. */
+  intervention: NodeIntervention | null;
 }
 
 export const LINK_CUT_MODES = ['refuse', 'blackhole'] as const;

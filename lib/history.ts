@@ -8,7 +8,7 @@
  * completion (`ok`, `fail`, or `info` = indeterminate: we do not know whether
  * it took effect, e.g. a command that timed out or whose client crashed).
  */
-import type { LinkCutMode, NodeRole, NodeState, Persistence } from './cluster';
+import type { InterventionAction, InterventionCause, LinkCutMode, NodeRole, NodeState, Persistence } from './cluster';
 
 export const NEMESIS_OPS = [
   'node-kill',
@@ -65,6 +65,21 @@ export interface NodeStateEvent extends Base {
   persistence: Persistence;
   /** Why it changed: "killed (SIGKILL)", "exited with code 1", "restarted", "promoted to master". */
   reason: string;
+}
+
+/**
+ * The lab stepped in on a node a learner's code was harming (the node
+ * guard): a script that did not end was killed, or the node was restarted
+ * (a script that wrote cannot be killed; Lua's memory is outside maxmemory).
+ * A restart also shows as the node's own down and up events.
+ */
+export interface NodeGuardEvent extends Base {
+  type: 'guard';
+  node: number;
+  action: InterventionAction;
+  cause: InterventionCause;
+  /** In a learner's words, as the node's card shows it. */
+  detail: string;
 }
 
 export interface RedisInvokeEvent extends Base {
@@ -158,6 +173,7 @@ export interface ScenarioEvent extends Base {
 export type HistoryEvent =
   | NemesisEvent
   | NodeStateEvent
+  | NodeGuardEvent
   | RedisInvokeEvent
   | RedisCompleteEvent
   | JobEvent

@@ -8,6 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClassroomHub } from './classroom/classroom-hub';
+import { DEFAULT_NODE_GUARD } from './cluster/node-guard';
 import { instanceDir, removeLeftovers } from './cluster/run-dir';
 import type { ServerConfig } from './config';
 import { LabManager } from './lab/lab-manager';
@@ -49,8 +50,12 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   if (leftovers.instances.length)
     console.log(`[locklab] removed leftovers of ${leftovers.instances.length} stopped server(s); killed redis-server pid(s): ${leftovers.killed.join(', ') || 'none'}`);
   const runDir = instanceDir(config.runRoot);
-  fs.mkdirSync(runDir, { recursive: true });
-  const labs = new LabManager({ dir: runDir, maxLabs: config.maxLabs, idleMs: config.labIdleMs, warmLabs: config.warmLabs });
+  // Not world-readable: every node's redis.conf below it holds its lab's control password.
+  fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(runDir, 0o700);
+  const labs = new LabManager({ dir: runDir, maxLabs: config.maxLabs, idleMs: config.labIdleMs, warmLabs: config.warmLabs,
+    nodeGuard: { ...DEFAULT_NODE_GUARD, rssBudgetMb: config.nodeRssMb },
+  });
 
   let handle: RequestHandler = (_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Lock Lab: pages are not served by this instance (LOCKLAB_WEB=0)\n');

@@ -33,6 +33,8 @@ export interface ServerConfig {
   labActionRatePerSecond: number;
   /** Redis commands per second that all learner runs together may send, shared equally among the runs going (LOCKLAB_COMMAND_RATE). */
   commandRate: number;
+  /** A node whose redis-server passes this RSS (MiB) is restarted (LOCKLAB_NODE_RSS_MB): Lua's memory is outside maxmemory. */
+  nodeRssMb: number;
 }
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -66,6 +68,8 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     // Every command becomes a history event the event loop takes in, checks and pushes: about 8 µs each
     // on this machine's cores, so 15,000 a second leave most of one core for sockets and faults.
     commandRate: intFromEnv('LOCKLAB_COMMAND_RATE', 15_000, 100),
+    // A fresh node uses about 10 MB; below 32 the guard would restart healthy nodes.
+    nodeRssMb: intFromEnv('LOCKLAB_NODE_RSS_MB', 192, 32),
     ...overrides,
   };
 }

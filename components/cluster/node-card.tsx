@@ -1,7 +1,8 @@
 'use client';
 /**
  * One Redis node as a card: name, state (text + icon), role, port,
- * persistence, a pending delayed restart, its lock keys, and its faults.
+ * persistence, a pending delayed restart, what the lab last did to it (a
+ * script it stopped, a restart over budget), its lock keys, and its faults.
  * Reads only its own node from the store, so a change on Node 3 does not
  * re-render Node 1.
  */
@@ -9,6 +10,7 @@ import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
 import { formatDuration } from '@/components/lab/history-words';
 import { NodeControls } from './node-controls';
+import { NodeIntervention } from './node-intervention';
 import { PERSISTENCE_WORDS, roleWords } from './node-words';
 import { StateIcon } from './state-icon';
 import { LockKeyRow } from './lock-key-row';
@@ -66,6 +68,8 @@ export function NodeCard({ nodeId }: { nodeId: number }) {
           Restarts {now === null ? 'soon' : `in ${formatDuration(Math.max(0, node.restartDueAt - now))}`}
         </p>
       )}
+
+      <NodeIntervention intervention={node.intervention} />
 
       <div className={styles.keys}>
         <h4 className={styles.keysTitle}>Keys</h4>

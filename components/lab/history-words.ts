@@ -96,6 +96,9 @@ export function describeEvent(event: HistoryEvent): HistoryLine | null {
   switch (event.type) {
     case 'nemesis':
       return describeNemesis(event);
+    case 'guard':
+      // The lab stepped in on a node the learner's code was harming; the detail is already in a learner's words.
+      return { seq: event.seq, t: event.t, text: `Node ${event.node}: ${event.detail}`, tone: 'info' };
     case 'node': {
       const tone: HistoryTone = event.state === 'up' ? 'recovery' : 'fault';
       const why = event.reason ? `: ${event.reason}` : '';
@@ -122,10 +125,24 @@ const NODE_OP_RESULT: Partial<Record<NemesisOp, NodeState>> = {
 const CAUSE_BEFORE_MS = 2_000;
 const CAUSE_AFTER_MS = 250;
 
-/** A state change the user caused is already told by the operation's own line. */
+/**
+ * A state change the user caused is already told by the operation's own line;
+ * so is the down and up of a restart by the node guard (its line comes once
+ * the node is back).
+ */
 function explainedByNemesis(history: readonly HistoryEvent[], index: number, event: NodeStateEvent): boolean {
   for (let j = Math.max(0, index - 8); j < Math.min(history.length, index + 9); j++) {
     const other = history[j];
+    if (
+      other?.type === 'guard' &&
+      other.action === 'restarted' &&
+      other.node === event.node &&
+      event.state !== 'paused' &&
+      event.t >= other.t - CAUSE_BEFORE_MS &&
+      event.t <= other.t
+    ) {
+      return true;
+    }
     if (
       other?.type === 'nemesis' &&
       other.phase === 'ok' &&

@@ -215,6 +215,10 @@ class LayoutBuilder {
           tone: e.state === 'up' ? 'recovery' : 'fault',
         });
         break;
+      case 'guard':
+        // The lab stopped a script or restarted a node: a lab-wide mark like a node's own change.
+        this.markers.push({ kind: 'node', t: e.t, seq: e.seq, label: `Node ${e.node}: ${e.detail}`, tone: 'info' });
+        break;
       case 'scenario':
         this.markers.push({ kind: 'scenario', t: e.t, seq: e.seq, label: `scenario: ${e.detail || e.step}`, tone: 'info' });
         break;

@@ -12,7 +12,20 @@ export const RUN_FILE_FORMAT = 'lock-lab-run';
 /** A file bigger than this is refused before parsing. */
 export const MAX_RUN_FILE_BYTES = 20_000_000;
 
-const EVENT_TYPES: ReadonlySet<string> = new Set(['nemesis', 'node', 'redis', 'job', 'store', 'client', 'console', 'lock', 'scenario']);
+/** Every kind of history event, as a record so a new kind in lib/history.ts cannot be forgotten here (a run holding it would not open). */
+const EVENT_KINDS: Record<HistoryEvent['type'], true> = {
+  nemesis: true,
+  node: true,
+  guard: true,
+  redis: true,
+  job: true,
+  store: true,
+  client: true,
+  console: true,
+  lock: true,
+  scenario: true,
+};
+const EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(EVENT_KINDS));
 
 /** The run's slice of the lab history: from its start to now. */
 export function runHistory(history: readonly HistoryEvent[], startedAt: number | null): HistoryEvent[] {

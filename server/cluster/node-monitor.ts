@@ -101,6 +101,8 @@ export class NodeMonitor {
       /* the node died; the state event tells the story */
     });
     subscriber.on('pmessage', () => this.sampleSoon());
+    // Like the control connection: client eviction (maxmemory-clients) is for the learner's connections.
+    subscriber.call('CLIENT', 'NO-EVICT', 'on').catch(() => undefined);
     subscriber.psubscribe('__keyspace@0__:*').catch(() => undefined);
     this.subscriber = subscriber;
     this.startSampling();

@@ -1,9 +1,16 @@
 /**
  * Builds a node's redis.conf. Two ACL users: `control` (the lab itself:
- * monitoring, clock jumps, failover) and `learner` (the learner's code: any
- * key, but nothing from @admin or @dangerous — no CONFIG, DEBUG, SHUTDOWN,
- * REPLICAOF, FLUSHALL, MONITOR, KEYS). The default user is off, so a stray
- * unauthenticated connection can do nothing.
+ * monitoring, clock jumps, failover, SCRIPT KILL from the node guard) and
+ * `learner` (the learner's code: any key, but nothing from @admin or
+ * @dangerous — no CONFIG, DEBUG, SHUTDOWN, REPLICAOF, FLUSHALL, MONITOR,
+ * KEYS — and no SCRIPT FLUSH / FUNCTION FLUSH, which would empty the script
+ * cache other clients of the lab rely on). The default user is off, so a
+ * stray unauthenticated connection can do nothing.
+ *
+ * The limits bound what one learner can make a node hold, since a lab
+ * server is shared: memory Redis counts (maxmemory, client buffers) is
+ * capped here; what it does not count (Lua's heap) is policed from outside
+ * by the node guard, which reads the process's RSS.
  */
 import type { Persistence } from '@/lib/cluster';
 
@@ -20,6 +27,9 @@ export interface RedisConfigInput {
   /** For a replica: where its master is reached (through the replication link). */
   replicaOf?: { host: string; port: number };
 }
+
+/** How long a script runs before the node answers BUSY (and the node guard steps in). */
+export const BUSY_REPLY_THRESHOLD_MS = 500;
 
 export function redisConfig(input: RedisConfigInput): string {
   const { port, dir, persistence, credentials, replicaOf } = input;
@@ -41,13 +51,29 @@ export function redisConfig(input: RedisConfigInput): string {
     'databases 1',
     'maxmemory 64mb',
     'maxmemory-policy noeviction',
-    // A learner's endless Lua script is stopped by SCRIPT KILL after 1 s instead of 5.
-    'busy-reply-threshold 1000',
+    // Past this, a running script makes the node answer BUSY to everyone else. The node guard
+    // (node-guard.ts) sees that BUSY on its probe and sends SCRIPT KILL, or restarts the node if the
+    // script wrote (UNKILLABLE); 500 ms keeps the whole intervention within about a second.
+    `busy-reply-threshold ${BUSY_REPLY_THRESHOLD_MS}`,
+    // A run has at most 16 clients; each may open a few connections per node (its client, a
+    // subscriber, Redlock's own, a reconnect overlapping a dead socket): 16 × 8 = 128, plus the lab's
+    // control and monitor connections and a replica, doubled for headroom. Beyond that a learner's
+    // connection loop gets "max number of clients reached" instead of eating file descriptors.
+    'maxclients 256',
+    // Client buffers (query and output) all together, evicting the biggest clients past it,
+    // so many connections with big buffers cannot grow the node outside maxmemory.
+    'maxmemory-clients 32mb',
+    // A reply the client does not read (or a huge one) closes that connection at 16 MB, or when it stays
+    // over 8 MB for 10 s, instead of growing the node.
+    'client-output-buffer-limit normal 16mb 8mb 10',
+    // One argument of at most 4 MB (a lock value is a few bytes), one pending query of at most 16 MB.
+    'proto-max-bulk-len 4mb',
+    'client-query-buffer-limit 16mb',
     'repl-diskless-sync yes',
     'repl-diskless-sync-delay 0',
     'user default off',
     `user ${credentials.control.username} on >${credentials.control.password} ~* &* +@all`,
-    `user ${credentials.learner.username} on >${credentials.learner.password} ~* &* +@all -@admin -@dangerous`,
+    `user ${credentials.learner.username} on >${credentials.learner.password} ~* &* +@all -@admin -@dangerous -script|flush -function|flush`,
   ];
   if (replicaOf) {
     lines.push(

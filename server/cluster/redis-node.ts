@@ -38,6 +38,8 @@ export class RedisNode extends EventEmitter<Events> {
   private expectedExit = false;
   /** Whether the lab asked for this process to stop; unexpected exits are reported with redis's log. */
   private stopping = false;
+  /** Why the next expected exit happens, when someone other than the nemesis asked (the node guard). */
+  private exitReason: string | null = null;
 
   constructor(
     readonly id: number,
@@ -50,7 +52,9 @@ export class RedisNode extends EventEmitter<Events> {
   ) {
     super();
     this.label = nodeLabel(id);
-    fs.mkdirSync(dir, { recursive: true });
+    // Private to the server: redis.conf holds the control password.
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(dir, 0o700);
   }
 
   get state(): NodeState {
@@ -73,14 +77,17 @@ export class RedisNode extends EventEmitter<Events> {
     this.emit('state', { state, reason });
   }
 
-  /** Starts a process and resolves once it answers PING. Keeps the port across restarts when it can. */
-  async start(): Promise<void> {
+  /**
+   * Starts a process and resolves once it answers PING. Keeps the port across restarts when it can.
+   * `reason` is what the node's `up` event says ("started", or why the lab restarted it).
+   */
+  async start(reason = 'started'): Promise<void> {
     if (this.proc?.alive) throw new LabOperationError('conflict', `${this.label} is already running`);
     this.stopping = false;
     for (let attempt = 0; ; attempt++) {
       if (this._port === 0 || attempt > 0) this._port = await freePort();
       try {
-        await this.spawnOnce();
+        await this.spawnOnce(reason);
         return;
       } catch (error) {
         const inUse = /Address already in use/i.test(String((error as Error).message));
@@ -89,7 +96,7 @@ export class RedisNode extends EventEmitter<Events> {
     }
   }
 
-  private async spawnOnce(): Promise<void> {
+  private async spawnOnce(reason: string): Promise<void> {
     const configPath = path.join(this.dir, 'redis.conf');
     fs.writeFileSync(
       configPath,
@@ -100,10 +107,14 @@ export class RedisNode extends EventEmitter<Events> {
         credentials: this.credentials,
         replicaOf: this.replicaOf ?? undefined,
       }),
+      { mode: 0o600 },
     );
+    // The mode above only applies to a new file; a restart rewrites the old one.
+    fs.chmodSync(configPath, 0o600);
     const proc = new RedisProcess(configPath, this.dir);
     this.proc = proc;
     this.expectedExit = false;
+    this.exitReason = null;
     proc.once('exit', (info) => this.onExit(proc, info));
     try {
       await waitForPing({
@@ -135,7 +146,9 @@ export class RedisNode extends EventEmitter<Events> {
     this.control.on('error', () => {
       /* a dead node's connection errors are expected; state comes from the process */
     });
-    this.setState('up', 'started');
+    // maxmemory-clients evicts the biggest clients when a learner's connections grow; never the lab's own.
+    this.control.call('CLIENT', 'NO-EVICT', 'on').catch(() => undefined);
+    this.setState('up', reason);
     this.emit('started');
   }
 
@@ -144,18 +157,22 @@ export class RedisNode extends EventEmitter<Events> {
     this.control?.disconnect();
     this.control = null;
     const reason = this.expectedExit
-      ? info.signal === 'SIGKILL'
+      ? this.exitReason ?? (info.signal === 'SIGKILL'
         ? 'killed (SIGKILL)'
-        : 'stopped'
+        : 'stopped')
       : `exited unexpectedly (${info.signal ?? `code ${info.code}`})${info.log.length ? `: ${info.log.at(-1)}` : ''}`;
     this.setState('down', reason);
   }
 
-  /** SIGKILL: no shutdown, no final fsync — a crash. Resolves when the exit has been observed. */
-  async kill(): Promise<void> {
+  /**
+   * SIGKILL: no shutdown, no final fsync — a crash. Resolves when the exit has been observed.
+   * `reason` replaces "killed (SIGKILL)" in the node's `down` event.
+   */
+  async kill(reason?: string): Promise<void> {
     const proc = this.proc;
     if (!proc?.alive) throw new LabOperationError('conflict', `${this.label} is already down`);
     this.expectedExit = true;
+    this.exitReason = reason ?? null;
     await proc.kill();
   }
 
@@ -180,6 +197,7 @@ export class RedisNode extends EventEmitter<Events> {
   /** Stops the process for good (lab shutdown). */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.exitReason = null;
     this.control?.disconnect();
     this.control = null;
     const proc = this.proc;

@@ -7,9 +7,46 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { log } from '../ops/log';
 import { NODE_PID_FILE } from './run-dir';
 
 export const REDIS_SERVER_BIN = process.env.LOCKLAB_REDIS_SERVER ?? 'redis-server';
+
+/**
+ * util-linux's setpriv sets the parent-death signal and then execs
+ * redis-server (same PID, redis-server's own command line), so a node dies
+ * within a moment of its lab server being SIGKILLed or OOM-killed instead of
+ * spinning on as an orphan until the next start cleans up. The kernel sends
+ * it when the *thread* that forked exits: Node's child_process forks from the
+ * main thread, which lives as long as the process. LOCKLAB_SETPRIV=""
+ * turns it off (tests of the fallback).
+ */
+const SETPRIV_BIN = process.env.LOCKLAB_SETPRIV ?? '/usr/bin/setpriv';
+let setprivUsable: boolean | null = null;
+
+function withParentDeathSignal(): boolean {
+  if (setprivUsable === null) {
+    try {
+      if (!SETPRIV_BIN) throw new Error('turned off by LOCKLAB_SETPRIV');
+      fs.accessSync(SETPRIV_BIN, fs.constants.X_OK);
+      setprivUsable = true;
+    } catch (error) {
+      setprivUsable = false;
+      log.warn(
+        { event: 'no-setpriv', setpriv: SETPRIV_BIN, error: (error as Error).message },
+        'setpriv not found: redis-servers outlive a crashed lab server until its next start cleans them up',
+      );
+    }
+  }
+  return setprivUsable;
+}
+
+/** The command that starts redis-server with this config, under setpriv when it can. */
+export function redisCommand(configPath: string): [string, string[]] {
+  return withParentDeathSignal()
+    ? [SETPRIV_BIN, ['--pdeathsig', 'SIGKILL', '--', REDIS_SERVER_BIN, configPath]]
+    : [REDIS_SERVER_BIN, [configPath]];
+}
 
 export interface ExitInfo {
   code: number | null;
@@ -53,7 +90,8 @@ export class RedisProcess extends EventEmitter<Events> {
     readonly dir: string,
   ) {
     super();
-    this.child = spawn(REDIS_SERVER_BIN, [configPath], {
+    const [command, args] = redisCommand(configPath);
+    this.child = spawn(command, args, {
       cwd: dir,
       stdio: ['ignore', 'pipe', 'pipe'],
       // Its own process group would survive our Ctrl-C; we stop nodes ourselves on SIGINT/SIGTERM.
@@ -64,7 +102,7 @@ export class RedisProcess extends EventEmitter<Events> {
       this.pid = -1;
     } else {
       this.pid = this.child.pid;
-      fs.writeFileSync(path.join(dir, NODE_PID_FILE), String(this.pid));
+      fs.writeFileSync(path.join(dir, NODE_PID_FILE), String(this.pid), { mode: 0o600 });
       lowerPriority(this.pid);
     }
     const keep = (chunk: Buffer) => {

@@ -8,15 +8,18 @@ import { EventEmitter } from 'node:events';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { LabSnapshot, LinkView, NodeView, ReplicationView, Topology } from '@/lib/cluster';
+import type { LabSnapshot, LinkView, NodeIntervention, NodeView, ReplicationView, Topology } from '@/lib/cluster';
 import { nodeLabel } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
 import { LinkProxy } from '../cluster/link-proxy';
 import { LinkTable } from '../cluster/links';
+import { DEFAULT_NODE_GUARD, NodeGuard, type Intervention, type NodeGuardOptions } from '../cluster/node-guard';
 import { NodeMonitor, type KeySample } from '../cluster/node-monitor';
 import type { NodeCredentials } from '../cluster/redis-config';
 import { RedisNode } from '../cluster/redis-node';
+import { nodeInterventionsTotal } from '../ops/metrics';
+import { refuse } from '../ops/refusals';
 import { HistoryLog } from './history-log';
 
 export interface LabOptions {
@@ -25,6 +28,8 @@ export interface LabOptions {
   clients: number;
   /** The folder this lab may write in (one subfolder per node). */
   dir: string;
+  /** How the lab polices its nodes; DEFAULT_NODE_GUARD when left out. */
+  nodeGuard?: NodeGuardOptions;
 }
 
 interface Events {
@@ -55,6 +60,10 @@ export class Lab extends EventEmitter<Events> {
   readonly pendingRestarts = new Map<number, { timer: NodeJS.Timeout; dueAt: number }>();
   readonly clockJumps = new Map<number, number>();
   private readonly monitors = new Map<number, NodeMonitor>();
+  private readonly guards = new Map<number, NodeGuard>();
+  private readonly guardOptions: NodeGuardOptions;
+  /** Per node: the guard's latest intervention, shown on its card until the lab is restored. */
+  private readonly interventions = new Map<number, NodeIntervention>();
   private readonly origin = performance.now();
   private labTail: Promise<unknown> = Promise.resolve();
   private readonly scopeTails = new Map<string, Promise<unknown>>();
@@ -68,6 +77,7 @@ export class Lab extends EventEmitter<Events> {
     this.topology = options.topology;
     this.clients = options.clients;
     this.dir = options.dir;
+    this.guardOptions = options.nodeGuard ?? DEFAULT_NODE_GUARD;
     this.credentials = {
       control: { username: 'control', password: randomSecret() },
       learner: { username: 'learner', password: randomSecret() },
@@ -128,7 +138,7 @@ export class Lab extends EventEmitter<Events> {
 
   /** Spawns every node and resolves when all answer PING. */
   async start(): Promise<void> {
-    fs.mkdirSync(this.dir, { recursive: true });
+    fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     const { kind, nodes: count, persistence } = this.topology;
     this.nodes = Array.from(
       { length: count },
@@ -165,6 +175,8 @@ export class Lab extends EventEmitter<Events> {
       this.pendingRestarts.clear();
       for (const monitor of this.monitors.values()) monitor.dispose();
       this.monitors.clear();
+      this.disposeGuards();
+      this.interventions.clear();
       for (const node of this.nodes) node.removeAllListeners('state');
       await Promise.all([...this.nodes.map((node) => node.stop()), this.replication?.link.close() ?? Promise.resolve()]);
       this.replication = null;
@@ -185,6 +197,50 @@ export class Lab extends EventEmitter<Events> {
       this.history.append({ type: 'node', node: node.id, state, role: node.role, persistence: node.persistence, reason });
       this.emit('nodes', [node.id], true);
     });
+    this.guards.set(
+      node.id,
+      new NodeGuard(node, this.guardOptions, {
+        restart: (target, pid, why) => this.restartForGuard(target, pid, why),
+        record: (target, intervention) => this.recordIntervention(target, intervention),
+      }),
+    );
+  }
+
+  private disposeGuards(): void {
+    for (const guard of this.guards.values()) guard.dispose();
+    this.guards.clear();
+  }
+
+  /**
+   * The guard's restart, done as the nemesis restarts a node (SIGKILL, the
+   * data dropped when it has no persistence, start on the same port and
+   * folder), in the node's turn of the queue so it never interleaves with a
+   * fault on that node. When its turn comes the node must still be process
+   * `pid` and up with no restart pending: a node the learner killed, paused
+   * or restarted meanwhile is the learner's, not ours.
+   */
+  private restartForGuard(node: RedisNode, pid: number, why: string): Promise<boolean> {
+    return this.serial(async () => {
+      if (this._closed || node.isStopping || node.state !== 'up' || node.pid !== pid || this.pendingRestarts.has(node.id)) return false;
+      await node.kill(`killed by the lab: ${why}`);
+      if (node.persistence === 'none') node.wipeData();
+      await node.start(`restarted by the lab (${why})`);
+      return true;
+    }, nodeLabel(node.id));
+  }
+
+  private recordIntervention(node: RedisNode, intervention: Intervention): void {
+    if (this._closed) return;
+    const { action, cause, detail } = intervention;
+    const event = this.history.append({ type: 'guard', node: node.id, action, cause, detail });
+    this.interventions.set(node.id, { t: event.t, action, cause, text: detail });
+    nodeInterventionsTotal.inc({ kind: `${action}:${cause}` });
+    // refuse() counts the limit hit and logs it (lab, node, what) with `log`; never the script, which the guard never sees.
+    refuse(cause === 'memory' ? 'node-memory' : 'node-busy-script', {
+      labId: this.id,
+      detail: { node: node.id, action, cause, ...(intervention.rssMb !== undefined ? { rssMb: intervention.rssMb, budgetMb: intervention.budgetMb ?? 0 } : {}) },
+    }, `${node.label}: ${detail}`);
+    this.emit('nodes', [node.id]);
   }
 
   monitor(id: number): NodeMonitor {
@@ -208,6 +264,7 @@ export class Lab extends EventEmitter<Events> {
       keys: node.state === 'down' ? [] : sample.keys,
       keysTruncated: node.state === 'down' ? false : sample.truncated,
       clockJumpMs: this.clockJumps.get(id) ?? 0,
+      intervention: this.interventions.get(id) ?? null,
     };
   }
 
@@ -239,6 +296,7 @@ export class Lab extends EventEmitter<Events> {
     for (const { timer } of this.pendingRestarts.values()) clearTimeout(timer);
     this.pendingRestarts.clear();
     for (const monitor of this.monitors.values()) monitor.dispose();
+    this.disposeGuards();
     await Promise.all([
       ...this.nodes.map((node) => node.stop()),
       this.links.closeAll(),

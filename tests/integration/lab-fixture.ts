@@ -7,6 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll } from 'vitest';
 import type { Topology } from '@/lib/cluster';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
+import type { NodeGuardOptions } from '@/server/cluster/node-guard';
 import { Lab } from '@/server/lab/lab';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-test-'));
@@ -19,8 +20,8 @@ afterAll(async () => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-export async function startLab(topology: Partial<Topology> = {}, clientsCount = 3): Promise<Lab> {
-  const lab = new Lab({ topology: { ...DEFAULT_TOPOLOGY, ...topology }, clients: clientsCount, dir: path.join(root, `lab-${started.length}`) });
+export async function startLab(topology: Partial<Topology> = {}, clientsCount = 3, nodeGuard?: NodeGuardOptions): Promise<Lab> {
+  const lab = new Lab({ topology: { ...DEFAULT_TOPOLOGY, ...topology }, clients: clientsCount, dir: path.join(root, `lab-${started.length}`), nodeGuard });
   started.push(lab);
   await lab.start();
   return lab;

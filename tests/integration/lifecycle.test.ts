@@ -23,10 +23,10 @@ afterAll(() => {
   fs.rmSync(runRoot, { recursive: true, force: true });
 });
 
-async function startServer(): Promise<{ child: ChildProcess; url: string; output: () => string }> {
+async function startServer(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string; output: () => string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: path.resolve(__dirname, '../..'),
-    env: { ...process.env, PORT: '0', LOCKLAB_WEB: '0', LOCKLAB_RUN_DIR: runRoot, NODE_ENV: 'production' },
+    env: { ...process.env, PORT: '0', LOCKLAB_WEB: '0', LOCKLAB_RUN_DIR: runRoot, NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -77,7 +77,9 @@ describe('server lifecycle', () => {
   });
 
   it('after a SIGKILL, the next start stops the leftovers and removes their folder', async () => {
-    const first = await startServer();
+    // Without setpriv (no parent-death signal) the nodes outlive their server, as they would on a host
+    // without util-linux: the next start is what cleans up. (With setpriv they die at once: attacks/nodes.test.ts.)
+    const first = await startServer({ LOCKLAB_SETPRIV: '' });
     await openLab(first.url);
     const instance = path.join(runRoot, `instance-${first.child.pid}`);
     const pids = nodePids(instance);

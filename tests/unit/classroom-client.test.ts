@@ -36,6 +36,7 @@ const node = (id: number, state: NodeView['state'] = 'up'): NodeView => ({
   keys: [],
   keysTruncated: false,
   clockJumpMs: 0,
+  intervention: null,
 });
 
 const snapshot = (): LabSnapshot => ({

@@ -93,6 +93,20 @@ describe('recentLines', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ text: 'Nodes 1, 2, 3 are up: started', t: 151 });
   });
+
+  it('tells what the node guard did in its own words, and its restart once', () => {
+    const history: HistoryEvent[] = [
+      { seq: 0, t: 800, type: 'guard', node: 4, action: 'script-killed', cause: 'busy-script', detail: 'Script stopped: it ran over 0.5 s without ending' },
+      nodeState(1, 2_000, 2, 'down', 'killed by the lab: used 200 MB, over its 192 MB memory budget'),
+      nodeState(2, 2_040, 2, 'up', 'restarted by the lab (used 200 MB, over its 192 MB memory budget)'),
+      { seq: 3, t: 2_041, type: 'guard', node: 2, action: 'restarted', cause: 'memory', detail: 'Restarted: used 200 MB, over its 192 MB budget' },
+    ];
+    expect(recentLines(history, 10).map((l) => l.text)).toEqual([
+      'Node 2: Restarted: used 200 MB, over its 192 MB budget',
+      'Node 4: Script stopped: it ran over 0.5 s without ending',
+    ]);
+    expect(describeEvent(history[0]!)?.tone).toBe('info');
+  });
 });
 
 describe('formatDuration', () => {

@@ -25,6 +25,7 @@ const node = (id: number, patch: Partial<NodeView> = {}): NodeView => ({
   keys: [],
   keysTruncated: false,
   clockJumpMs: 0,
+  intervention: null,
   ...patch,
 });
 

@@ -27,6 +27,7 @@ const node = (id: number, patch: Partial<NodeView> = {}): NodeView => ({
   keys: [],
   keysTruncated: false,
   clockJumpMs: 0,
+  intervention: null,
   ...patch,
 });
 

@@ -22,6 +22,13 @@ describe('run files', () => {
     expect(parsed.ok && parsed.run.history).toHaveLength(4);
   });
 
+  it('opens a run in which the lab stepped in on a node', () => {
+    const guard = { seq: 99, t: 1_250, type: 'guard', node: 1, action: 'script-killed', cause: 'busy-script', detail: 'Script stopped' } as const;
+    const recorded = recordRun({ lesson: 'x', run, history: [...events, guard] });
+    const parsed = parseRunFile(JSON.stringify(recorded));
+    expect(parsed.ok && parsed.run.history.map((e) => e.type)).toContain('guard');
+  });
+
   it('re-checks a recorded run in the browser', () => {
     const recorded = recordRun({ lesson: 'x', run, history: events });
     const verdict = recheck(recorded);

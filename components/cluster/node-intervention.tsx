@@ -1,0 +1,16 @@
+/**
+ * What the lab last did to a node because of a learner's code (the node
+ * guard: a script it stopped, a restart over the memory budget), told on the
+ * node's card so the learner sees why the node answered errors or lost its keys.
+ */
+import type { NodeIntervention as Intervention } from '@/lib/cluster';
+import styles from './cluster.module.css';
+
+export function NodeIntervention({ intervention }: { intervention: Intervention | null }) {
+  if (!intervention) return null;
+  return (
+    <p className={styles.intervention} data-testid="node-intervention" data-cause={intervention.cause}>
+      <strong>The lab stepped in.</strong> {intervention.text}
+    </p>
+  );
+}

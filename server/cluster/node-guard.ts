@@ -1,0 +1,183 @@
+/**
+ * Polices one node against what a learner's code can do to it that Redis
+ * itself does not bound:
+ *
+ * - a script that never ends: past `busy-reply-threshold` the node answers
+ *   BUSY to everyone (other clients, other learners' runs in this lab, the
+ *   lab's monitor) until someone sends SCRIPT KILL. A cheap PING on the
+ *   control connection sees that BUSY; the guard then kills the script, or,
+ *   when Redis refuses because the script already wrote (UNKILLABLE),
+ *   restarts the node (SIGKILL + start on the same port and folder).
+ * - memory Redis does not count: Lua's heap is outside maxmemory, so the
+ *   guard reads the process's RSS from /proc and restarts a node over budget.
+ *
+ * It never acts on a node that is not `up` (paused by the nemesis answers
+ * nothing, which is not BUSY; down has no process), and the restart itself
+ * goes through the lab (its queue, in the node's turn), which checks again
+ * that the node is still that same process and still up: the guard never
+ * fights a fault a learner injected.
+ */
+import fs from 'node:fs';
+import type { InterventionAction, InterventionCause } from '@/lib/cluster';
+import { BUSY_REPLY_THRESHOLD_MS } from './redis-config';
+import type { RedisNode } from './redis-node';
+
+export interface NodeGuardOptions {
+  /** A node whose RSS passes this many MiB is restarted (LOCKLAB_NODE_RSS_MB). */
+  rssBudgetMb: number;
+  /** How often the guard looks at the node, ms. */
+  periodMs: number;
+}
+
+export const DEFAULT_NODE_GUARD: NodeGuardOptions = { rssBudgetMb: 192, periodMs: 250 };
+
+export interface Intervention {
+  action: InterventionAction;
+  cause: InterventionCause;
+  /** What happened, in words a learner understands (shown on the card and in the history). */
+  detail: string;
+  /** For `memory`: what the node used and its budget, MiB. */
+  rssMb?: number;
+  budgetMb?: number;
+}
+
+/** What the guard needs from its lab. */
+export interface NodeGuardHost {
+  /**
+   * Restarts the node in its turn of the lab's queue, unless it is no longer
+   * process `pid` or no longer up by then. Resolves whether it did.
+   */
+  restart(node: RedisNode, pid: number, why: string): Promise<boolean>;
+  record(node: RedisNode, intervention: Intervention): void;
+}
+
+const MIB = 1024 * 1024;
+
+/** Resident memory of a process in bytes, from /proc/<pid>/status (VmRSS, in kB); null if unknown. */
+export function residentBytes(pid: number): number | null {
+  let status: string;
+  try {
+    status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  } catch {
+    return null;
+  }
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  return match ? Number(match[1]) * 1024 : null;
+}
+
+/** Which KILL a BUSY reply asks for: a function (FCALL) needs FUNCTION KILL, a script SCRIPT KILL. */
+export function killCommandFor(busyMessage: string): 'SCRIPT' | 'FUNCTION' {
+  return /FUNCTION KILL/i.test(busyMessage) ? 'FUNCTION' : 'SCRIPT';
+}
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+export class NodeGuard {
+  private timer: NodeJS.Timeout | null = null;
+  private probing = false;
+  /** An intervention under way: no new probe or check until it is over. */
+  private acting = false;
+  private disposed = false;
+
+  constructor(
+    private readonly node: RedisNode,
+    private readonly options: NodeGuardOptions,
+    private readonly host: NodeGuardHost,
+  ) {
+    this.timer = setInterval(() => this.tick(), options.periodMs);
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    if (this.disposed || this.acting || this.node.state !== 'up') return;
+    const pid = this.node.pid;
+    if (pid === null) return;
+    const rss = residentBytes(pid);
+    if (rss !== null && rss > this.options.rssBudgetMb * MIB) {
+      void this.act(() => this.restartForMemory(pid, rss));
+      return;
+    }
+    this.probe(pid);
+  }
+
+  /** One PING at a time on the control connection; only a BUSY answer means anything here. */
+  private probe(pid: number): void {
+    const client = this.node.controlClient;
+    if (this.probing || !client) return;
+    this.probing = true;
+    client
+      .ping()
+      .then(
+        () => undefined,
+        (error: unknown) => {
+          const text = message(error);
+          // A paused node times out, a dying one closes: neither is BUSY.
+          if (/^BUSY/.test(text) && !this.disposed && this.node.state === 'up' && this.node.pid === pid) {
+            void this.act(() => this.stopScript(pid, text));
+          }
+        },
+      )
+      .finally(() => {
+        this.probing = false;
+      });
+  }
+
+  private async act(intervention: () => Promise<void>): Promise<void> {
+    if (this.acting) return;
+    this.acting = true;
+    try {
+      await intervention();
+    } catch {
+      // A node dying or restarted meanwhile: the next tick looks again.
+    } finally {
+      this.acting = false;
+    }
+  }
+
+  private async stopScript(pid: number, busyMessage: string): Promise<void> {
+    const client = this.node.controlClient;
+    if (!client) return;
+    const kind = killCommandFor(busyMessage);
+    const what = kind === 'FUNCTION' ? 'Function' : 'Script';
+    const after = `it ran over ${BUSY_REPLY_THRESHOLD_MS / 1000} s without ending, so the node answered BUSY to everyone`;
+    try {
+      await client.call(kind, 'KILL');
+    } catch (error) {
+      const text = message(error);
+      if (/^NOTBUSY/.test(text)) return; // it ended by itself meanwhile
+      if (!/^UNKILLABLE/.test(text)) throw error;
+      // The script wrote: Redis will not undo half a script, so only a restart stops it.
+      const restarted = await this.host.restart(this.node, pid, 'a script that wrote and did not end');
+      if (restarted) {
+        this.host.record(this.node, {
+          action: 'restarted',
+          cause: 'unkillable-script',
+          detail: `Restarted: a script wrote, then ${after}; a script that wrote cannot be killed`,
+        });
+      }
+      return;
+    }
+    this.host.record(this.node, { action: 'script-killed', cause: 'busy-script', detail: `${what} stopped: ${after}` });
+  }
+
+  private async restartForMemory(pid: number, rss: number): Promise<void> {
+    const rssMb = Math.round(rss / MIB);
+    const budgetMb = this.options.rssBudgetMb;
+    const restarted = await this.host.restart(this.node, pid, `used ${rssMb} MB, over its ${budgetMb} MB memory budget`);
+    if (restarted) {
+      this.host.record(this.node, {
+        action: 'restarted',
+        cause: 'memory',
+        detail: `Restarted: used ${rssMb} MB, over its ${budgetMb} MB budget`,
+        rssMb,
+        budgetMb,
+      });
+    }
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
