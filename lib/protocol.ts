@@ -64,6 +64,8 @@ export interface ServerToClientEvents {
   'history:append': (batch: HistoryBatch) => void;
   /** The lab went away (idle timeout, server shutdown). */
   'lab:closed': (info: { labId: string; reason: string }) => void;
+  /** The run waits for room on the server (memory budget, runs at once): how many programs are ahead of it. */
+  'run:waiting': (info: { labId: string; ahead: number }) => void;
   'run:started': (info: RunInfo & { labId: string }) => void;
   /** The checker's verdict so far (at most every 250 ms while a run goes). */
   'run:verdict': (verdict: RunVerdict & { labId: string }) => void;

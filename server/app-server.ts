@@ -13,6 +13,7 @@ import { instanceDir, removeLeftovers } from './cluster/run-dir';
 import type { ServerConfig } from './config';
 import { LabManager } from './lab/lab-manager';
 import { createSandboxPool } from './sandbox';
+import { RunAdmission } from './runs/run-admission';
 import { attachRealtime, type LabServer } from './realtime/socket-server';
 import { addMetricsSource, metricsText } from './ops/metrics';
 
@@ -64,7 +65,14 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     if (req.url === '/metrics' && req.method === 'GET') return void serveMetrics(res);
     void handle(req, res);
   });
-  const sandbox = config.sandbox ? createSandboxPool({ commandRate: config.commandRate }) : null;
+  // The pool's own cap is a backstop: admission queues runs well below it.
+  const sandbox = config.sandbox ? createSandboxPool({ commandRate: config.commandRate, maxRuns: config.maxRuns + 8 }) : null;
+  const admission = new RunAdmission({
+    memoryBudgetBytes: config.runMemoryMb * 2 ** 20,
+    maxConcurrent: config.maxRuns,
+    maxQueued: config.runQueue,
+    maxWaitMs: config.runWaitMs,
+  });
   const classrooms = new ClassroomHub({
     coordinationUrl: config.coordinationUrl,
     instructorToken: config.instructorToken,
@@ -76,13 +84,14 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   const io = attachRealtime(server, labs, {
     allowedOrigins: config.allowedOrigins,
     sandbox,
+    admission,
     classrooms,
     labActionLimit: { burst: config.labActionBurst, perSecond: config.labActionRatePerSecond },
   });
   const removeMetrics = addMetricsSource({
     labs: () => labs.size,
     runs: () => sandbox?.activeRuns ?? 0,
-    queuedRuns: () => 0,
+    queuedRuns: () => admission.waiting,
     nodes: () => labs.all().reduce((n, lab) => n + lab.nodes.filter((node) => node.pid !== null).length, 0),
     workers: () => sandbox?.workers ?? 0,
     historyBytes: () => 0,

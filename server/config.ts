@@ -1,4 +1,5 @@
 /** Server settings from the environment, read once, with the defaults the README lists. */
+import { defaultMaxLabs, defaultMaxRuns, defaultRunMemoryMb } from './capacity';
 import { defaultRunRoot } from './cluster/run-dir';
 
 export interface ServerConfig {
@@ -35,6 +36,14 @@ export interface ServerConfig {
   commandRate: number;
   /** A node whose redis-server passes this RSS (MiB) is restarted (LOCKLAB_NODE_RSS_MB): Lua's memory is outside maxmemory. */
   nodeRssMb: number;
+  /** Memory all runs together may reserve, MiB (LOCKLAB_RUN_MEMORY_MB; default a quarter of the machine's). */
+  runMemoryMb: number;
+  /** Runs at once (LOCKLAB_MAX_RUNS; default 8 per core); the rest wait in a first-come queue. */
+  maxRuns: number;
+  /** Runs that may wait (LOCKLAB_RUN_QUEUE); the next is refused. */
+  runQueue: number;
+  /** How long a run may wait for room before it is refused (LOCKLAB_RUN_WAIT_MS). */
+  runWaitMs: number;
 }
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -52,7 +61,7 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     dev: process.env.NODE_ENV !== 'production',
     web: process.env.LOCKLAB_WEB !== '0',
     sandbox: process.env.LOCKLAB_SANDBOX !== '0',
-    maxLabs: intFromEnv('LOCKLAB_MAX_LABS', 24, 1),
+    maxLabs: intFromEnv('LOCKLAB_MAX_LABS', defaultMaxLabs(), 1),
     labIdleMs: intFromEnv('LOCKLAB_LAB_IDLE_MS', 10 * 60_000, 1),
     warmLabs: intFromEnv('LOCKLAB_WARM_LABS', 1, 0),
     runRoot: defaultRunRoot(),
@@ -69,7 +78,11 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     // on this machine's cores, so 15,000 a second leave most of one core for sockets and faults.
     commandRate: intFromEnv('LOCKLAB_COMMAND_RATE', 15_000, 100),
     // A fresh node uses about 10 MB; below 32 the guard would restart healthy nodes.
-    nodeRssMb: intFromEnv('LOCKLAB_NODE_RSS_MB', 192, 32),
+    nodeRssMb: intFromEnv('LOCKLAB_NODE_RSS_MB', 64, 32),
+    runMemoryMb: intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128),
+    maxRuns: intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1),
+    runQueue: intFromEnv('LOCKLAB_RUN_QUEUE', 200, 0),
+    runWaitMs: intFromEnv('LOCKLAB_RUN_WAIT_MS', 60_000, 1_000),
     ...overrides,
   };
 }

@@ -38,6 +38,7 @@ import {
   reduceRunDiagnostic,
   reduceRunEnded,
   reduceRunFailed,
+  reduceRunWaiting,
   reduceRunRequested,
   reduceRunStarted,
   reduceRunStopping,
@@ -86,6 +87,7 @@ export interface LabActions {
   // The learner's program (written by the socket client).
   runRequested(request: RunRequest): void;
   runStarted(info: RunInfo): void;
+  runWaiting(ahead: number): void;
   runFailed(message: string): void;
   runStopping(): void;
   receiveVerdict(verdict: RunVerdict): void;
@@ -151,6 +153,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
         }),
       runRequested: (request) => set((s) => ({ run: reduceRunRequested(s.run, request), view: reduceCursor(s.view, null) })),
       runStarted: (info) => set((s) => ({ run: reduceRunStarted(s.run, info) })),
+      runWaiting: (ahead) => set((s) => ({ run: reduceRunWaiting(s.run, ahead) })),
       runFailed: (message) => set((s) => ({ run: reduceRunFailed(s.run, message) })),
       runStopping: () => set((s) => ({ run: reduceRunStopping(s.run) })),
       receiveVerdict: (verdict) => set((s) => ({ run: reduceRunVerdict(s.run, verdict) })),

@@ -38,6 +38,8 @@ export interface RunData {
   checker: CheckerSettings | null;
   /** Runs started in this tab (any outcome). */
   started: number;
+  /** While starting: the server is busy and this many programs are ahead of this one; null when not waiting. */
+  waitingAhead: number | null;
 }
 
 export const emptyRunData = (): RunData => ({
@@ -51,6 +53,7 @@ export const emptyRunData = (): RunData => ({
   scenario: null,
   checker: null,
   started: 0,
+  waitingAhead: null,
 });
 
 export interface RunRequest {
@@ -83,13 +86,19 @@ export function reduceRunStarted(run: RunData, info: RunInfo): RunData {
     ...run,
     phase: sameRun ? 'ended' : run.phase === 'stopping' ? 'stopping' : 'running',
     info,
+    waitingAhead: null,
     ...(followsAnother && !sameRun ? { verdict: null, ended: null, startError: null } : {}),
     diagnostics: run.diagnostics.filter((d) => d.runId === undefined || d.runId === info.runId),
   };
 }
 
 export function reduceRunFailed(run: RunData, message: string): RunData {
-  return { ...run, phase: 'ended', startError: message };
+  return { ...run, phase: 'ended', startError: message, waitingAhead: null };
+}
+
+/** The server queued the run asked for: only meaningful while it is starting. */
+export function reduceRunWaiting(run: RunData, ahead: number): RunData {
+  return run.phase === 'starting' ? { ...run, waitingAhead: ahead } : run;
 }
 
 function isOtherRun(run: RunData, runId: string): boolean {

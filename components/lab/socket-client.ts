@@ -139,6 +139,9 @@ export class LabSocketClient {
       this.actions.setConnection('closed', reason);
     });
     const mine = (labId: string) => labId === this.options.store.getState().labId;
+    socket.on('run:waiting', ({ labId, ahead }) => {
+      if (mine(labId)) this.actions.runWaiting(ahead);
+    });
     socket.on('run:started', ({ labId, ...info }) => {
       if (mine(labId)) this.actions.runStarted(info);
     });

@@ -24,6 +24,7 @@ export interface ToolbarProps {
 export function Toolbar(props: ToolbarProps) {
   const id = useId();
   const phase = useLabStore((s) => s.run.phase);
+  const ahead = useLabStore((s) => s.run.waitingAhead);
   const connected = useLabStore((s) => s.connection === 'ready');
   const valid = useLabStore((s) => s.run.verdict?.valid ?? null);
   const final = useLabStore((s) => s.run.verdict?.final ?? false);
@@ -32,7 +33,9 @@ export function Toolbar(props: ToolbarProps) {
 
   const progress =
     phase === 'starting'
-      ? 'Starting your program…'
+      ? ahead !== null
+        ? `Waiting for a free slot: the server is running other learners' programs (${ahead} ahead of yours)…`
+        : 'Starting your program…'
       : phase === 'running'
         ? `Running · checking as it goes${valid ? `: ${VALIDITY_WORDS[valid].word} so far` : ''}`
         : phase === 'stopping'

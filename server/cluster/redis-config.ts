@@ -13,6 +13,7 @@
  * by the node guard, which reads the process's RSS.
  */
 import type { Persistence } from '@/lib/cluster';
+import { NODE_MAXMEMORY_MB } from '../capacity';
 
 export interface NodeCredentials {
   control: { username: 'control'; password: string };
@@ -49,7 +50,8 @@ export function redisConfig(input: RedisConfigInput): string {
     // Keyspace events feed the monitor: K = keyspace channel, A = every class of event (writes, expiry, eviction).
     'notify-keyspace-events KA',
     'databases 1',
-    'maxmemory 64mb',
+    // What a learner can fill with plain SETs; server/capacity.ts sizes the lab cap from it.
+    `maxmemory ${NODE_MAXMEMORY_MB}mb`,
     'maxmemory-policy noeviction',
     // Past this, a running script makes the node answer BUSY to everyone else. The node guard
     // (node-guard.ts) sees that BUSY on its probe and sends SCRIPT KILL, or restarts the node if the

@@ -17,6 +17,7 @@ import type { LabManager } from '../lab/lab-manager';
 import * as clientFaults from '../nemesis/client-faults';
 import * as nemesis from '../nemesis/nemesis';
 import { LabRuns } from '../runs/lab-runs';
+import type { RunAdmission } from '../runs/run-admission';
 import type { SandboxPool } from '../sandbox';
 import { emptySchema } from '@/lib/schemas';
 import { exerciseCheckSchema, type GradeProgress } from '@/lib/grading';
@@ -73,6 +74,8 @@ export function attachRealtime(
   options: {
     allowedOrigins: string[];
     sandbox: SandboxPool | null;
+    /** The server's run budget (memory, concurrency, a fair queue); runs start at once without it. */
+    admission?: RunAdmission | null;
     classrooms?: ClassroomHub;
     /** Commands on a socket's own lab (joins, faults, runs): a burst, then this many a second. Unlimited if absent. */
     labActionLimit?: { burst: number; perSecond: number };
@@ -91,8 +94,9 @@ export function attachRealtime(
     let runs = runsByLab.get(lab);
     if (runs) return runs;
     if (!options.sandbox) throw new LabOperationError('forbidden', 'This server runs no learner code (its sandbox is off)');
-    runs = new LabRuns(lab, options.sandbox);
+    runs = new LabRuns(lab, options.sandbox, options.admission ?? null);
     const room = io.to(labRoom(lab.id));
+    runs.on('waiting', ({ ahead }) => room.emit('run:waiting', { labId: lab.id, ahead }));
     runs.on('started', (info) => room.emit('run:started', { ...info, labId: lab.id }));
     runs.on('verdict', (v) => room.emit('run:verdict', { ...v, labId: lab.id }));
     runs.on('diagnostic', (d) => room.emit('run:diagnostic', { ...d, labId: lab.id }));

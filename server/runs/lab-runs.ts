@@ -17,9 +17,17 @@ import type { Lab } from '../lab/lab';
 import * as clientFaults from '../nemesis/client-faults';
 import type { RunningClients } from '../nemesis/client-faults';
 import { runScenario, type ClientControl, type ScenarioHandle } from '../scenarios/scenario-runner';
-import type { RunHandle, SandboxPool } from '../sandbox';
+import type { RunHandle, SandboxLimits, SandboxPool } from '../sandbox';
+import { WORKER_HEAP_MB } from '../sandbox/pool';
+import { refuse } from '../ops/refusals';
+import type { Admitted, RunAdmission } from './run-admission';
+import { clampLimits } from './run-limits';
+
+type RunStart = ReturnType<typeof runStartSchema.parse>;
 
 interface Events {
+  /** The run waits for room on the server: this many runs are ahead of it (running or queued). */
+  waiting: [{ ahead: number }];
   started: [RunInfo];
   verdict: [RunVerdict];
   diagnostic: [Diagnostic & { runId: string }];
@@ -30,6 +38,8 @@ interface Events {
 const VERDICT_INTERVAL_MS = 250;
 /** Keeps op ids unique across a lab's runs, so the timeline can key Redis operations by id. */
 const OP_IDS_PER_RUN = 10_000_000;
+/** What a run's worker holds besides its clients' QuickJS heaps: its JS heap cap plus QuickJS's module and young generation. */
+export const WORKER_RESERVE_BYTES = (WORKER_HEAP_MB + 32) * 2 ** 20;
 
 class ActiveRun implements RunningClients {
   readonly paused = new Set<number>();
@@ -89,10 +99,14 @@ export class LabRuns extends EventEmitter<Events> {
   private runCount = 0;
   private starting: Promise<unknown> = Promise.resolve();
   private last: RunEnded | null = null;
+  /** Aborts the wait for admission of a run that a newer Run (or Stop) replaced. */
+  private waitingFor: AbortController | null = null;
 
   constructor(
     private readonly lab: Lab,
     private readonly pool: SandboxPool,
+    /** The server's run budget; without one (tests, benchmarks) runs start at once. */
+    private readonly admission: RunAdmission | null = null,
   ) {
     super();
     lab.once('closed', () => void this.stop());
@@ -126,6 +140,7 @@ export class LabRuns extends EventEmitter<Events> {
 
   /** Starts one at a time: a second Run pressed while the first is being set up waits for it, then replaces it. */
   start(input: unknown): Promise<RunInfo> {
+    this.waitingFor?.abort();
     const next = this.starting.then(
       () => this.startNow(input),
       () => this.startNow(input),
@@ -135,15 +150,55 @@ export class LabRuns extends EventEmitter<Events> {
   }
 
   private async startNow(input: unknown): Promise<RunInfo> {
-    const { code, clients: asked, scenario, limits, checker: checkerSettings, topology, fresh } = parseInput(runStartSchema, input, 'run');
+    const { code, clients: asked, scenario, limits: askedLimits, checker: checkerSettings, topology, fresh } = parseInput(runStartSchema, input, 'run');
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
     await this.stop();
+    const { limits, notes } = clampLimits(askedLimits, this.pool.limits);
+    if (notes.length) refuse('limits-clamped', { labId: lab.id, detail: { limits: notes.length } }, notes.join(' '));
+    const clients = asked ?? scenario?.clients ?? 3;
+    const admitted = await this.admit(clients);
+    try {
+      return await this.startAdmitted({ code, clients, scenario, limits, notes, checkerSettings, topology, fresh }, admitted);
+    } catch (error) {
+      admitted?.release();
+      throw error;
+    }
+  }
+
+  /** Waits for room in the server's run budget (each client's heap at its cap, plus the worker). */
+  private async admit(clients: number): Promise<Admitted | null> {
+    if (!this.admission) return null;
+    const waiting = new AbortController();
+    this.waitingFor = waiting;
+    try {
+      const cost = clients * this.pool.limits.memoryBytes + WORKER_RESERVE_BYTES;
+      return await this.admission.admit(cost, { labId: this.lab.id }, (ahead) => this.emit('waiting', { ahead }), waiting.signal);
+    } finally {
+      if (this.waitingFor === waiting) this.waitingFor = null;
+    }
+  }
+
+  private async startAdmitted(
+    request: {
+      code: string;
+      clients: number;
+      scenario: RunStart['scenario'];
+      limits: Partial<SandboxLimits>;
+      notes: string[];
+      checkerSettings: RunStart['checker'];
+      topology: RunStart['topology'];
+      fresh: RunStart['fresh'];
+    },
+    admitted: Admitted | null,
+  ): Promise<RunInfo> {
+    const { code, clients, scenario, limits, notes, checkerSettings, topology, fresh } = request;
+    const lab = this.lab;
+    if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
     const topologyDiffers =
       topology !== undefined &&
       (topology.kind !== lab.topology.kind || topology.nodes !== lab.topology.nodes || topology.persistence !== lab.topology.persistence);
     if (topologyDiffers || (fresh ?? (scenario !== undefined || topology !== undefined))) await lab.restore(topology ?? lab.topology);
-    const clients = asked ?? scenario?.clients ?? 3;
     const runId = `run-${++this.runCount}-${crypto.randomBytes(3).toString('hex')}`;
     const nodes = lab.nodes.map((n) => n.id);
 
@@ -191,6 +246,8 @@ export class LabRuns extends EventEmitter<Events> {
     });
     const run = new ActiveRun(runId, clients, handle, checker, info);
     this.active = run;
+    void handle.done.finally(() => admitted?.release());
+    for (const text of notes) lab.history.append({ type: 'console', client: 0, level: 'warn', text, runId });
 
     // The checker reads this run's events, and the lab's node and nemesis events while it runs.
     const unsubscribe = lab.history.subscribe((event) => {
@@ -242,6 +299,7 @@ export class LabRuns extends EventEmitter<Events> {
 
   /** Stops the current run (if any) and resolves with how it ended. */
   async stop(): Promise<RunEnded | null> {
+    this.waitingFor?.abort();
     const run = this.active;
     if (!run) return null;
     run.scenario?.cancel();

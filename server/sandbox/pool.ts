@@ -24,6 +24,7 @@ import {
   type StartRunOptions,
 } from './types';
 import { LabOperationError } from '@/lib/result';
+import { refuse } from '../ops/refusals';
 
 const BOOT_URL = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY_URL = new URL('./worker/main.ts', import.meta.url).href;
@@ -33,6 +34,8 @@ const WATCHDOG_MS = 20;
 const WALL_GRACE_MS = 5_000;
 const MAX_CODE_CHARS = 200_000;
 const REFILL_DELAY_MS = 1_500;
+/** A worker's own JS heap (old generation); LabRuns reserves this plus each client's QuickJS heap per run. */
+export const WORKER_HEAP_MB = 96;
 
 interface WorkerSlot {
   worker: Worker;
@@ -54,8 +57,10 @@ function spawnWorker(wasmModule: WebAssembly.Module): WorkerSlot {
   const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * BUSY_SLOTS);
   const worker = new Worker(BOOT_URL, {
     workerData: { entry: ENTRY_URL, busy: shared, wasmModule },
-    // The QuickJS heaps live in WebAssembly memory; this bounds the worker's own JS heap.
-    resourceLimits: { maxOldGenerationSizeMb: 256 },
+    // The QuickJS heaps live in WebAssembly memory (each capped per client); this bounds the worker's own JS
+    // heap, where Redis replies land before they reach a client. Redis closes a connection whose reply passes
+    // 16 MB, so a few such replies at once end this run (ERR_WORKER_OUT_OF_MEMORY), never the server.
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
     stdout: false,
     stderr: false,
   });
@@ -128,7 +133,13 @@ class RunController implements RunHandle {
     }
     this.slot = slot;
     slot.worker.on('message', (m: WorkerToMain) => this.onMessage(m));
-    slot.worker.on('error', (e: Error) => this.kill(`The sandbox worker failed: ${e.message}`));
+    slot.worker.on('error', (e: Error & { code?: string }) => {
+      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        const message = `This run used more than the ${WORKER_HEAP_MB} MB of server memory a run may hold (for example with very large Redis replies), so it was stopped.`;
+        refuse('worker-memory', { detail: { heapMb: WORKER_HEAP_MB } }, message);
+        this.kill(message);
+      } else this.kill(`The sandbox worker failed: ${e.message}`);
+    });
     slot.worker.on('exit', () => this.kill('The sandbox worker exited unexpectedly.'));
     for (const m of this.outbox.splice(0)) slot.worker.postMessage(m);
   }
@@ -265,10 +276,15 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     get workers() {
       return runs.size + spares.length;
     },
+    limits: Object.freeze({ ...baseLimits }),
     startRun(opts: StartRunOptions): RunHandle {
       if (closed) throw new LabOperationError('internal', 'The sandbox pool is closed.');
       if (runs.size >= maxRuns) throw new LabOperationError('lab-full', `The server is running ${maxRuns} programs already; try again shortly.`);
-      const limits: SandboxLimits = { ...baseLimits, ...opts.limits };
+      // The pool's limits are the server's: a run may lower any of them, never raise one.
+      const limits: SandboxLimits = { ...baseLimits };
+      for (const [key, value] of Object.entries(opts.limits ?? {}) as [keyof SandboxLimits, number | undefined][]) {
+        if (value !== undefined) limits[key] = Math.min(value, baseLimits[key]);
+      }
       if (!Number.isInteger(opts.clients) || opts.clients < 1 || opts.clients > limits.maxClients) {
         throw new LabOperationError('invalid-input', `A run has 1 to ${limits.maxClients} clients (got ${opts.clients}).`);
       }

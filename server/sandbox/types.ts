@@ -124,6 +124,8 @@ export interface SandboxPool {
   readonly activeRuns: number;
   /** Worker threads alive: one per running program plus the warm spares. */
   readonly workers: number;
+  /** The server's limits for every run: a run may ask for lower ones, never higher. */
+  readonly limits: Readonly<SandboxLimits>;
   /** Resolves when the spare workers have booted (call it at server start so the first run is quick). */
   whenWarm(): Promise<void>;
   /** Stops every run and terminates all workers. */

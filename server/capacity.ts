@@ -1,0 +1,41 @@
+/**
+ * How many labs and runs this machine can hold, from its memory rather than
+ * a constant. A lab's worst case is what a learner can make it hold without
+ * breaking a bound: each node full to its maxmemory plus redis-server's own
+ * footprint, plus its history budget. Labs get half of the machine's memory,
+ * runs (QuickJS heaps and worker heaps) a quarter; the rest is the server
+ * itself, Next.js and the kernel. On a 24 GiB machine that is 63 labs, so a
+ * class of 60 each gets one, and runs may reserve 6 GiB.
+ */
+import os from 'node:os';
+import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
+
+/** Data a node may hold (its maxmemory, in redis.conf): locks need kilobytes, experiments a few megabytes. */
+export const NODE_MAXMEMORY_MB = 24;
+/** A fresh redis-server's resident memory beside its data (measured: 10–12 MB). */
+const NODE_BASE_MB = 12;
+/** A lab's history budget and the server's own per-lab state (links, monitors, views). */
+const LAB_SERVER_MB = 20;
+
+export const LAB_WORST_CASE_MB = DEFAULT_TOPOLOGY.nodes * (NODE_MAXMEMORY_MB + NODE_BASE_MB) + LAB_SERVER_MB;
+
+const totalMb = () => os.totalmem() / 2 ** 20;
+
+/** The default lab cap (LOCKLAB_MAX_LABS overrides it). */
+export function defaultMaxLabs(): number {
+  return Math.max(4, Math.floor((totalMb() * 0.5) / LAB_WORST_CASE_MB));
+}
+
+/** The default memory all runs together may reserve (LOCKLAB_RUN_MEMORY_MB overrides it). */
+export function defaultRunMemoryMb(): number {
+  return Math.max(512, Math.floor(totalMb() * 0.25));
+}
+
+/**
+ * Runs at once (LOCKLAB_MAX_RUNS overrides it): a lesson's timing (a pause at 600 ms, a TTL of
+ * 300 ms) needs its run's worker and nodes to get a core when they ask; eight runs per core kept
+ * every lesson's promise on this machine (npm run fidelity), and the rest queue for seconds.
+ */
+export function defaultMaxRuns(): number {
+  return Math.max(4, os.availableParallelism() * 8);
+}

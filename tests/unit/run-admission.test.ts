@@ -1,0 +1,84 @@
+/** The server's run budget: memory and runs at once, first come first served, and refusals in words. */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RunAdmission } from '@/server/runs/run-admission';
+import { clampLimits } from '@/server/runs/run-limits';
+import { DEFAULT_LIMITS } from '@/server/sandbox';
+
+const MB = 2 ** 20;
+const admission = (over: Partial<ConstructorParameters<typeof RunAdmission>[0]> = {}) =>
+  new RunAdmission({ memoryBudgetBytes: 100 * MB, maxConcurrent: 2, maxQueued: 3, maxWaitMs: 5_000, ...over });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('RunAdmission', () => {
+  it('admits at once while there is room, then queues in order and tells each run how many are ahead', async () => {
+    const a = admission();
+    const first = await a.admit(10 * MB, {});
+    const second = await a.admit(10 * MB, {});
+    const heard: number[] = [];
+    const order: string[] = [];
+    const third = a.admit(10 * MB, {}, (ahead) => heard.push(ahead)).then((r) => (order.push('third'), r));
+    const fourth = a.admit(10 * MB, {}).then((r) => (order.push('fourth'), r));
+    expect(a.waiting).toBe(2);
+    expect(heard).toEqual([2]);
+    first.release();
+    first.release(); // twice is once
+    await third;
+    expect(a.active).toBe(2);
+    second.release();
+    await fourth;
+    expect(order).toEqual(['third', 'fourth']);
+  });
+
+  it('keeps all runs within the memory budget, and no later run overtakes a waiting one', async () => {
+    const a = admission({ maxConcurrent: 10 });
+    const big = await a.admit(80 * MB, {});
+    const order: string[] = [];
+    const medium = a.admit(30 * MB, {}).then((r) => (order.push('medium'), r));
+    // This one would fit now, but it came later.
+    const small = a.admit(10 * MB, {}).then((r) => (order.push('small'), r));
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    big.release();
+    await Promise.all([medium, small]);
+    expect(order).toEqual(['medium', 'small']);
+    expect(a.reservedBytes).toBe(40 * MB);
+  });
+
+  it('refuses a run that could never fit, a full queue, and a run that waited too long', async () => {
+    vi.useFakeTimers();
+    const a = admission({ maxConcurrent: 1, maxQueued: 1 });
+    await expect(a.admit(200 * MB, {})).rejects.toThrow(/would reserve 200 MB, more than the 100 MB/);
+    await a.admit(10 * MB, {});
+    const waiting = a.admit(10 * MB, {});
+    await expect(a.admit(10 * MB, {})).rejects.toThrow(/1 more are waiting/);
+    const timedOut = expect(waiting).rejects.toThrow(/busy with other learners' programs for 5 s/);
+    vi.advanceTimersByTime(5_000);
+    await timedOut;
+    expect(a.waiting).toBe(0);
+  });
+
+  it('forgets a waiting run whose learner pressed Run again or Stop', async () => {
+    const a = admission({ maxConcurrent: 1 });
+    const running = await a.admit(10 * MB, {});
+    const abort = new AbortController();
+    const replaced = a.admit(10 * MB, {}, undefined, abort.signal);
+    abort.abort();
+    await expect(replaced).rejects.toThrow(/replaced/);
+    expect(a.waiting).toBe(0);
+    running.release();
+    expect(a.active).toBe(0);
+  });
+});
+
+describe('clampLimits', () => {
+  it('lets a run lower a limit, never raise one, and says which it lowered', () => {
+    const { limits, notes } = clampLimits({ wallClockMs: 120_000, commandTimeoutMs: 500 }, DEFAULT_LIMITS);
+    expect(limits).toEqual({ wallClockMs: DEFAULT_LIMITS.wallClockMs, commandTimeoutMs: 500 });
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatch(/asked for 120000 as its wall-clock time per client \(ms\); the server allows at most 30000/);
+    expect(clampLimits(undefined, DEFAULT_LIMITS)).toEqual({ limits: {}, notes: [] });
+  });
+});
