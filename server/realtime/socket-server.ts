@@ -283,10 +283,15 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       socket.data.labId = undefined;
     };
 
-    const join = async (lab: Lab): Promise<LabSnapshot> => {
+    /** Counts this socket as the lab's viewer (which stops its idle timer), not yet in its room. */
+    const holdLab = (lab: Lab): void => {
       if (socket.data.labId !== lab.id) leaveCurrent();
       socket.data.labId = lab.id;
       labs.attach(lab.id, socket.id);
+    };
+
+    const join = async (lab: Lab): Promise<LabSnapshot> => {
+      holdLab(lab);
       publish(lab);
       await socket.join(labRoom(lab.id));
       const from = viewFrom.get(lab) ?? 0;
@@ -330,7 +335,12 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
         takeLab(existing);
         // A page that needs another shape (or a new page) rebuilds the tab's lab instead of starting a second one.
         const wanted = topology ?? (clean ? DEFAULT_TOPOLOGY : existing.topology);
-        if (clean || !sameTopology(wanted, existing.topology)) await rebuild(existing, wanted, clients ?? existing.clients);
+        if (clean || !sameTopology(wanted, existing.topology)) {
+          // Held first: a lab its tab just left is on its idle grace, which must not run out mid-rebuild.
+          // The room is joined after, so this tab is sent nothing of the rebuild, only the new page's view.
+          holdLab(existing);
+          await rebuild(existing, wanted, clients ?? existing.clients);
+        }
         return ok(await join(existing));
       }
       const lab = await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? 3);
