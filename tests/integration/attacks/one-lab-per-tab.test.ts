@@ -38,15 +38,28 @@ describe('one lab per tab', () => {
 
   it('keeps its lab id across pages of other topologies, and shows nothing of the page it left', async () => {
     const cookie = await attack.browser();
-    // Lesson 1: the default five masters; a run there ends with a verdict.
+    // Lesson 1: the default five masters; a run there ends with a verdict, and a node is killed.
     const lesson1 = await attack.tab({ cookie });
     const first = value(await lesson1.emitWithAck('lab:join', { clients: 3 }));
     const ran = await runToEnd(lesson1, { code: TINY_PROGRAM, clients: 3 });
     expect(ran.verdict.valid).toBe('held');
+    value(await lesson1.emitWithAck('node:kill', { node: 2 }));
+    lesson1.close();
+
+    // Lesson 2: the same shape, but another page: the lab is rebuilt all the same, and nothing of lesson 1 shows.
+    const lesson2 = await attack.tab({ cookie });
+    const seen2 = recordCatchUp(lesson2);
+    const same = value(await lesson2.emitWithAck('lab:join', { labId: first.labId, clients: 3, clean: true }));
+    expect(same.labId).toBe(first.labId);
+    expect(same.nodes.every((n) => n.state === 'up')).toBe(true);
+    value(await lesson2.emitWithAck('node:pause', { node: 1 }));
+    await waitFor(() => seen2.history().some((e) => e.type === 'nemesis' && e.op === 'node-pause'), 'the pause to be shown');
+    expect(seen2.ended).toEqual([]);
+    expect(seen2.history().some((e) => e.type === 'job' || (e.type === 'nemesis' && e.op === 'node-kill'))).toBe(false);
     const before = attack.server.labs.get(first.labId)!;
     const oldPids = before.nodes.map((n) => n.pid!);
     const seqAfterRun = before.history.length;
-    lesson1.close();
+    lesson2.close();
 
     // Lesson 4: a replicated topology. The page asks for it, and says it is a new page.
     const lesson4 = await attack.tab({ cookie });
