@@ -103,6 +103,8 @@ export interface LabSnapshot {
   replication: ReplicationView | null;
   /** Lab clock now (ms since the lab started), to line up `sampledAt` and history times. */
   now: number;
+  /** The first history seq this view shows: events before it belong to a page the tab has left (absent: 0). */
+  historyFrom?: number;
 }
 
 export const nodeLabel = (id: number): string => `Node ${id}`;

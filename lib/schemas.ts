@@ -31,6 +31,12 @@ export const labJoinSchema = z
     labId: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/).optional(),
     topology: topologySchema.optional(),
     clients: clientId.optional(),
+    /**
+     * The tab moved to another page: rebuild its lab in place (the page's
+     * topology, or the default) with no run and no history shown, instead of
+     * carrying the previous page's nodes and verdict over.
+     */
+    clean: z.boolean().optional(),
   })
   .strict();
 

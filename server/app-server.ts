@@ -16,6 +16,7 @@ import { createSandboxPool } from './sandbox';
 import { RunAdmission } from './runs/run-admission';
 import { attachRealtime, type LabServer } from './realtime/socket-server';
 import { addMetricsSource, metricsText } from './ops/metrics';
+import { BrowserIdentities } from './realtime/browser-identity';
 
 async function serveMetrics(res: http.ServerResponse): Promise<void> {
   try {
@@ -61,8 +62,15 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   let handle: RequestHandler = (_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Lock Lab: pages are not served by this instance (LOCKLAB_WEB=0)\n');
   };
+  const identities = new BrowserIdentities({
+    secret: config.cookieSecret,
+    burst: config.newBrowserBurst,
+    perSecond: config.newBrowserRatePerSecond,
+  });
   const server = http.createServer((req, res) => {
     if (req.url === '/metrics' && req.method === 'GET') return void serveMetrics(res);
+    // A page hands the browser its identity, so the socket that page opens is already counted as that browser.
+    identities.ensureOnPage(req, res);
     void handle(req, res);
   });
   // The pool's own cap is a backstop: admission queues runs well below it.
@@ -87,6 +95,11 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     admission,
     classrooms,
     labActionLimit: { burst: config.labActionBurst, perSecond: config.labActionRatePerSecond },
+    perLabLimit: { burst: config.perLabBurst, perSecond: config.perLabRatePerSecond },
+    flood: { refusals: config.floodRefusals, windowMs: config.floodWindowMs },
+    identities,
+    labsPerBrowser: config.labsPerBrowser,
+    socketsPerBrowser: config.socketsPerBrowser,
   });
   const removeMetrics = addMetricsSource({
     labs: () => labs.size,

@@ -44,6 +44,22 @@ export interface ServerConfig {
   runQueue: number;
   /** How long a run may wait for room before it is refused (LOCKLAB_RUN_WAIT_MS). */
   runWaitMs: number;
+  /** One token bucket per lab, shared by every socket on it (LOCKLAB_PER_LAB_BURST, LOCKLAB_PER_LAB_RATE): five tabs
+   *  on one lab get no more than one would. */
+  perLabBurst: number;
+  perLabRatePerSecond: number;
+  /** A socket refused this many commands within `floodWindowMs` is disconnected (LOCKLAB_FLOOD_REFUSALS, LOCKLAB_FLOOD_WINDOW_MS). */
+  floodRefusals: number;
+  floodWindowMs: number;
+  /** Own labs one browser may hold (LOCKLAB_LABS_PER_BROWSER); classroom labs are not counted. */
+  labsPerBrowser: number;
+  /** Sockets one browser may have open at once (LOCKLAB_SOCKETS_PER_BROWSER). */
+  socketsPerBrowser: number;
+  /** HMAC key of the browser cookie (LOCKLAB_COOKIE_SECRET); null: a random one per server start. */
+  cookieSecret: string | null;
+  /** New browser identities handed out server-wide: burst, then per second (LOCKLAB_NEW_BROWSER_BURST, LOCKLAB_NEW_BROWSER_RATE). */
+  newBrowserBurst: number;
+  newBrowserRatePerSecond: number;
 }
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -62,7 +78,8 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     web: process.env.LOCKLAB_WEB !== '0',
     sandbox: process.env.LOCKLAB_SANDBOX !== '0',
     maxLabs: intFromEnv('LOCKLAB_MAX_LABS', defaultMaxLabs(), 1),
-    labIdleMs: intFromEnv('LOCKLAB_LAB_IDLE_MS', 10 * 60_000, 1),
+    // Long enough for a reload or a flaky connection; short enough that abandoned labs do not fill the server.
+    labIdleMs: intFromEnv('LOCKLAB_LAB_IDLE_MS', 60_000, 1),
     warmLabs: intFromEnv('LOCKLAB_WARM_LABS', 1, 0),
     runRoot: defaultRunRoot(),
     allowedOrigins: (process.env.LOCKLAB_ALLOWED_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
@@ -83,6 +100,15 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     maxRuns: intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1),
     runQueue: intFromEnv('LOCKLAB_RUN_QUEUE', 200, 0),
     runWaitMs: intFromEnv('LOCKLAB_RUN_WAIT_MS', 60_000, 1_000),
+    perLabBurst: intFromEnv('LOCKLAB_PER_LAB_BURST', 60, 1),
+    perLabRatePerSecond: intFromEnv('LOCKLAB_PER_LAB_RATE', 20, 1),
+    floodRefusals: intFromEnv('LOCKLAB_FLOOD_REFUSALS', 50, 1),
+    floodWindowMs: intFromEnv('LOCKLAB_FLOOD_WINDOW_MS', 10_000, 1),
+    labsPerBrowser: intFromEnv('LOCKLAB_LABS_PER_BROWSER', 2, 1),
+    socketsPerBrowser: intFromEnv('LOCKLAB_SOCKETS_PER_BROWSER', 8, 1),
+    cookieSecret: process.env.LOCKLAB_COOKIE_SECRET || null,
+    newBrowserBurst: intFromEnv('LOCKLAB_NEW_BROWSER_BURST', 120, 1),
+    newBrowserRatePerSecond: intFromEnv('LOCKLAB_NEW_BROWSER_RATE', 10, 1),
     ...overrides,
   };
 }

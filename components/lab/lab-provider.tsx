@@ -35,14 +35,16 @@ export interface LabProviderProps {
   topology?: TopologyInput;
   /** Client slots in the link grid. */
   clients?: number;
+  /** Which page this is (a lesson's slug): the tab's one lab is rebuilt clean when the tab arrives from another page. */
+  page?: string;
 }
 
-export function LabProvider({ children, topology, clients }: LabProviderProps) {
+export function LabProvider({ children, topology, clients, page }: LabProviderProps) {
   const [value] = useState<LabContextValue>(() => {
     const store = createLabStore();
     const storage = typeof window === 'undefined' ? null : tabStorage();
     const want = topology || clients ? { ...(topology ? { topology } : {}), ...(clients ? { clients } : {}) } : undefined;
-    return { store, client: new LabSocketClient({ store, storage, ...(want ? { want } : {}) }) };
+    return { store, client: new LabSocketClient({ store, storage, ...(want ? { want } : {}), ...(page ? { page } : {}) }) };
   });
 
   useEffect(() => {

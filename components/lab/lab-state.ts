@@ -77,6 +77,7 @@ function nextOffset(current: number | null, localNow: number, labNow: number): n
 /** A full snapshot replaces the cluster; history is kept when it is the same lab (a re-join). */
 export function reduceSnapshot(data: LabData, snapshot: LabSnapshot, localNow: number): LabData {
   const sameLab = data.labId === snapshot.labId;
+  const from = snapshot.historyFrom ?? 0;
   const sorted = [...snapshot.nodes].sort((a, b) => a.id - b.id);
   const nodes: Record<number, NodeView> = {};
   const ttlPeaks: Record<number, Record<string, TtlPeak>> = {};
@@ -94,8 +95,9 @@ export function reduceSnapshot(data: LabData, snapshot: LabSnapshot, localNow: n
     replication: snapshot.replication,
     clockOffsetMs: nextOffset(sameLab ? data.clockOffsetMs : null, localNow, snapshot.now),
     ttlPeaks,
-    history: sameLab ? data.history : [],
-    nextSeq: sameLab ? data.nextSeq : 0,
+    // `historyFrom`: the lab was rebuilt for this page; what came before belongs to the page the tab left.
+    history: sameLab ? data.history.filter((e) => e.seq >= from) : [],
+    nextSeq: sameLab ? Math.max(data.nextSeq, from) : from,
     historyGap: sameLab ? data.historyGap : false,
   };
 }

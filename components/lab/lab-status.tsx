@@ -13,7 +13,8 @@ const STATUS_WORDS = {
   joining: 'Starting your lab…',
   ready: 'Lab running',
   reconnecting: 'Reconnecting…',
-  full: 'The lab server is full',
+  // Two limits say this: the server's cap and this browser's share; the server's own words say which.
+  full: 'No lab for this tab right now',
   closed: 'Your lab was closed',
   failed: 'Could not start your lab',
 } as const;
@@ -34,7 +35,7 @@ export function LabStatus() {
       <ProblemNotice title={STATUS_WORDS[connection]}>
         <p>
           {connection === 'full'
-            ? 'Every lab slot on this server is in use, so no lab could be started for this tab. A lab is freed a few minutes after its tab closes; try again in a little while.'
+            ? 'No lab could be started for this tab. A lab is freed about a minute after its last tab closes; try again then.'
             : message}
         </p>
         {connection === 'full' && message && <p className={styles.serverSays}>Server: {message}</p>}

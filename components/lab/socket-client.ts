@@ -45,6 +45,13 @@ export interface LabSocketClientOptions {
    */
   want?: { topology?: TopologyInput; clients?: number };
   /**
+   * Which page of the tab this view is (a lesson's slug, "playground"). A tab
+   * keeps one lab across pages; arriving on another page than the one the
+   * lab last served asks the server to rebuild it clean, so nothing of the
+   * previous page shows. A reload of the same page re-attaches as it was.
+   */
+  page?: string;
+  /**
    * Sends commands somewhere else than this client's own socket (a
    * classroom routes them through `classroom:command`). With a transport,
    * `start()` is not needed: the transport's owner feeds the store.
@@ -60,6 +67,8 @@ export interface LabCommandTransport {
 }
 
 export const LAB_ID_STORAGE_KEY = 'lock-lab:lab-id';
+/** The page the tab's lab last served (see `page`). */
+export const LAB_PAGE_STORAGE_KEY = 'lock-lab:lab-page';
 
 export interface RestartOptions {
   /** Wait this long before the process comes back (a delayed restart). */
@@ -179,12 +188,16 @@ export class LabSocketClient {
   join({ fresh = false }: { fresh?: boolean } = {}): void {
     const socket = this.socket;
     if (!socket?.connected) return;
-    if (fresh) this.options.storage?.removeItem(LAB_ID_STORAGE_KEY);
-    const labId = this.options.storage?.getItem(LAB_ID_STORAGE_KEY) ?? undefined;
+    const storage = this.options.storage;
+    if (fresh) storage?.removeItem(LAB_ID_STORAGE_KEY);
+    const labId = storage?.getItem(LAB_ID_STORAGE_KEY) ?? undefined;
+    const page = this.options.page;
+    const newPage = labId !== undefined && page !== undefined && storage?.getItem(LAB_PAGE_STORAGE_KEY) !== page;
     const attempt = ++this.joinAttempt;
     this.actions.setConnection('joining', labId ? 'Re-attaching to your lab…' : 'Starting your lab…');
 
     const input: LabJoinInput = labId ? { labId } : {};
+    if (newPage) input.clean = true;
     const want = this.options.want;
     if (want?.topology) input.topology = want.topology;
     if (want?.clients !== undefined) input.clients = want.clients;
@@ -195,7 +208,8 @@ export class LabSocketClient {
         return;
       }
       if (result.ok) {
-        this.options.storage?.setItem(LAB_ID_STORAGE_KEY, result.value.labId);
+        storage?.setItem(LAB_ID_STORAGE_KEY, result.value.labId);
+        if (page !== undefined) storage?.setItem(LAB_PAGE_STORAGE_KEY, page);
         this.actions.receiveSnapshot(result.value, this.now());
         if (want?.topology && !sameShape(result.value.topology, want.topology)) {
           // This tab's lab was made for another lesson: swap it for one of the shape this view needs.

@@ -31,7 +31,7 @@ import styles from './workspace.module.css';
 export function Workspace(props: WorkspaceProps) {
   const { lesson } = props;
   return (
-    <LabProvider topology={lesson.topology} clients={Math.max(lesson.defaultClients, ...lesson.scenarios.map((s) => s.clients))}>
+    <LabProvider page={lesson.slug} topology={lesson.topology} clients={Math.max(lesson.defaultClients, ...lesson.scenarios.map((s) => s.clients))}>
       <WorkspaceBody {...props} />
     </LabProvider>
   );

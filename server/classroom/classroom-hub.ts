@@ -71,6 +71,8 @@ export interface ClassroomServerEvents {
 
 export interface ClassroomSocketData {
   labId?: string;
+  /** The browser's anonymous identity (its signed cookie), set when the socket connects. */
+  browser?: string;
   classroom?: ClassroomMembership;
 }
 

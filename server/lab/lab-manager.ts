@@ -1,13 +1,14 @@
 /**
- * Owns every lab of this server: creates them on demand (up to a cap),
- * counts who is attached, destroys a lab after it has had no viewer for the
- * idle period, and stops them all on shutdown.
+ * Owns every lab of this server: creates them on demand (up to a cap, and up
+ * to a few per browser), counts who is attached, destroys a lab after it has
+ * had no viewer for the idle period, and stops them all on shutdown.
  */
 import path from 'node:path';
 import type { Topology } from '@/lib/cluster';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import type { NodeGuardOptions } from '../cluster/node-guard';
+import { refuse } from '../ops/refusals';
 import { Lab, newLabId } from './lab';
 
 export interface LabManagerOptions {
@@ -34,6 +35,10 @@ export class LabManager {
   /** Started labs nobody owns yet; they count against the cap like any other. */
   private readonly warm: Lab[] = [];
   private readonly warming = new Set<Promise<void>>();
+  /** Own labs by the browser that created them; classroom labs have no owner and are not counted. */
+  private readonly owners = new Map<string, string>();
+  /** Labs a browser is starting right now: they count against its share, so parallel joins cannot overshoot it. */
+  private readonly startingFor = new Map<string, number>();
 
   constructor(private readonly options: LabManagerOptions) {
     this.refill();
@@ -109,6 +114,65 @@ export class LabManager {
     }
   }
 
+  /**
+   * A new lab for `browser`, which may hold `limit` of them. At the limit,
+   * its oldest lab with no tab attached is reclaimed to make room (a tab
+   * closed a moment ago, not yet past its grace); if every one has a tab,
+   * the browser is refused. Another browser's labs are never touched.
+   */
+  async createFor(
+    browser: string,
+    limit: number,
+    topology: Topology,
+    clients: number,
+    context: { socket?: string } = {},
+  ): Promise<Lab> {
+    const owned = this.ownedBy(browser);
+    const pending = this.startingFor.get(browser) ?? 0;
+    let reclaim: Lab | undefined;
+    if (owned.length + pending >= limit) {
+      reclaim = owned.find((lab) => this.viewerCount(lab.id) === 0);
+      if (!reclaim || owned.length - 1 + pending >= limit)
+        throw refuse(
+          'labs-per-browser',
+          { browser, ...context, detail: { owned: owned.length, starting: pending, limit } },
+          `This browser already has ${limit} lab${limit === 1 ? '' : 's'} open in other tabs; close one and try again.`,
+        );
+      // Decided synchronously: a parallel join of the same browser no longer sees this lab as its own.
+      this.owners.delete(reclaim.id);
+    }
+    this.startingFor.set(browser, pending + 1);
+    try {
+      if (reclaim) await this.destroy(reclaim.id, 'reclaimed: this browser opened another lab');
+      const lab = await this.create(topology, clients);
+      this.owners.set(lab.id, browser);
+      return lab;
+    } finally {
+      const left = (this.startingFor.get(browser) ?? 1) - 1;
+      if (left > 0) this.startingFor.set(browser, left);
+      else this.startingFor.delete(browser);
+    }
+  }
+
+  /** A browser's own labs, oldest first (the map keeps the order they were handed out in). */
+  ownedBy(browser: string): Lab[] {
+    const labs: Lab[] = [];
+    for (const [id, owner] of this.owners) {
+      const lab = this.labs.get(id);
+      if (owner === browser && lab && !lab.closed) labs.push(lab);
+    }
+    return labs;
+  }
+
+  ownerOf(labId: string): string | undefined {
+    return this.owners.get(labId);
+  }
+
+  /** Tabs (and classrooms) attached to the lab now. */
+  viewerCount(labId: string): number {
+    return this.viewers.get(labId)?.size ?? 0;
+  }
+
   private adopt(lab: Lab): void {
     this.labs.set(lab.id, lab);
     this.viewers.set(lab.id, new Set());
@@ -144,6 +208,7 @@ export class LabManager {
   private forget(id: string): void {
     this.labs.delete(id);
     this.viewers.delete(id);
+    this.owners.delete(id);
     const timer = this.idleTimers.get(id);
     if (timer) clearTimeout(timer);
     this.idleTimers.delete(id);

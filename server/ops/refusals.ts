@@ -12,6 +12,7 @@ export type RefusalReason =
   | 'lab-full' // the server's lab cap
   | 'labs-per-browser' // one browser asked for more labs than it may hold
   | 'sockets-per-browser' // one browser opened too many sockets
+  | 'new-browsers' // too many cookie-less clients asked for a browser identity at once
   | 'rate-limited' // a socket's or a lab's command bucket is empty
   | 'socket-flood' // a socket kept hammering after being limited: disconnected
   | 'origin' // a socket from a foreign origin
@@ -37,6 +38,7 @@ const CODES: Partial<Record<RefusalReason, ErrorCode>> = {
   'lab-full': 'lab-full',
   'labs-per-browser': 'lab-full',
   'sockets-per-browser': 'forbidden',
+  'new-browsers': 'rate-limited',
   'rate-limited': 'rate-limited',
   'socket-flood': 'rate-limited',
   origin: 'forbidden',

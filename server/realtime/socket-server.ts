@@ -4,9 +4,9 @@
  * error back and changes nothing; an exception in a handler never reaches
  * socket.io (which would drop the socket) or the process.
  */
-import type { Server as HttpServer } from 'node:http';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
-import type { LabSnapshot } from '@/lib/cluster';
+import type { LabSnapshot, Topology } from '@/lib/cluster';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { LabOperationError, ok, toFailure, type Result } from '@/lib/result';
@@ -28,6 +28,10 @@ import type { ClassroomHub, ClassroomServerEvents, ClassroomSocketData } from '.
 import { labRoom, publishLab, sendCatchUp } from './lab-publisher';
 import { originAllowed } from './origin';
 import { TokenBucket } from './token-bucket';
+import type { BrowserIdentities } from './browser-identity';
+import { refuse } from '../ops/refusals';
+
+const sameTopology = (a: Topology, b: Topology) => a.kind === b.kind && a.nodes === b.nodes && a.persistence === b.persistence;
 
 type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
@@ -68,24 +72,108 @@ const runCommands = {
   },
 } satisfies Partial<Record<ClientEventName, (runs: LabRuns, input: unknown, lab: Lab, notify: Notify) => Promise<unknown>>>;
 
-export function attachRealtime(
-  httpServer: HttpServer,
-  labs: LabManager,
-  options: {
-    allowedOrigins: string[];
-    sandbox: SandboxPool | null;
-    /** The server's run budget (memory, concurrency, a fair queue); runs start at once without it. */
-    admission?: RunAdmission | null;
-    classrooms?: ClassroomHub;
-    /** Commands on a socket's own lab (joins, faults, runs): a burst, then this many a second. Unlimited if absent. */
-    labActionLimit?: { burst: number; perSecond: number };
-  },
-): LabServer {
+export interface RealtimeOptions {
+  allowedOrigins: string[];
+  sandbox: SandboxPool | null;
+  /** The server's run budget (memory, concurrency, a fair queue); runs start at once without it. */
+  admission?: RunAdmission | null;
+  classrooms?: ClassroomHub;
+  /** Commands on a socket's own lab (joins, faults, runs): a burst, then this many a second. Unlimited if absent. */
+  labActionLimit?: { burst: number; perSecond: number };
+  /** The same, per lab: one allowance shared by every socket on the lab, so opening more tabs buys nothing. */
+  perLabLimit?: { burst: number; perSecond: number };
+  /** A socket refused more than `refusals` commands within `windowMs` is disconnected. */
+  flood?: { refusals: number; windowMs: number };
+  /** Browser identities (signed cookie). Absent: every socket counts as a browser of its own. */
+  identities?: BrowserIdentities;
+  /** Own labs per browser (classroom labs are not counted). Unlimited if absent. */
+  labsPerBrowser?: number;
+  /** Sockets open at once per browser. Unlimited if absent. */
+  socketsPerBrowser?: number;
+}
+
+/** A middleware refusal: socket.io hands `message` to the client's connect_error, and `data` beside it. */
+const connectError = (error: LabOperationError): Error => Object.assign(new Error(error.message), { data: { code: error.code } });
+
+export function attachRealtime(httpServer: HttpServer, labs: LabManager, options: RealtimeOptions): LabServer {
+  /** What the handshake decided about the browser, read again by the middleware below (same request object). */
+  const handshakes = new WeakMap<IncomingMessage, { browser: string | null; setCookie?: string }>();
+  const identities = options.identities;
   const io: LabServer = new Server(httpServer, {
-    allowRequest: (req, callback) => callback(null, originAllowed(req, options.allowedOrigins)),
+    allowRequest: (req, callback) => {
+      if (!originAllowed(req, options.allowedOrigins)) {
+        refuse('origin', { detail: { origin: String(req.headers.origin) } }, 'A page of another site may not open a lab socket');
+        return callback('origin not allowed', false);
+      }
+      if (identities) {
+        const known = identities.fromCookieHeader(req.headers.cookie);
+        const minted = known ? null : identities.mint();
+        handshakes.set(req, known ? { browser: known } : { browser: minted?.id ?? null, ...(minted ? { setCookie: minted.setCookie } : {}) });
+      }
+      callback(null, true);
+    },
     // Learner code and snapshots are small; a cap stops a hostile client from sending megabytes.
     maxHttpBufferSize: 1_000_000,
   });
+  // A browser whose socket is its first contact (or that lost its cookie) leaves the handshake with one.
+  io.engine.on('initial_headers', (headers: Record<string, string>, req: IncomingMessage) => {
+    const setCookie = handshakes.get(req)?.setCookie;
+    if (setCookie) headers['Set-Cookie'] = setCookie;
+  });
+
+  const socketsByBrowser = new Map<string, Set<string>>();
+  io.use((socket, next) => {
+    if (!identities) {
+      socket.data.browser = `socket:${socket.id}`;
+      return next();
+    }
+    const browser = handshakes.get(socket.request)?.browser ?? null;
+    if (!browser)
+      return next(
+        connectError(
+          refuse('new-browsers', { socket: socket.id }, 'Too many new visitors are arriving at once; wait a few seconds and reload the page.'),
+        ),
+      );
+    const open = socketsByBrowser.get(browser) ?? new Set<string>();
+    const cap = options.socketsPerBrowser ?? Infinity;
+    if (open.size >= cap)
+      return next(
+        connectError(
+          refuse(
+            'sockets-per-browser',
+            { browser, socket: socket.id, detail: { open: open.size, limit: cap } },
+            `This browser already has ${cap} connections to the lab server open; close some Lock Lab tabs and reload this one.`,
+          ),
+        ),
+      );
+    // Counted from here, not from 'connection': another handshake may pass this check before that event.
+    open.add(socket.id);
+    socketsByBrowser.set(browser, open);
+    const release = () => {
+      open.delete(socket.id);
+      if (open.size === 0 && socketsByBrowser.get(browser) === open) socketsByBrowser.delete(browser);
+    };
+    socket.conn.once('close', release);
+    socket.once('disconnect', release);
+    socket.data.browser = browser;
+    next();
+  });
+
+  /** One bucket per lab, shared by all its sockets; dropped with the lab. */
+  const labBuckets = new Map<string, TokenBucket>();
+  const labBucket = (lab: Lab): TokenBucket | null => {
+    const limit = options.perLabLimit;
+    if (!limit) return null;
+    let bucket = labBuckets.get(lab.id);
+    if (!bucket) {
+      bucket = new TokenBucket(limit.burst, limit.perSecond);
+      labBuckets.set(lab.id, bucket);
+      lab.once('closed', () => labBuckets.delete(lab.id));
+    }
+    return bucket;
+  };
+  /** Where a tab's view of its lab starts in the history: set when the tab moved to another page and the lab was rebuilt. */
+  const viewFrom = new WeakMap<Lab, number>();
   const unpublish = new Map<string, () => void>();
   const runsByLab = new WeakMap<Lab, LabRuns>();
 
@@ -146,13 +234,47 @@ export function attachRealtime(
       });
     };
 
-    // Own-lab commands share one bucket per socket; classroom actions have their own (in the hub).
+    const browser = socket.data.browser;
+    const who = (labId?: string) => ({ ...(labId ? { labId } : {}), ...(browser ? { browser } : {}), socket: socket.id });
+
+    /**
+     * A refused command also counts towards the flood limit: a tab that keeps
+     * sending after being told to slow down is a script, not a person, and
+     * answering it still costs the server, so it is told why and disconnected.
+     */
+    const flood = options.flood;
+    const refusedAt: number[] = [];
+    const limited = (message: string, labId?: string): LabOperationError => {
+      const error = refuse('rate-limited', who(labId), message);
+      if (!flood || socket.disconnected) return error;
+      const now = performance.now();
+      refusedAt.push(now);
+      while (refusedAt.length && refusedAt[0]! <= now - flood.windowMs) refusedAt.shift();
+      if (refusedAt.length > flood.refusals) {
+        const cut = refuse(
+          'socket-flood',
+          { ...who(labId), detail: { refused: refusedAt.length, windowMs: flood.windowMs } },
+          `This tab kept sending lab commands after being told to slow down (${refusedAt.length} refused in ${Math.round(flood.windowMs / 1000)} s), so the lab server disconnected it. Reload the page to carry on.`,
+        );
+        socket.emit('lab:error', { code: cut.code, message: cut.message });
+        // The error leaves first: engine.io flushes what is queued before it closes the connection.
+        socket.disconnect(true);
+      }
+      return error;
+    };
+
+    // Own-lab commands share one bucket per socket, and one per lab across its sockets; classroom actions have their own (in the hub).
     const limit = options.labActionLimit;
     const bucket = limit ? new TokenBucket(limit.burst, limit.perSecond) : null;
+    const takeLab = (lab: Lab) => {
+      const shared = labBucket(lab);
+      if (shared && !shared.take())
+        throw limited(`Too many commands on this lab from all its tabs together: wait ${shared.waitMs} ms and try again`, lab.id);
+    };
     const onLimited = (event: ClientEventName, handler: (input: unknown) => Promise<Result<unknown>>) =>
       on(event, async (input) => {
         if (bucket && !bucket.take())
-          throw new LabOperationError('rate-limited', `Too many lab commands from this tab: wait ${bucket.waitMs} ms and try again`);
+          throw limited(`Too many lab commands from this tab: wait ${bucket.waitMs} ms and try again`, socket.data.labId);
         return handler(input);
       });
 
@@ -165,44 +287,84 @@ export function attachRealtime(
       socket.data.labId = undefined;
     };
 
-    const join = async (lab: Lab): Promise<LabSnapshot> => {
+    /** Counts this socket as the lab's viewer (which stops its idle timer), not yet in its room. */
+    const holdLab = (lab: Lab): void => {
       if (socket.data.labId !== lab.id) leaveCurrent();
       socket.data.labId = lab.id;
       labs.attach(lab.id, socket.id);
+    };
+
+    const join = async (lab: Lab): Promise<LabSnapshot> => {
+      holdLab(lab);
       publish(lab);
       await socket.join(labRoom(lab.id));
-      const snapshot = lab.snapshot();
+      const from = viewFrom.get(lab) ?? 0;
+      const snapshot: LabSnapshot = { ...lab.snapshot(), historyFrom: from };
       // The snapshot travels in the ack and as an event (for listeners that only watch events);
       // the history follows as ordinary batches, which a viewer de-duplicates by seq.
       socket.emit('lab:snapshot', snapshot);
-      setImmediate(() => sendCatchUp(socket, lab.id, lab.history.since(0), runsByLab.get(lab)?.catchUp() ?? null));
+      setImmediate(() => sendCatchUp(socket, lab.id, lab.history.since(from), runsByLab.get(lab)?.catchUp() ?? null));
       return snapshot;
     };
 
+    /**
+     * The tab's lab made anew in place (same id, so the tab keeps one lab):
+     * its run stopped and forgotten, fresh nodes of `topology`, and the view's
+     * history starting now, so nothing of the previous page shows.
+     */
+    const rebuild = async (lab: Lab, topology: Topology, clients: number): Promise<void> => {
+      const runs = runsByLab.get(lab);
+      if (runs) {
+        runsByLab.delete(lab);
+        await runs.stop();
+      }
+      lab.clients = clients;
+      await lab.restore(topology);
+      viewFrom.set(lab, lab.history.length);
+    };
+
+    /** A new own lab, within this browser's share. */
+    const createOwn = (topology: Topology, clients: number): Promise<Lab> =>
+      browser && options.labsPerBrowser !== undefined
+        ? labs.createFor(browser, options.labsPerBrowser, topology, clients, { socket: socket.id })
+        : labs.create(topology, clients);
+
     onLimited('lab:join', async (input) => {
-      const { labId, topology, clients } = parseInput(labJoinSchema, input, 'lab:join');
+      const { labId, topology, clients, clean } = parseInput(labJoinSchema, input, 'lab:join');
       // A classroom's lab is driven only through classroom:* (where roles are checked), never joined as one's own.
       if (labId && classrooms?.isClassroomLab(labId))
         throw new LabOperationError('forbidden', "That lab belongs to a classroom: join the classroom (classroom:join) to watch it");
       const existing = labId ? labs.get(labId) : undefined;
-      if (existing && !existing.closed) return ok(await join(existing));
-      const lab = await labs.create(topology ?? DEFAULT_TOPOLOGY, clients ?? 3);
+      if (existing && !existing.closed) {
+        takeLab(existing);
+        // A page that needs another shape (or a new page) rebuilds the tab's lab instead of starting a second one.
+        const wanted = topology ?? (clean ? DEFAULT_TOPOLOGY : existing.topology);
+        if (clean || !sameTopology(wanted, existing.topology)) {
+          // Held first: a lab its tab just left is on its idle grace, which must not run out mid-rebuild.
+          // The room is joined after, so this tab is sent nothing of the rebuild, only the new page's view.
+          holdLab(existing);
+          await rebuild(existing, wanted, clients ?? existing.clients);
+        }
+        return ok(await join(existing));
+      }
+      const lab = await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? 3);
       return ok(await join(lab));
     });
 
     onLimited('lab:reset', async (input) => {
       const { topology, clients } = parseInput(labResetSchema, input, 'lab:reset');
       const current = socket.data.labId ? labs.get(socket.data.labId) : undefined;
-      const next = await labs.create(topology ?? current?.topology ?? DEFAULT_TOPOLOGY, clients ?? current?.clients ?? 3);
-      const snapshot = await join(next);
-      if (current) void labs.destroy(current.id, 'replaced by a reset');
-      return ok(snapshot);
+      if (!current || current.closed) return ok(await join(await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? 3)));
+      takeLab(current);
+      await rebuild(current, topology ?? current.topology, clients ?? current.clients);
+      return ok(await join(current));
     });
 
     for (const [event, command] of Object.entries(labCommands) as [ClientEventName, (lab: Lab, input: unknown) => Promise<unknown>][]) {
       onLimited(event, async (input) => {
         const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
         if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
+        takeLab(lab);
         return ok(await command(lab, input));
       });
     }
@@ -211,6 +373,7 @@ export function attachRealtime(
       onLimited(event, async (input) => {
         const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
         if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
+        takeLab(lab);
         const notify: Notify = (progress) => io.to(labRoom(lab.id)).emit('exercise:progress', { ...progress, labId: lab.id });
         return ok(await command(runsOf(lab), input, lab, notify));
       });

@@ -246,3 +246,17 @@ describe('createLabStore', () => {
     expect(store.getState().pending).toEqual({});
   });
 });
+
+describe('a view that starts later in the history (historyFrom)', () => {
+  it('keeps nothing before it, neither what came with the snapshot nor a stale batch after it', () => {
+    const moved = reduceSnapshot(emptyLabData(), snapshot({ historyFrom: 40 }), 5_000);
+    expect(moved.nextSeq).toBe(40);
+    const stale = reduceHistory(moved, { labId: 'lab-aaaaaaaa', from: 38, events: [nodeEvent(38, 1, 'up'), nodeEvent(39, 2, 'up'), nodeEvent(40, 1, 'down')] });
+    expect(stale.history.map((e) => e.seq)).toEqual([40]);
+    expect(stale.historyGap).toBe(false);
+    // The same lab rebuilt under a tab that watches it: what came before the rebuild goes.
+    const rebuilt = reduceSnapshot(stale, snapshot({ historyFrom: 41 }), 6_000);
+    expect(rebuilt.history).toEqual([]);
+    expect(rebuilt.nextSeq).toBe(41);
+  });
+});

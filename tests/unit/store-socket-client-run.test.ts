@@ -15,7 +15,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol'
 import { fail, ok } from '@/lib/result';
 import type { RunInfo } from '@/lib/run';
 import { createLabStore, type LabStore } from '@/components/lab/lab-store';
-import { LAB_ID_STORAGE_KEY, LabSocketClient } from '@/components/lab/socket-client';
+import { LAB_ID_STORAGE_KEY, LAB_PAGE_STORAGE_KEY, LabSocketClient } from '@/components/lab/socket-client';
 import { history } from './helpers/history-builder';
 
 const snapshot = (labId: string, topology: Topology): LabSnapshot => ({ labId, topology, clients: 3, nodes: [], links: [], replication: null, now: 100 });
@@ -23,6 +23,7 @@ const violated = check(history().at(0).enter(1).at(5).enter(2).at(10).exit(1).at
 
 interface Fake {
   url: string;
+  joins: unknown[];
   resets: unknown[];
   pauses: unknown[];
   refuseRuns: boolean;
@@ -32,9 +33,9 @@ interface Fake {
 async function startFake(existing: Topology): Promise<Fake> {
   const http = createServer();
   const server = new Server<ClientToServerEvents, ServerToClientEvents>(http);
-  const fake: Fake = { url: '', resets: [], pauses: [], refuseRuns: false, close: () => new Promise((r) => void server.close(() => r())) };
+  const fake: Fake = { url: '', joins: [], resets: [], pauses: [], refuseRuns: false, close: () => new Promise((r) => void server.close(() => r())) };
   server.on('connection', (socket) => {
-    socket.on('lab:join', (input, ack) => ack(ok(snapshot(input.labId ?? 'lab-new-0001', input.labId ? existing : { kind: 'masters', nodes: 5, persistence: 'none' }))));
+    socket.on('lab:join', (input, ack) => fake.joins.push(input) && ack(ok(snapshot(input.labId ?? 'lab-new-0001', input.labId ? existing : { kind: 'masters', nodes: 5, persistence: 'none' }))));
     socket.on('lab:reset', (input, ack) => {
       fake.resets.push(input);
       ack(ok(snapshot('lab-reset-0001', { kind: 'replicated', nodes: 2, persistence: 'none' })));
@@ -69,13 +70,14 @@ afterEach(async () => {
   client = null;
 });
 
-function connect(store: LabStore, storage: Map<string, string>, want?: ConstructorParameters<typeof LabSocketClient>[0]['want']) {
+function connect(store: LabStore, storage: Map<string, string>, want?: ConstructorParameters<typeof LabSocketClient>[0]['want'], page?: string) {
   const url = fake?.url ?? '';
   client = new LabSocketClient({
     store,
     storage: { getItem: (k) => storage.get(k) ?? null, setItem: (k, v) => void storage.set(k, v), removeItem: (k) => void storage.delete(k) },
     openSocket: () => io(url, { autoConnect: false, transports: ['websocket'] }),
     ...(want ? { want } : {}),
+    ...(page ? { page } : {}),
   });
   client.start();
   return client;
@@ -125,5 +127,25 @@ describe('LabSocketClient runs', () => {
     await vi.waitFor(() => expect(store.getState().connection).toBe('ready'));
     expect(fake.resets).toEqual([{ topology: { kind: 'replicated' } }]);
     expect(store.getState().topology?.kind).toBe('replicated');
+  });
+
+  it('asks for its lab rebuilt clean when the tab arrives from another page, and re-attaches as it was on a reload', async () => {
+    fake = await startFake({ kind: 'masters', nodes: 5, persistence: 'none' });
+    const storage = new Map([
+      [LAB_ID_STORAGE_KEY, 'lab-old-00001'],
+      [LAB_PAGE_STORAGE_KEY, 'naive-lock'],
+    ]);
+    const moved = createLabStore();
+    connect(moved, storage, { clients: 3 }, 'playground');
+    await vi.waitFor(() => expect(moved.getState().connection).toBe('ready'));
+    expect(fake.joins).toEqual([{ labId: 'lab-old-00001', clients: 3, clean: true }]);
+    expect(storage.get(LAB_PAGE_STORAGE_KEY)).toBe('playground');
+    client?.stop();
+
+    // A reload of the same page: the same lab, as it was.
+    const reloaded = createLabStore();
+    connect(reloaded, storage, { clients: 3 }, 'playground');
+    await vi.waitFor(() => expect(reloaded.getState().connection).toBe('ready'));
+    expect(fake.joins[1]).toEqual({ labId: 'lab-old-00001', clients: 3 });
   });
 });

@@ -20,6 +20,8 @@ export interface AttackServer {
   server: RunningLabServer;
   /** A socket as a browser tab opens it; `headers` may carry a cookie (one browser, several tabs). */
   tab(headers?: Record<string, string>): Promise<Tab>;
+  /** A new browser: the signed cookie a page response hands out, as a Cookie header value ("locklab_browser=…"). */
+  browser(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,13 @@ export async function startAttackServer(overrides: Partial<ServerConfig> = {}): 
         socket.once('connect_error', (error) => reject(error));
       });
       return socket;
+    },
+    async browser() {
+      const res = await fetch(`${server.url}/`);
+      await res.arrayBuffer();
+      const cookie = res.headers.getSetCookie().find((c) => c.startsWith('locklab_browser='));
+      if (!cookie) throw new Error('the server handed out no browser cookie');
+      return cookie.split(';')[0]!;
     },
     async close() {
       for (const s of sockets) s.close();

@@ -1,0 +1,110 @@
+/**
+ * Five sockets of one browser on one lab, each sending kill/restart as fast
+ * as it can (the finding: 291 commands in 5.7 s, each restart a spawned
+ * redis-server). Together they get no more through than the lab's one
+ * bucket allows, each is told why and disconnected once it keeps
+ * hammering, and another learner's run is unaffected.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Result } from '@/lib/result';
+import { refusalsTotal } from '@/server/ops/metrics';
+import { waitFor } from '../lab-fixture';
+import { bystander, startAttackServer, value, type AttackServer, type Tab } from './attack-fixture';
+
+const PER_LAB = { burst: 30, perSecond: 10 };
+const FLOOD = { refusals: 40, windowMs: 10_000 };
+
+let attack: AttackServer;
+beforeAll(async () => {
+  attack = await startAttackServer({
+    perLabBurst: PER_LAB.burst,
+    perLabRatePerSecond: PER_LAB.perSecond,
+    floodRefusals: FLOOD.refusals,
+    floodWindowMs: FLOOD.windowMs,
+    socketsPerBrowser: 8,
+  });
+});
+afterAll(async () => {
+  await attack?.close();
+});
+
+async function refusals(reason: string): Promise<number> {
+  const metric = await refusalsTotal.get();
+  return metric.values.find((v) => v.labels.reason === reason)?.value ?? 0;
+}
+
+/**
+ * Sends kill/restart of nodes 1–5, twenty a turn of the event loop without
+ * waiting for answers (a script, not a person), until the server disconnects
+ * the tab; resolves with every answer that came back.
+ */
+async function hammer(tab: Tab, errors: string[]): Promise<Result<unknown>[]> {
+  tab.on('lab:error', ({ message }) => errors.push(message));
+  const answers: Result<unknown>[] = [];
+  const pending: Promise<unknown>[] = [];
+  const gone = new Promise<void>((resolve) => tab.once('disconnect', () => resolve()));
+  for (let sent = 0; tab.connected && sent < 4_000; sent += 20) {
+    for (let i = 0; i < 20; i++) {
+      const node = (i % 5) + 1;
+      const emitter = tab.timeout(60_000);
+      const send = i % 2 === 0 ? emitter.emitWithAck('node:kill', { node }) : emitter.emitWithAck('node:restart', { node });
+      // No answer: the server closed the socket with this command in flight.
+      pending.push(send.then((r) => answers.push(r), () => undefined));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  await gone;
+  await Promise.all(pending);
+  return answers;
+}
+
+describe('a flood of commands on one lab', () => {
+  it('bounds the commands of all its sockets together by the lab bucket, and disconnects each hammering socket with the reason', async () => {
+    const watcher = await bystander(attack);
+    const cookie = await attack.browser();
+    const first = await attack.tab({ cookie });
+    const { labId } = value(await first.emitWithAck('lab:join', {}));
+    const tabs = [first, ...(await Promise.all(Array.from({ length: 4 }, () => attack.tab({ cookie }))))];
+    await Promise.all(tabs.slice(1).map(async (tab) => value(await tab.emitWithAck('lab:join', { labId }))));
+    const floodsBefore = await refusals('socket-flood');
+
+    const lab = attack.server.labs.get(labId)!;
+    const from = lab.history.length;
+    const errors: string[][] = tabs.map(() => []);
+    const began = performance.now();
+    const answers = (await Promise.all(tabs.map((tab, i) => hammer(tab, errors[i]!)))).flat();
+    const elapsedS = (performance.now() - began) / 1000;
+
+    // Every command that reached the lab left a nemesis invoke in its history (done or refused as a conflict);
+    // together they came out of the lab's one bucket, whatever the number of sockets.
+    const nemesis = () => lab.history.since(from).filter((e) => e.type === 'nemesis');
+    await waitFor(() => {
+      const events = nemesis();
+      return events.filter((e) => e.phase === 'invoke').length * 2 === events.length;
+    }, 'the admitted commands to finish', 30_000, 50);
+    const reached = nemesis().filter((e) => e.phase === 'invoke').length;
+    expect(reached).toBeGreaterThan(0);
+    expect(reached).toBeLessThanOrEqual(PER_LAB.burst + Math.ceil(PER_LAB.perSecond * elapsedS) + 1);
+    const limited = answers.filter((r) => !r.ok && r.error.code === 'rate-limited');
+    expect(limited.length).toBeGreaterThan(reached);
+    // Every hammering socket was told why, then disconnected.
+    for (const [i, tab] of tabs.entries()) {
+      expect(tab.connected).toBe(false);
+      expect(errors[i]).toEqual([expect.stringMatching(/^This tab kept sending lab commands after being told to slow down \(\d+ refused in 10 s\), so the lab server disconnected it\. Reload the page to carry on\.$/)]);
+    }
+    expect(await refusals('socket-flood')).toBe(floodsBefore + tabs.length);
+
+    // The lab is still there (within its grace) and a reload of the tab gets it back, working.
+    const reloaded = await attack.tab({ cookie });
+    // (once the lab's bucket has a token again: the flood emptied it)
+    await waitFor(async () => (await reloaded.emitWithAck('lab:join', { labId })).ok, 'the reloaded tab to rejoin its lab', 10_000, 100);
+    await waitFor(async () => {
+      const restart = await Promise.all([1, 2, 3, 4, 5].map((node) => reloaded.emitWithAck('node:restart', { node })));
+      return restart.every((r) => r.ok || r.error.code === 'conflict');
+    }, 'the lab to take commands again', 10_000, 200);
+    // And another learner's lab was never held up.
+    const { ended } = await watcher.run();
+    expect(ended.outcome.status).toBe('completed');
+    expect(ended.verdict.valid).toBe('held');
+  }, 150_000); // hundreds of kills and restarts of real nodes, on a busy machine
+});
