@@ -14,7 +14,7 @@ describe('redisConfig', () => {
     expect(lines).toEqual(
       expect.arrayContaining([
         'maxclients 256',
-        'maxmemory 64mb',
+        'maxmemory 24mb',
         'maxmemory-clients 32mb',
         'client-output-buffer-limit normal 16mb 8mb 10',
         'proto-max-bulk-len 4mb',
