@@ -74,7 +74,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     void handle(req, res);
   });
   // The pool's own cap is a backstop: admission queues runs well below it.
-  const sandbox = config.sandbox ? createSandboxPool({ commandRate: config.commandRate, maxRuns: config.maxRuns + 8 }) : null;
+  const sandbox = config.sandbox ? createSandboxPool({ commandRate: config.commandRate, maxRuns: config.maxRuns + 8, limits: { wallClockMs: config.runWallClockMs } }) : null;
   const admission = new RunAdmission({
     memoryBudgetBytes: config.runMemoryMb * 2 ** 20,
     maxConcurrent: config.maxRuns,

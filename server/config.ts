@@ -40,6 +40,8 @@ export interface ServerConfig {
   runMemoryMb: number;
   /** Runs at once (LOCKLAB_MAX_RUNS; default 8 per core); the rest wait in a first-come queue. */
   maxRuns: number;
+  /** The longest a client of a run may live, ms (LOCKLAB_RUN_WALL_MS): a run may ask for less, never more. */
+  runWallClockMs: number;
   /** Runs that may wait (LOCKLAB_RUN_QUEUE); the next is refused. */
   runQueue: number;
   /** How long a run may wait for room before it is refused (LOCKLAB_RUN_WAIT_MS). */
@@ -98,6 +100,7 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     nodeRssMb: intFromEnv('LOCKLAB_NODE_RSS_MB', 64, 32),
     runMemoryMb: intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128),
     maxRuns: intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1),
+    runWallClockMs: intFromEnv('LOCKLAB_RUN_WALL_MS', 30_000, 1_000),
     runQueue: intFromEnv('LOCKLAB_RUN_QUEUE', 200, 0),
     runWaitMs: intFromEnv('LOCKLAB_RUN_WAIT_MS', 60_000, 1_000),
     perLabBurst: intFromEnv('LOCKLAB_PER_LAB_BURST', 60, 1),
