@@ -50,7 +50,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     console.log(`[locklab] removed leftovers of ${leftovers.instances.length} stopped server(s); killed redis-server pid(s): ${leftovers.killed.join(', ') || 'none'}`);
   const runDir = instanceDir(config.runRoot);
   fs.mkdirSync(runDir, { recursive: true });
-  const labs = new LabManager({ dir: runDir, maxLabs: config.maxLabs, idleMs: config.labIdleMs, warmLabs: config.warmLabs });
+  const labs = new LabManager({ dir: runDir, maxLabs: config.maxLabs, idleMs: config.labIdleMs, warmLabs: config.warmLabs, history: config.history });
 
   let handle: RequestHandler = (_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Lock Lab: pages are not served by this instance (LOCKLAB_WEB=0)\n');
@@ -80,7 +80,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     queuedRuns: () => 0,
     nodes: () => labs.all().reduce((n, lab) => n + lab.nodes.filter((node) => node.pid !== null).length, 0),
     workers: () => sandbox?.workers ?? 0,
-    historyBytes: () => 0,
+    historyBytes: () => labs.all().reduce((n, lab) => n + lab.history.bytes, 0),
     sockets: () => io.engine.clientsCount,
   });
   try {

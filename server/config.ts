@@ -1,5 +1,6 @@
 /** Server settings from the environment, read once, with the defaults the README lists. */
 import { defaultRunRoot } from './cluster/run-dir';
+import { DEFAULT_HISTORY_BUDGET, type HistoryBudget } from './lab/history-log';
 
 export interface ServerConfig {
   port: number;
@@ -31,6 +32,12 @@ export interface ServerConfig {
    *  far above what a person clicks, low enough that a script cannot spawn redis-servers in a loop. */
   labActionBurst: number;
   labActionRatePerSecond: number;
+  /**
+   * Each lab's history budget: events and bytes kept per lab (LOCKLAB_HISTORY_EVENTS_PER_LAB,
+   * LOCKLAB_HISTORY_BYTES_PER_LAB) and a run's share before it is stopped (LOCKLAB_HISTORY_EVENTS_PER_RUN,
+   * LOCKLAB_HISTORY_BYTES_PER_RUN). Why the defaults: DEFAULT_HISTORY_BUDGET.
+   */
+  history: HistoryBudget;
 }
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -61,6 +68,22 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     actionRatePerSecond: intFromEnv('LOCKLAB_ACTION_RATE', 5, 1),
     labActionBurst: intFromEnv('LOCKLAB_LAB_ACTION_BURST', 60, 1),
     labActionRatePerSecond: intFromEnv('LOCKLAB_LAB_ACTION_RATE', 20, 1),
+    history: historyBudgetFromEnv(),
     ...overrides,
   };
+}
+
+function historyBudgetFromEnv(): HistoryBudget {
+  const d = DEFAULT_HISTORY_BUDGET;
+  const budget: HistoryBudget = {
+    maxEvents: intFromEnv('LOCKLAB_HISTORY_EVENTS_PER_LAB', d.maxEvents, 100),
+    maxBytes: intFromEnv('LOCKLAB_HISTORY_BYTES_PER_LAB', d.maxBytes, 65_536),
+    runEvents: intFromEnv('LOCKLAB_HISTORY_EVENTS_PER_RUN', d.runEvents, 50),
+    runBytes: intFromEnv('LOCKLAB_HISTORY_BYTES_PER_RUN', d.runBytes, 32_768),
+  };
+  // A run's share must fit in its lab's budget, or the run going on would be evicted from under its viewers.
+  if (budget.runEvents > budget.maxEvents || budget.runBytes > budget.maxBytes) {
+    throw new Error('LOCKLAB_HISTORY_*_PER_RUN must not exceed LOCKLAB_HISTORY_*_PER_LAB');
+  }
+  return budget;
 }

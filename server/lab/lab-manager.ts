@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Topology } from '@/lib/cluster';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
+import type { HistoryBudget } from './history-log';
 import { Lab, newLabId } from './lab';
 
 export interface LabManagerOptions {
@@ -15,6 +16,8 @@ export interface LabManagerOptions {
   idleMs: number;
   /** Labs of the default topology kept started in reserve, so a new tab gets its nodes at once. */
   warmLabs?: number;
+  /** Each lab's history budget (defaults: DEFAULT_HISTORY_BUDGET). */
+  history?: Partial<HistoryBudget>;
 }
 
 const REFILL_DELAY_MS = 250;
@@ -45,7 +48,7 @@ export class LabManager {
     const want = this.options.warmLabs ?? 0;
     while (!this.closing && this.warm.length + this.warming.size < want && this.used < this.options.maxLabs) {
       const id = newLabId();
-      const lab = new Lab({ id, topology: DEFAULT_TOPOLOGY, clients: 3, dir: path.join(this.options.dir, `lab-${id}`) });
+      const lab = new Lab({ id, topology: DEFAULT_TOPOLOGY, clients: 3, dir: path.join(this.options.dir, `lab-${id}`), history: this.options.history });
       const warming: Promise<void> = lab
         .start()
         .then(
@@ -97,7 +100,7 @@ export class LabManager {
     this.starting++;
     try {
       const id = newLabId();
-      const lab = new Lab({ id, topology, clients, dir: path.join(this.options.dir, `lab-${id}`) });
+      const lab = new Lab({ id, topology, clients, dir: path.join(this.options.dir, `lab-${id}`), history: this.options.history });
       await lab.start();
       this.adopt(lab);
       return lab;

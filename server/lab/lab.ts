@@ -17,7 +17,7 @@ import { LinkTable } from '../cluster/links';
 import { NodeMonitor, type KeySample } from '../cluster/node-monitor';
 import type { NodeCredentials } from '../cluster/redis-config';
 import { RedisNode } from '../cluster/redis-node';
-import { HistoryLog } from './history-log';
+import { HistoryLog, type HistoryBudget } from './history-log';
 
 export interface LabOptions {
   id?: string;
@@ -25,6 +25,8 @@ export interface LabOptions {
   clients: number;
   /** The folder this lab may write in (one subfolder per node). */
   dir: string;
+  /** The history's budget (defaults: DEFAULT_HISTORY_BUDGET). */
+  history?: Partial<HistoryBudget>;
 }
 
 interface Events {
@@ -72,7 +74,7 @@ export class Lab extends EventEmitter<Events> {
       control: { username: 'control', password: randomSecret() },
       learner: { username: 'learner', password: randomSecret() },
     };
-    this.history = new HistoryLog(() => this.now());
+    this.history = new HistoryLog(() => this.now(), options.history);
     this.history.subscribe((event) => this.emit('history', event));
     this.links = new LinkTable((node) => ({ port: () => this.reachablePort(node) }));
   }
