@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { emptyLabData, MAX_HISTORY_BYTES, reduceHistory } from '@/components/lab/lab-state';
+import { emptyLabData, MAX_HISTORY_BYTES, reduceHistory, type LabData } from '@/components/lab/lab-state';
 import type { HistoryEvent } from '@/lib/history';
 import { eventBytes } from '@/lib/history-size';
 import { DEFAULT_HISTORY_BUDGET } from '@/server/lab/history-log';
 
 const LAB = 'lab-aaaaaaaa';
 const line = (seq: number, runId: string, text = 'x'.repeat(1_000)): HistoryEvent => ({ type: 'console', seq, t: seq, client: 1, level: 'log', text, runId });
-const joined = () => ({ ...emptyLabData(), labId: LAB });
+const joined = (): LabData => ({ ...emptyLabData(), labId: LAB });
 
 describe('the tab keeps the same history budget as the server', () => {
   it('counts the bytes it holds', () => {
