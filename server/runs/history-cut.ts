@@ -10,12 +10,16 @@
 import type { CheckResult, Verdict } from '@/lib/checker';
 import type { HistoryBudget, RunUsage } from '../lab/history-log';
 
-const mb = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+/** "8 MB", "1.5 MB", "256 KB": a size as a learner reads it. */
+export function sizeWords(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
 
 /** The learner's words: which of the run's limits it crossed. */
 export function historyCutMessage(usage: RunUsage, budget: Pick<HistoryBudget, 'runEvents' | 'runBytes'>): string {
   return usage.bytes > budget.runBytes
-    ? `This run produced more than ${mb(budget.runBytes)} of history (the limit per run), so it was stopped.`
+    ? `This run produced more than ${sizeWords(budget.runBytes)} of history (the limit per run), so it was stopped.`
     : `This run produced more than ${budget.runEvents.toLocaleString('en-US')} history events (the limit per run), so it was stopped.`;
 }
 
