@@ -14,13 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEnded } from '@/lib/run';
 import type { Lab } from '@/server/lab/lab';
 import type { HistoryBudget } from '@/server/lab/history-log';
-import { bystander, startAttackServer, value, type AttackServer } from './attack-fixture';
+import { bystander, runToEnd, startAttackServer, value, type AttackServer } from './attack-fixture';
 
 const FLOOD = [
   "import Redis from 'ioredis';",
   "const redis = new Redis({ host: 'redis-1.internal' });",
   "const big = 'x'.repeat(1024 * 1024);",
-  'while (true) await redis.set(\'k\', big);',
+  // A SET that times out (1 s by default; a loaded machine gets there) must not end the flood.
+  'while (true) { try { await redis.set(\'k\', big); } catch { /* on with the flood */ } }',
 ].join('\n');
 
 const KB = 1024;
@@ -35,10 +36,10 @@ const MB = 1024 * KB;
 const BUDGET: HistoryBudget = { maxEvents: 100_000, maxBytes: 512 * KB, runEvents: 50_000, runBytes: 128 * KB };
 
 /** Resolves once `condition` holds (checked every few ms), or fails after `timeoutMs`. */
-async function waitFor(condition: () => boolean, timeoutMs: number, what: string): Promise<void> {
+async function waitFor(condition: () => boolean, timeoutMs: number, what: () => string): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   while (!condition()) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
@@ -55,7 +56,8 @@ describe('attack: a history flood from a tab that closes', () => {
   it('stops the run at its history share, keeps the server bounded, and a bystander is not hurt', async () => {
     const innocent = await bystander(attack);
     // Warm the bystander's lab (and a worker) before measuring anything.
-    expect((await innocent.run()).ended.verdict.valid).toBe('held');
+    const quiet = await innocent.run();
+    expect(quiet.ended.verdict.valid).toBe('held');
 
     global.gc?.();
     const before = process.memoryUsage();
@@ -79,8 +81,15 @@ describe('attack: a history flood from a tab that closes', () => {
       attacker.disconnect();
 
       // The flood is under way: a good part of its share recorded.
-      await waitFor(() => lab.history.runUsage(started.runId).bytes > 32 * KB, 60_000, 'the flood to record 32 KB of history');
+      let ending: RunEnded | null = null;
+      void ended.then((e) => (ending = e));
+      await waitFor(() => lab.history.runUsage(started.runId).bytes > 32 * KB || ending !== null, 60_000, () => {
+        const last = lab.history.since(lab.history.firstSeq + lab.history.length - 3);
+        return `the flood to record 32 KB of history (it has ${JSON.stringify(lab.history.runUsage(started.runId))}; last events ${JSON.stringify(last).slice(0, 600)})`;
+      });
+      expect(ending).toBeNull();
       const during = await innocent.run();
+      console.log(`[history-flood] bystander's tiny run: ${quiet.ms.toFixed(0)} ms before the flood, ${during.ms.toFixed(0)} ms during it`);
       expect(during.ended.verdict.valid).toBe('held');
       expect(during.ms).toBeLessThan(2_000);
 
@@ -110,4 +119,37 @@ describe('attack: a history flood from a tab that closes', () => {
     expect(growth.rss).toBeLessThan(400);
     expect(growth.heapUsed).toBeLessThan(400);
   }, 180_000);
+});
+
+describe('attack: the same flood against the default budget', () => {
+  let attack: AttackServer;
+  beforeAll(async () => {
+    attack = await startAttackServer();
+  });
+  afterAll(async () => {
+    await attack?.close();
+  });
+
+  it('keeps each 1 MB value as a short prefix, so the heap stays flat for the whole run', async () => {
+    const tab = await attack.tab();
+    const { labId } = value(await tab.emitWithAck('lab:join', {}));
+    const lab = attack.server.labs.get(labId) as Lab;
+    global.gc?.();
+    const before = process.memoryUsage().heapUsed;
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().heapUsed)), 50);
+    try {
+      // 15 s of flood: before history had a budget, every SET kept its megabyte (≥ +9 MB of heap a second here).
+      const end = await runToEnd(tab, { code: FLOOD, clients: 8, limits: { wallClockMs: 15_000 } });
+      expect(end.outcome.status).toBe('timeout');
+      const sets = lab.history.since(0).filter((e) => e.runId === end.runId && e.type === 'redis' && e.phase === 'invoke');
+      expect(sets.length).toBeGreaterThan(20);
+      expect(lab.history.bytes).toBeLessThan(sets.length * 2 * KB);
+    } finally {
+      clearInterval(sampler);
+    }
+    const growth = (peak - before) / MB;
+    console.log(`[history-flood] default budget, 15 s of flood: heap +${growth.toFixed(0)} MB, history ${(lab.history.bytes / KB).toFixed(0)} KB`);
+    expect(growth).toBeLessThan(100);
+  }, 120_000);
 });
