@@ -45,3 +45,26 @@ export function valueBytes(value: unknown): number {
 export function eventBytes(event: HistoryEvent | HistoryInput): number {
   return EVENT_OVERHEAD_BYTES + valueBytes(event);
 }
+
+/**
+ * What a browser tab keeps of a lab's history: the timeline has to stay smooth at 10,000 events, so a
+ * little more than that, and never more bytes than a lab keeps on the server (DEFAULT_HISTORY_BUDGET).
+ * A joining tab is sent no more than this (lab-publisher's catch-up).
+ */
+export const TAB_HISTORY_EVENTS = 20_000;
+export const TAB_HISTORY_BYTES = 16 * 1024 * 1024;
+
+/** The newest events of `history` (in order) that fit in both caps: the oldest go first. */
+export function newestWithin<E extends HistoryEvent>(history: readonly E[], maxEvents = TAB_HISTORY_EVENTS, maxBytes = TAB_HISTORY_BYTES): readonly E[] {
+  let start = history.length;
+  let bytes = 0;
+  const floor = Math.max(0, history.length - maxEvents);
+  while (start > floor) {
+    const size = eventBytes(history[start - 1] as E);
+    // The newest event is always sent, whatever its size, as the server's log always keeps it.
+    if (bytes + size > maxBytes && start < history.length) break;
+    bytes += size;
+    start -= 1;
+  }
+  return start === 0 ? history : history.slice(start);
+}

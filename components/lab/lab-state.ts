@@ -5,19 +5,12 @@
  */
 import type { LabSnapshot, LinkView, NodeView, ReplicationView, Topology } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
-import { eventBytes } from '@/lib/history-size';
+import { eventBytes, TAB_HISTORY_BYTES, TAB_HISTORY_EVENTS } from '@/lib/history-size';
 import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
 
-/**
- * The most history the tab keeps. The timeline has to stay smooth at 10,000
- * events, so keep a little more than that and drop the oldest beyond it.
- */
-export const MAX_HISTORY = 20_000;
-/**
- * And at most this many bytes of it (estimated as on the server, lib/history-size): the server's
- * default per-lab budget, so a tab never holds more than the lab it shows.
- */
-export const MAX_HISTORY_BYTES = 16 * 1024 * 1024;
+/** The most history the tab keeps, in events and in bytes (why: lib/history-size); the oldest go first. */
+export const MAX_HISTORY = TAB_HISTORY_EVENTS;
+export const MAX_HISTORY_BYTES = TAB_HISTORY_BYTES;
 
 /** Largest TTL seen for the current holder of a key: the full length of its TTL bar. */
 export interface TtlPeak {
