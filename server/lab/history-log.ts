@@ -31,9 +31,10 @@ export interface HistoryBudget {
  * characters, V8 adds object headers and the checker's own state), so 60 labs
  * hold ≤ ~1.8 GB at their very worst — under half the heap, leaving the rest
  * for sockets, node monitors and catch-ups in flight. 100,000 events is five
- * times the 20,000 a browser tab keeps, and 10× the longest lesson run;
- * a run's share is half the lab's, so the previous run (for comparison)
- * survives a run that uses all of its own.
+ * times the 20,000 a browser tab keeps; no lesson run comes near a run's
+ * share (the lesson tests run with these defaults and none is cut). A run's
+ * share is half the lab's, so the previous run (for comparison) survives a run
+ * that uses all of its own.
  */
 export const DEFAULT_HISTORY_BUDGET: Readonly<HistoryBudget> = Object.freeze({
   maxEvents: 100_000,
