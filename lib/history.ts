@@ -42,6 +42,12 @@ interface Base {
   t: number;
   /** The run this event belongs to, if any (nemesis ops outside a run have none). */
   runId?: string;
+  /**
+   * Set when learner-sized content of this event (command arguments, a reply, a console line, a
+   * store value) was kept only as a prefix (see server/sandbox/worker/bound-event.ts): the UTF-8
+   * bytes that content had in full. Each cut string says so itself ("…⟨1048576 B #…⟩").
+   */
+  fullBytes?: number;
 }
 
 export interface NemesisEvent extends Base {
@@ -90,6 +96,8 @@ export interface RedisInvokeEvent extends Base {
   node: number;
   command: string;
   args: string[];
+  /** Set when the argument list itself was cut: how many arguments the command really had. */
+  argCount?: number;
 }
 
 export interface RedisCompleteEvent extends Base {

@@ -55,8 +55,13 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   // Not world-readable: every node's redis.conf below it holds its lab's control password.
   fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(runDir, 0o700);
-  const labs = new LabManager({ dir: runDir, maxLabs: config.maxLabs, idleMs: config.labIdleMs, warmLabs: config.warmLabs,
+  const labs = new LabManager({
+    dir: runDir,
+    maxLabs: config.maxLabs,
+    idleMs: config.labIdleMs,
+    warmLabs: config.warmLabs,
     nodeGuard: { ...DEFAULT_NODE_GUARD, rssBudgetMb: config.nodeRssMb },
+    history: config.history,
   });
 
   let handle: RequestHandler = (_req, res) => {
@@ -107,7 +112,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     queuedRuns: () => admission.waiting,
     nodes: () => labs.all().reduce((n, lab) => n + lab.nodes.filter((node) => node.pid !== null).length, 0),
     workers: () => sandbox?.workers ?? 0,
-    historyBytes: () => 0,
+    historyBytes: () => labs.all().reduce((n, lab) => n + lab.history.bytes, 0),
     sockets: () => io.engine.clientsCount,
   });
   try {

@@ -1,6 +1,7 @@
 /** Server settings from the environment, read once, with the defaults the README lists. */
 import { defaultMaxLabs, defaultMaxRuns, defaultRunMemoryMb } from './capacity';
 import { defaultRunRoot } from './cluster/run-dir';
+import { DEFAULT_HISTORY_BUDGET, type HistoryBudget } from './lab/history-log';
 
 export interface ServerConfig {
   port: number;
@@ -62,6 +63,12 @@ export interface ServerConfig {
   /** New browser identities handed out server-wide: burst, then per second (LOCKLAB_NEW_BROWSER_BURST, LOCKLAB_NEW_BROWSER_RATE). */
   newBrowserBurst: number;
   newBrowserRatePerSecond: number;
+  /**
+   * Each lab's history budget: events and bytes kept per lab (LOCKLAB_HISTORY_EVENTS_PER_LAB,
+   * LOCKLAB_HISTORY_BYTES_PER_LAB) and a run's share before it is stopped (LOCKLAB_HISTORY_EVENTS_PER_RUN,
+   * LOCKLAB_HISTORY_BYTES_PER_RUN). Why the defaults: DEFAULT_HISTORY_BUDGET.
+   */
+  history: HistoryBudget;
 }
 
 function intFromEnv(name: string, fallback: number, min: number): number {
@@ -112,6 +119,22 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     cookieSecret: process.env.LOCKLAB_COOKIE_SECRET || null,
     newBrowserBurst: intFromEnv('LOCKLAB_NEW_BROWSER_BURST', 120, 1),
     newBrowserRatePerSecond: intFromEnv('LOCKLAB_NEW_BROWSER_RATE', 10, 1),
+    history: historyBudgetFromEnv(),
     ...overrides,
   };
+}
+
+function historyBudgetFromEnv(): HistoryBudget {
+  const d = DEFAULT_HISTORY_BUDGET;
+  const budget: HistoryBudget = {
+    maxEvents: intFromEnv('LOCKLAB_HISTORY_EVENTS_PER_LAB', d.maxEvents, 100),
+    maxBytes: intFromEnv('LOCKLAB_HISTORY_BYTES_PER_LAB', d.maxBytes, 65_536),
+    runEvents: intFromEnv('LOCKLAB_HISTORY_EVENTS_PER_RUN', d.runEvents, 50),
+    runBytes: intFromEnv('LOCKLAB_HISTORY_BYTES_PER_RUN', d.runBytes, 32_768),
+  };
+  // A run's share must fit in its lab's budget, or the run going on would be evicted from under its viewers.
+  if (budget.runEvents > budget.maxEvents || budget.runBytes > budget.maxBytes) {
+    throw new Error('LOCKLAB_HISTORY_*_PER_RUN must not exceed LOCKLAB_HISTORY_*_PER_LAB');
+  }
+  return budget;
 }

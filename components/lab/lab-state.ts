@@ -5,13 +5,12 @@
  */
 import type { LabSnapshot, LinkView, NodeView, ReplicationView, Topology } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
+import { eventBytes, TAB_HISTORY_BYTES, TAB_HISTORY_EVENTS } from '@/lib/history-size';
 import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
 
-/**
- * The most history the tab keeps. The timeline has to stay smooth at 10,000
- * events, so keep a little more than that and drop the oldest beyond it.
- */
-export const MAX_HISTORY = 20_000;
+/** The most history the tab keeps, in events and in bytes (why: lib/history-size); the oldest go first. */
+export const MAX_HISTORY = TAB_HISTORY_EVENTS;
+export const MAX_HISTORY_BYTES = TAB_HISTORY_BYTES;
 
 /** Largest TTL seen for the current holder of a key: the full length of its TTL bar. */
 export interface TtlPeak {
@@ -37,6 +36,8 @@ export interface LabData {
   /** Per node, per key. */
   ttlPeaks: Record<number, Record<string, TtlPeak>>;
   history: HistoryEvent[];
+  /** Estimated bytes of `history` (lib/history-size), kept under MAX_HISTORY_BYTES. */
+  historyBytes: number;
   /** The seq the next history event should have. */
   nextSeq: number;
   /** True once events were missed (a batch started past nextSeq), so the history shown is incomplete. */
@@ -54,6 +55,7 @@ export const emptyLabData = (): LabData => ({
   clockOffsetMs: null,
   ttlPeaks: {},
   history: [],
+  historyBytes: 0,
   nextSeq: 0,
   historyGap: false,
 });
@@ -97,6 +99,7 @@ export function reduceSnapshot(data: LabData, snapshot: LabSnapshot, localNow: n
     ttlPeaks,
     // `historyFrom`: the lab was rebuilt for this page; what came before belongs to the page the tab left.
     history: sameLab ? data.history.filter((e) => e.seq >= from) : [],
+    historyBytes: sameLab ? data.historyBytes : 0,
     nextSeq: sameLab ? Math.max(data.nextSeq, from) : from,
     historyGap: sameLab ? data.historyGap : false,
   };
@@ -129,18 +132,25 @@ export function reduceLinksDiff(data: LabData, diff: LinksDiff): LabData {
  * re-join) are skipped; a batch that starts past the next expected seq is
  * still shown, but the gap is remembered so views can say so.
  */
-export function reduceHistory(data: LabData, batch: HistoryBatch, maxEvents = MAX_HISTORY): LabData {
+export function reduceHistory(data: LabData, batch: HistoryBatch, maxEvents = MAX_HISTORY, maxBytes = MAX_HISTORY_BYTES): LabData {
   if (batch.labId !== data.labId) return data;
   const fresh = batch.events.filter((e) => e.seq >= data.nextSeq);
   if (fresh.length === 0) return data;
   const first = fresh[0];
   const gap = first !== undefined && first.seq > data.nextSeq;
   let history = data.history.concat(fresh);
-  if (history.length > maxEvents) history = history.slice(history.length - maxEvents);
+  let bytes = data.historyBytes;
+  for (const event of fresh) bytes += eventBytes(event);
+  // Oldest first, which is the older runs' events first; the newest event always stays.
+  let drop = Math.max(0, history.length - maxEvents);
+  for (let i = 0; i < drop; i++) bytes -= eventBytes(history[i] as HistoryEvent);
+  while (bytes > maxBytes && drop < history.length - 1) bytes -= eventBytes(history[drop++] as HistoryEvent);
+  if (drop > 0) history = history.slice(drop);
   const last = fresh[fresh.length - 1];
   return {
     ...data,
     history,
+    historyBytes: bytes,
     nextSeq: last === undefined ? data.nextSeq : last.seq + 1,
     historyGap: data.historyGap || gap,
   };

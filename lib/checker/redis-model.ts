@@ -10,7 +10,10 @@
  *   diagnosis is drawn from an uncertain key until a definite write;
  * - Lua scripts are classified by the commands they call (`del` → release,
  *   `set` → acquire or extend, `pexpire` → extend);
- * - replication is not modelled: a replica knows only what was sent to it.
+ * - replication is not modelled: a replica knows only what was sent to it;
+ * - long values arrive cut by the sandbox (a prefix, the full size and a hash:
+ *   server/sandbox/worker/bound-event.ts), which never makes two different
+ *   values equal, so comparing them as strings stays sound.
  */
 import type { HistoryEvent, NodeStateEvent, RedisCompleteEvent, RedisInvokeEvent, ReplyJson } from '../history';
 import type { DiagnosisLog } from './diagnoses';
@@ -152,6 +155,16 @@ export class RedisModel {
   private complete(invoke: RedisInvokeEvent, done: RedisCompleteEvent): readonly RawLockSignal[] {
     const command = invoke.command.toUpperCase();
     const args = invoke.args;
+    if (invoke.argCount !== undefined) {
+      // The worker kept only the first arguments of a very long command (a DEL of hundreds of keys):
+      // what it did to the keys listed cannot be told exactly, so they become uncertain, and no lock signal is drawn.
+      const keys = this.keys(invoke.node);
+      for (const arg of args) {
+        const entry = keys.get(arg);
+        if (entry) entry.uncertain = true;
+      }
+      return NONE;
+    }
     switch (command) {
       case 'SET':
         return this.completeSet(invoke, done);

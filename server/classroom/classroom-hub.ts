@@ -34,6 +34,7 @@ import {
 } from '@/lib/classroom';
 import { DEFAULT_TOPOLOGY, type LabSnapshot } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
+import { newestWithin } from '@/lib/history-size';
 import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { emptySchema } from '@/lib/schemas';
 import { LabOperationError, ok, toFailure, type Result } from '@/lib/result';
@@ -407,7 +408,8 @@ export class ClassroomHub {
       if (!lab || lab.closed) throw this.gone(request.code);
       switch (request.type) {
         case 'snapshot':
-          return ok({ snapshot: lab.snapshot(), history: lab.history.since(0), runs: this.context.runCatchUp(lab) } satisfies Snapshot);
+          // No more history than a tab keeps (lib/history-size): it may cross to another server first.
+          return ok({ snapshot: lab.snapshot(), history: [...newestWithin(lab.history.since(0))], runs: this.context.runCatchUp(lab) } satisfies Snapshot);
         case 'command': {
           await this.store.update(request.code, { lastActiveAt: Date.now() });
           return ok(await this.context.runLabCommand(lab, request.command, request.input));

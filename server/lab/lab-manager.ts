@@ -9,6 +9,7 @@ import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import type { NodeGuardOptions } from '../cluster/node-guard';
 import { refuse } from '../ops/refusals';
+import type { HistoryBudget } from './history-log';
 import { Lab, newLabId } from './lab';
 
 export interface LabManagerOptions {
@@ -19,6 +20,8 @@ export interface LabManagerOptions {
   warmLabs?: number;
   /** How every lab polices its nodes (busy scripts, memory budget). */
   nodeGuard?: NodeGuardOptions;
+  /** Each lab's history budget (defaults: DEFAULT_HISTORY_BUDGET). */
+  history?: Partial<HistoryBudget>;
 }
 
 const REFILL_DELAY_MS = 250;
@@ -53,7 +56,7 @@ export class LabManager {
     const want = this.options.warmLabs ?? 0;
     while (!this.closing && this.warm.length + this.warming.size < want && this.used < this.options.maxLabs) {
       const id = newLabId();
-      const lab = new Lab({ id, topology: DEFAULT_TOPOLOGY, clients: 3, dir: path.join(this.options.dir, `lab-${id}`), nodeGuard: this.options.nodeGuard });
+      const lab = new Lab({ id, topology: DEFAULT_TOPOLOGY, clients: 3, dir: path.join(this.options.dir, `lab-${id}`), nodeGuard: this.options.nodeGuard, history: this.options.history });
       const warming: Promise<void> = lab
         .start()
         .then(
@@ -105,7 +108,7 @@ export class LabManager {
     this.starting++;
     try {
       const id = newLabId();
-      const lab = new Lab({ id, topology, clients, dir: path.join(this.options.dir, `lab-${id}`), nodeGuard: this.options.nodeGuard });
+      const lab = new Lab({ id, topology, clients, dir: path.join(this.options.dir, `lab-${id}`), nodeGuard: this.options.nodeGuard, history: this.options.history });
       await lab.start();
       this.adopt(lab);
       return lab;

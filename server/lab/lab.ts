@@ -20,7 +20,7 @@ import type { NodeCredentials } from '../cluster/redis-config';
 import { RedisNode } from '../cluster/redis-node';
 import { nodeInterventionsTotal } from '../ops/metrics';
 import { refuse } from '../ops/refusals';
-import { HistoryLog } from './history-log';
+import { HistoryLog, type HistoryBudget } from './history-log';
 
 export interface LabOptions {
   id?: string;
@@ -30,6 +30,8 @@ export interface LabOptions {
   dir: string;
   /** How the lab polices its nodes; DEFAULT_NODE_GUARD when left out. */
   nodeGuard?: NodeGuardOptions;
+  /** The history's budget (defaults: DEFAULT_HISTORY_BUDGET). */
+  history?: Partial<HistoryBudget>;
 }
 
 interface Events {
@@ -82,7 +84,7 @@ export class Lab extends EventEmitter<Events> {
       control: { username: 'control', password: randomSecret() },
       learner: { username: 'learner', password: randomSecret() },
     };
-    this.history = new HistoryLog(() => this.now());
+    this.history = new HistoryLog(() => this.now(), options.history);
     this.history.subscribe((event) => this.emit('history', event));
     this.links = new LinkTable((node) => ({ port: () => this.reachablePort(node) }));
   }

@@ -5,6 +5,7 @@
  */
 import type { Server } from 'socket.io';
 import type { HistoryEvent } from '@/lib/history';
+import { newestWithin } from '@/lib/history-size';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import type { RunCatchUp } from '@/lib/run';
 import type { Lab } from '../lab/lab';
@@ -112,7 +113,9 @@ type CatchUpSocket = { emit: Server<ClientToServerEvents, ServerToClientEvents>[
  * then the run going on or the last run's end, so a tab that reloads (or a
  * learner who joins a class late) sees the verdict, not an empty panel.
  */
-export function sendCatchUp(socket: CatchUpSocket, labId: string, history: readonly HistoryEvent[], runs: RunCatchUp | null): void {
+export function sendCatchUp(socket: CatchUpSocket, labId: string, all: readonly HistoryEvent[], runs: RunCatchUp | null): void {
+  // No more than a tab keeps: the rest would be dropped on arrival, after costing the socket's buffer.
+  const history = newestWithin(all);
   for (let from = 0; from < history.length; from += HISTORY_SLICE) {
     socket.emit('history:append', { labId, from: history[from]!.seq, events: history.slice(from, from + HISTORY_SLICE) });
   }

@@ -13,13 +13,15 @@ import { LabOperationError } from '@/lib/result';
 import { runStartSchema, type Diagnostic, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
 import { clientStart } from '@/lib/scenario';
 import { parseInput } from '@/lib/validate';
+import type { RunUsage } from '../lab/history-log';
 import type { Lab } from '../lab/lab';
+import { refuse } from '../ops/refusals';
 import * as clientFaults from '../nemesis/client-faults';
 import type { RunningClients } from '../nemesis/client-faults';
 import { runScenario, type ClientControl, type ScenarioHandle } from '../scenarios/scenario-runner';
 import type { RunHandle, SandboxLimits, SandboxPool } from '../sandbox';
 import { WORKER_HEAP_MB } from '../sandbox/pool';
-import { refuse } from '../ops/refusals';
+import { cutVerdict, historyCutMessage, type HistoryCut } from './history-cut';
 import type { Admitted, RunAdmission } from './run-admission';
 import { clampLimits } from './run-limits';
 
@@ -215,13 +217,13 @@ export class LabRuns extends EventEmitter<Events> {
     );
 
     const startedAt = lab.now();
+    let cut: HistoryCut | null = null;
     // Messages count from the run's start, like the run's timeline: "at 0.60 s" is the 0.6 s mark.
     const checker = new IncrementalChecker({ nodes: nodes.length, ...checkerSettings, timeOrigin: startedAt });
     // What the checker must know of the world before the run: each node's latest state (a node killed by
-    // hand before Run is down, and liveness must not expect it to answer).
-    const latest = new Map<number, HistoryEvent>();
-    for (const event of lab.history.since(0)) if (event.type === 'node') latest.set(event.node, event);
-    checker.push([...latest.values()].sort((a, b) => a.seq - b.seq));
+    // hand before Run is down, and liveness must not expect it to answer). The history keeps these aside,
+    // so they survive its budget evicting the events around them.
+    checker.push(lab.history.latestNodeStates());
     const info: RunInfo = {
       runId,
       clients,
@@ -239,7 +241,11 @@ export class LabRuns extends EventEmitter<Events> {
       limits,
       clock: { originEpochMs: lab.clockOrigin },
       onEvent: (event) => {
-        if (!lab.closed) lab.history.append({ ...event, runId });
+        if (lab.closed || cut) return;
+        const recorded = lab.history.append({ ...event, runId });
+        const usage = lab.history.runUsage(runId);
+        const budget = lab.history.budget;
+        if (usage.bytes > budget.runBytes || usage.events > budget.runEvents) cutRun(recorded, usage);
       },
       onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...diagnostic, runId }),
       opIdBase: this.runCount * OP_IDS_PER_RUN + 1,
@@ -248,6 +254,21 @@ export class LabRuns extends EventEmitter<Events> {
     this.active = run;
     void handle.done.finally(() => admitted?.release());
     for (const text of notes) lab.history.append({ type: 'console', client: 0, level: 'warn', text, runId });
+
+    // A run past its share of the lab's history is stopped, and nothing more of it is recorded: its
+    // clients may go on flooding for the few ms the stop takes to reach them (see history-cut.ts).
+    function cutRun(last: HistoryEvent, usage: RunUsage): void {
+      const message = historyCutMessage(usage, lab.history.budget);
+      cut = { message, t: last.t, seq: last.seq };
+      refuse(
+        'history-budget',
+        { labId: lab.id, detail: { runId, events: usage.events, bytes: usage.bytes, runEvents: lab.history.budget.runEvents, runBytes: lab.history.budget.runBytes } },
+        message,
+      );
+      lab.history.append({ type: 'console', client: 0, level: 'error', text: message, runId });
+      run.scenario?.cancel();
+      handle.stop();
+    }
 
     // The checker reads this run's events, and the lab's node and nemesis events while it runs.
     const unsubscribe = lab.history.subscribe((event) => {
@@ -278,8 +299,9 @@ export class LabRuns extends EventEmitter<Events> {
       run.scenario?.cancel();
       if (run.verdictTimer) clearTimeout(run.verdictTimer);
       unsubscribe();
-      const verdict: Verdict = checker.verdict({ final: true });
-      const ended: RunEnded = { runId, outcome, verdict };
+      const checked: Verdict = checker.verdict({ final: true });
+      const verdict = cut ? cutVerdict(checked, cut) : checked;
+      const ended: RunEnded = { runId, outcome: cut ? { ...outcome, status: 'limit', error: cut.message } : outcome, verdict };
       if (this.active === run) this.active = null;
       this.last = ended;
       run.finish(ended);

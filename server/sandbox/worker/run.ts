@@ -9,6 +9,7 @@ import type { HistoryInput } from '@/lib/history';
 import { transpileLearnerCode } from '../transpile';
 import type { ResolvedTarget, RunSpec, WorkerToMain } from '../protocol';
 import type { ClientOutcome, Diagnostic, RunStatus } from '../types';
+import { boundEvent } from './bound-event';
 import { GuestClient, type RunServices } from './client';
 import { FencedStore } from './fenced-store';
 import { Pacer } from './pacer';
@@ -71,8 +72,9 @@ export class SandboxRun implements RunServices {
     return performance.timeOrigin + performance.now() - this.spec.originEpochMs;
   }
 
+  /** Every event of the run passes here: bounded now, so no learner-sized string ever leaves the worker. */
   emit(event: HistoryInput): void {
-    this.buffer.push({ ...event, runId: this.spec.runId, t: event.t ?? this.now() });
+    this.buffer.push(boundEvent({ ...event, runId: this.spec.runId, t: event.t ?? this.now() }));
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
