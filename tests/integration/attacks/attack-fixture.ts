@@ -60,21 +60,24 @@ export function value<T>(result: Result<T>): T {
   return result.value;
 }
 
-/** Starts a run on the tab's lab and resolves with how it ended. */
+/** Starts a run on the tab's lab and resolves with how it ended; rejects at once if the start is refused. */
 export async function runToEnd(tab: Tab, input: RunStartInput): Promise<RunEnded> {
-  const ended = new Promise<RunEnded>((resolve) => {
-    const onEnded = (e: RunEnded & { labId: string }) => {
-      if (e.runId !== info.runId) return;
-      tab.off('run:ended', onEnded);
-      resolve(e);
-    };
-    let info: { runId: string } = { runId: '' };
-    tab.on('run:ended', onEnded);
-    void tab.emitWithAck('run:start', input).then((started) => {
-      info = value(started);
-    });
-  });
-  return ended;
+  let runId: string | null = null;
+  const early: (RunEnded & { labId: string })[] = [];
+  let deliver: ((e: RunEnded) => void) | null = null;
+  const onEnded = (e: RunEnded & { labId: string }) => {
+    if (runId === null) early.push(e);
+    else if (e.runId === runId) deliver?.(e);
+  };
+  tab.on('run:ended', onEnded);
+  try {
+    runId = value(await tab.emitWithAck('run:start', input)).runId;
+    const already = early.find((e) => e.runId === runId);
+    if (already) return already;
+    return await new Promise<RunEnded>((resolve) => (deliver = resolve));
+  } finally {
+    tab.off('run:ended', onEnded);
+  }
 }
 
 /** A correct, tiny program: three clients take a lock in turn for a 20 ms job. */

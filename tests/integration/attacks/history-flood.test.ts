@@ -104,7 +104,7 @@ describe('attack: a history flood from a tab that closes', () => {
       expect(lab.history.bytes).toBeLessThanOrEqual(BUDGET.maxBytes);
       expect(lab.history.runUsage(started.runId).bytes).toBeLessThan(BUDGET.runBytes + 2 * KB);
       const recorded = lab.history.since(0).filter((e) => e.runId === started.runId);
-      const message = recorded.find((e) => e.type === 'console' && e.client === 0);
+      const message = recorded.find((e) => e.type === 'console' && e.client === 0 && e.level === 'error');
       expect(message?.type === 'console' && message.text).toBe(end.outcome.error);
       // Every recorded SET carries a prefix of its value, never the megabyte.
       const sets = recorded.filter((e) => e.type === 'redis' && e.phase === 'invoke');

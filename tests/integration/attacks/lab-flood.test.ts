@@ -53,7 +53,8 @@ async function hammer(tab: Tab, errors: string[]): Promise<Result<unknown>[]> {
     }
     await new Promise((resolve) => setImmediate(resolve));
   }
-  await gone;
+  // Bounded, so a tab the server never cuts off fails the assertions below instead of hanging the suite.
+  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 30_000))]);
   await Promise.all(pending);
   return answers;
 }
