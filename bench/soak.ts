@@ -1,0 +1,270 @@
+/**
+ * The soak: one real lab server (a child process, as `npm start` runs it)
+ * with many labs, each running a correct lock program again and again while
+ * a seeded nemesis kills, restarts, pauses and delays the nodes and links it
+ * does not lock on. It samples the server's RSS and open file descriptors,
+ * and at the end checks that every verdict was "held", that neither grew
+ * after warm-up, and that no redis-server outlived the server.
+ *
+ *   npm run soak                      (30 minutes, 20 labs)
+ *   npm run soak -- --minutes 2 --labs 10
+ * tests/integration/attacks/soak.test.ts runs the two-minute version in CI.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { io, type Socket } from 'socket.io-client';
+import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import { seededRandom, type Random } from '@/lib/random';
+import type { RunEnded } from '@/lib/run';
+
+type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+export interface SoakOptions {
+  minutes: number;
+  labs: number;
+  seed?: number;
+  /** A line of progress now and then. */
+  log?: (line: string) => void;
+}
+
+export interface SoakSample {
+  atS: number;
+  rssMb: number;
+  fds: number;
+}
+
+export interface SoakReport {
+  runs: number;
+  verdicts: Record<string, number>;
+  /** Runs that ended otherwise than completing (a limit, a crash): with their reason. */
+  troubles: string[];
+  faults: number;
+  samples: SoakSample[];
+  /** Median after warm-up, first half and second half: growth shows as a ratio above 1. */
+  rss: { first: number; second: number; ratio: number };
+  fdCount: { first: number; second: number; ratio: number };
+  /** redis-servers of this server still alive a few seconds after it exited. */
+  leftoverNodes: number;
+}
+
+/** A correct lock on Node 1: SET NX PX with a token, a short job, a token-checked release. */
+const CORRECT = `
+import Redis from 'ioredis';
+import lab from 'lab';
+const redis = new Redis({ host: 'redis-1.internal', commandTimeout: 500 });
+const token = lab.client + ':' + Math.random().toString(36).slice(2);
+for (let round = 0; round < 3; round++) {
+  while ((await redis.set('lock:soak', token, 'PX', 5000, 'NX')) !== 'OK') await lab.sleep(5);
+  await lab.job('soak').run(15 + Math.floor(Math.random() * 20));
+  await redis.eval("if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end", 1, 'lock:soak', token);
+  await lab.sleep(10);
+}
+redis.disconnect();
+`;
+
+const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+
+function readServer(pid: number): { rssMb: number; fds: number } | null {
+  try {
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+    return { rssMb: rssKb / 1024, fds: fs.readdirSync(`/proc/${pid}/fd`).length };
+  } catch {
+    return null;
+  }
+}
+
+/** PIDs of redis-servers running from inside `dir` (by their working directory). */
+function redisServersUnder(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').startsWith('redis-server')) continue;
+      if (fs.readlinkSync(`/proc/${entry}/cwd`).startsWith(dir + path.sep)) pids.push(Number(entry));
+    } catch {
+      /* gone, or not ours */
+    }
+  }
+  return pids;
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  while (!check()) {
+    if (performance.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return true;
+}
+
+/** One lab's nemesis: random faults on Nodes 2–5 and on links, never on Node 1, where the lock lives. */
+async function nemesis(tab: Tab, random: Random, running: () => boolean, count: () => void): Promise<void> {
+  const down = new Set<number>();
+  const paused = new Set<number>();
+  while (running()) {
+    await new Promise((resolve) => setTimeout(resolve, 300 + random() * 1_200));
+    if (!running() || !tab.connected) return;
+    const node = 2 + Math.floor(random() * 4);
+    const roll = random();
+    try {
+      if (down.has(node)) {
+        if ((await tab.emitWithAck('node:restart', { node })).ok) down.delete(node);
+      } else if (paused.has(node)) {
+        if ((await tab.emitWithAck('node:resume', { node })).ok) paused.delete(node);
+      } else if (roll < 0.35) {
+        if ((await tab.emitWithAck('node:kill', { node })).ok) down.add(node);
+      } else if (roll < 0.6) {
+        if ((await tab.emitWithAck('node:pause', { node })).ok) paused.add(node);
+      } else {
+        const client = 1 + Math.floor(random() * 3);
+        await tab.emitWithAck('link:delay', { client, node: 1 + Math.floor(random() * 5), delayMs: Math.floor(random() * 40), jitterMs: 5 });
+      }
+      count();
+    } catch {
+      return; // the tab went away
+    }
+  }
+}
+
+async function runner(tab: Tab, running: () => boolean, ended: (e: RunEnded) => void): Promise<void> {
+  while (running() && tab.connected) {
+    const done = new Promise<RunEnded>((resolve) => tab.once('run:ended', resolve));
+    const started = await tab.emitWithAck('run:start', { code: CORRECT, clients: 3 }).catch(() => null);
+    if (!started?.ok) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
+    }
+    ended(await done);
+  }
+}
+
+export async function soak(options: SoakOptions): Promise<SoakReport> {
+  const log = options.log ?? (() => undefined);
+  const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-soak-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+    cwd: projectDir,
+    env: {
+      ...process.env,
+      PORT: '0',
+      LOCKLAB_WEB: '0',
+      LOCKLAB_RUN_DIR: runRoot,
+      NODE_ENV: 'production',
+      LOCKLAB_WARM_LABS: '0',
+      LOCKLAB_LOG_LEVEL: 'warn',
+      // The soak's own tabs send faults faster than a person; the caps are tested on their own.
+      LOCKLAB_LAB_ACTION_RATE: '100',
+      LOCKLAB_PER_LAB_RATE: '100',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  child.stderr!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  const tabs: Tab[] = [];
+  try {
+    if (!(await until(() => /serving on http:\/\/\S+/.test(output), 30_000))) throw new Error(`the soak server did not start:\n${output}`);
+    const url = /serving on (http:\/\/[^\s"]+)/.exec(output)![1]!;
+    for (let i = 0; i < options.labs; i++) {
+      const tab: Tab = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+      tabs.push(tab);
+      const joined = await tab.emitWithAck('lab:join', {});
+      if (!joined.ok) throw new Error(`lab ${i + 1}: ${joined.error.message}`);
+    }
+    log(`soak: ${options.labs} labs joined; ${options.minutes} min of runs and faults`);
+
+    const report: SoakReport = {
+      runs: 0,
+      verdicts: {},
+      troubles: [],
+      faults: 0,
+      samples: [],
+      rss: { first: 0, second: 0, ratio: 0 },
+      fdCount: { first: 0, second: 0, ratio: 0 },
+      leftoverNodes: 0,
+    };
+    const began = performance.now();
+    const durationMs = options.minutes * 60_000;
+    const running = () => performance.now() - began < durationMs;
+    const random = seededRandom(options.seed ?? 13);
+    const loops = tabs.flatMap((tab) => [
+      runner(tab, running, (e) => {
+        report.runs++;
+        report.verdicts[e.verdict.valid] = (report.verdicts[e.verdict.valid] ?? 0) + 1;
+        if (e.outcome.status !== 'completed') report.troubles.push(`${e.outcome.status}: ${e.outcome.error ?? e.outcome.clients.map((c) => c.error).join('; ')}`);
+      }),
+      nemesis(tab, seededRandom(Math.floor(random() * 2 ** 31)), running, () => report.faults++),
+    ]);
+    const sampleEvery = Math.max(2_000, Math.min(10_000, durationMs / 60));
+    const sampler = setInterval(() => {
+      const now = readServer(child.pid!);
+      if (!now) return;
+      const atS = (performance.now() - began) / 1000;
+      report.samples.push({ atS, ...now });
+      if (report.samples.length % 10 === 0) log(`soak: ${atS.toFixed(0)} s, RSS ${now.rssMb.toFixed(0)} MB, ${now.fds} fds, ${report.runs} runs, ${report.faults} faults`);
+    }, sampleEvery);
+    await Promise.all(loops);
+    clearInterval(sampler);
+
+    // Warm-up is the first quarter; then the medians of the two halves of what is left.
+    const after = report.samples.filter((s) => s.atS >= durationMs / 4000);
+    const half = Math.floor(after.length / 2);
+    const compare = (pick: (s: SoakSample) => number) => {
+      const first = median(after.slice(0, half).map(pick));
+      const second = median(after.slice(half).map(pick));
+      return { first, second, ratio: second / first };
+    };
+    report.rss = compare((s) => s.rssMb);
+    report.fdCount = compare((s) => s.fds);
+
+    for (const tab of tabs) tab.close();
+    child.kill('SIGTERM');
+    await until(() => child.exitCode !== null || child.signalCode !== null, 15_000);
+    await until(() => redisServersUnder(runRoot).length === 0, 5_000);
+    report.leftoverNodes = redisServersUnder(runRoot).length;
+    return report;
+  } finally {
+    for (const tab of tabs) tab.close();
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    // Ours to end: only redis-servers started inside this soak's own folder.
+    for (const pid of redisServersUnder(runRoot)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    fs.rmSync(runRoot, { recursive: true, force: true });
+  }
+}
+
+function flag(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const report = await soak({ minutes: flag('minutes', 30), labs: flag('labs', 20), seed: flag('seed', 13), log: console.log });
+  const pct = (r: number) => `${((r - 1) * 100).toFixed(1)} %`;
+  console.log(`\n### Soak: ${flag('minutes', 30)} min, ${flag('labs', 20)} labs\n`);
+  console.log(`| measure | value |\n|---|---|`);
+  console.log(`| runs of a correct program | ${report.runs} |`);
+  console.log(`| verdicts | ${Object.entries(report.verdicts).map(([k, v]) => `${k} ${v}`).join(', ')} |`);
+  console.log(`| runs that did not complete | ${report.troubles.length} |`);
+  console.log(`| faults injected | ${report.faults} |`);
+  console.log(`| server RSS after warm-up, median first → second half | ${report.rss.first.toFixed(0)} → ${report.rss.second.toFixed(0)} MB (${pct(report.rss.ratio)}) |`);
+  console.log(`| open file descriptors, same | ${report.fdCount.first} → ${report.fdCount.second} (${pct(report.fdCount.ratio)}) |`);
+  console.log(`| redis-servers left after SIGTERM | ${report.leftoverNodes} |`);
+  for (const t of report.troubles.slice(0, 10)) console.log(`  trouble: ${t}`);
+  const ok =
+    report.runs > 0 &&
+    Object.keys(report.verdicts).every((v) => v === 'held') &&
+    Math.abs(report.rss.ratio - 1) <= 0.1 &&
+    Math.abs(report.fdCount.ratio - 1) <= 0.1 &&
+    report.leftoverNodes === 0;
+  console.log(ok ? '\nsoak: passed' : '\nsoak: FAILED');
+  process.exit(ok ? 0 : 1);
+}

@@ -1,0 +1,24 @@
+/**
+ * The soak's two-minute version (the full one is `npm run soak`, 30 min):
+ * twenty labs running a correct lock program again and again under random
+ * faults on the nodes it does not lock on. Every verdict must say held, the
+ * server's memory and file descriptors must not grow after warm-up, and no
+ * redis-server may outlive the server.
+ */
+import { describe, expect, it } from 'vitest';
+import { soak } from '@/bench/soak';
+
+describe('soak (two minutes, twenty labs)', () => {
+  it('holds every verdict, stays flat in memory and descriptors, and leaves no redis-server behind', async () => {
+    const report = await soak({ minutes: 2, labs: 20, seed: 7, log: (line) => console.log(line) });
+    console.log(`[soak] ${report.runs} runs, ${report.faults} faults, RSS ${report.rss.first.toFixed(0)} → ${report.rss.second.toFixed(0)} MB, fds ${report.fdCount.first} → ${report.fdCount.second}`);
+    expect(report.runs).toBeGreaterThan(20);
+    expect(report.faults).toBeGreaterThan(20);
+    expect(report.verdicts).toEqual({ held: report.runs });
+    expect(report.rss.ratio).toBeGreaterThan(0.9);
+    expect(report.rss.ratio).toBeLessThan(1.1);
+    expect(report.fdCount.ratio).toBeGreaterThan(0.9);
+    expect(report.fdCount.ratio).toBeLessThan(1.1);
+    expect(report.leftoverNodes).toBe(0);
+  }, 240_000);
+});
