@@ -13,6 +13,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { createLabServer, type RunningLabServer } from '@/server/app-server';
 import { configFromEnv } from '@/server/config';
+import { faultLatencies } from './fault-latency';
 import { ms, percentile, printTable, type Row } from './stats';
 
 type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -63,29 +64,6 @@ async function join(socket: Tab): Promise<string> {
   return joined.value.labId;
 }
 
-/** Kill → nodes:update latency on `socket`'s lab, restarting the node after each sample. */
-async function faultLatencies(socket: Tab, samples: number): Promise<number[]> {
-  const latencies: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const node = (i % 5) + 1;
-    const seen = new Promise<number>((resolve) => {
-      const onUpdate = (diff: { nodes: { id: number; state: string }[] }) => {
-        if (!diff.nodes.some((n) => n.id === node && n.state === 'down')) return;
-        socket.off('nodes:update', onUpdate);
-        resolve(performance.now());
-      };
-      socket.on('nodes:update', onUpdate);
-    });
-    const sent = performance.now();
-    socket.emit('node:kill', { node }, () => undefined);
-    latencies.push((await seen) - sent);
-    const back = await socket.emitWithAck('node:restart', { node });
-    if (!back.ok) throw new Error(back.error.message);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return latencies;
-}
-
 /** Keeps a busy run going on the tab's lab until `stop` resolves (a run that ends is started again). */
 function keepBusy(socket: Tab, stopped: () => boolean): Promise<number> {
   let runs = 0;
@@ -106,7 +84,7 @@ function keepBusy(socket: Tab, stopped: () => boolean): Promise<number> {
 }
 
 async function busyFaults(): Promise<{ idle: number[]; busy: number[]; busyRuns: number; serverRssMb: number }> {
-  const limits = { labActionBurst: 10_000, labActionRatePerSecond: 10_000 };
+  const limits = { labActionBurst: 10_000, labActionRatePerSecond: 10_000, perLabBurst: 10_000, perLabRatePerSecond: 10_000 };
   const server = await createLabServer(
     configFromEnv({ port: 0, web: false, maxLabs: BUSY_LABS + 4, warmLabs: 0, runRoot: path.join(root, 'busy'), ...limits }),
   );
@@ -115,14 +93,14 @@ async function busyFaults(): Promise<{ idle: number[]; busy: number[]; busyRuns:
     const probe = await tab(server);
     tabs.push(probe);
     await join(probe);
-    const idle = await faultLatencies(probe, FAULT_SAMPLES);
+    const idle = await faultLatencies(probe, FAULT_SAMPLES, 50);
     let stop = false;
     const busyTabs = await Promise.all(Array.from({ length: BUSY_LABS }, () => tab(server)));
     tabs.push(...busyTabs);
     for (const t of busyTabs) await join(t);
     const loops = busyTabs.map((t) => keepBusy(t, () => stop));
     await new Promise((resolve) => setTimeout(resolve, 3_000)); // every loop going
-    const busy = await faultLatencies(probe, FAULT_SAMPLES);
+    const busy = await faultLatencies(probe, FAULT_SAMPLES, 50);
     const serverRssMb = process.memoryUsage().rss / 1024 / 1024;
     stop = true;
     const busyRuns = (await Promise.all(loops)).reduce((a, b) => a + b, 0);

@@ -12,6 +12,7 @@ import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import { createLabServer } from '@/server/app-server';
 import { configFromEnv } from '@/server/config';
 import { Lab } from '@/server/lab/lab';
+import { faultLatencies } from './fault-latency';
 import { ms, percentile, printTable, type Row } from './stats';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-bench-'));
@@ -61,29 +62,12 @@ async function warmJoin(samples: number): Promise<number[]> {
 
 async function faultToEvent(samples: number): Promise<{ latencies: number[]; rssPerLabMb: number }> {
   // A measuring loop sends kill + restart back to back, faster than the per-tab limit a person never reaches.
-  const limits = { labActionBurst: 10_000, labActionRatePerSecond: 10_000 };
+  const limits = { labActionBurst: 10_000, labActionRatePerSecond: 10_000, perLabBurst: 10_000, perLabRatePerSecond: 10_000 };
   const server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 40, warmLabs: 0, runRoot: path.join(root, 'server'), ...limits }));
   const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(server.url, { transports: ['websocket'] });
   const joined = await socket.emitWithAck('lab:join', {});
   if (!joined.ok) throw new Error(joined.error.message);
-  const latencies: number[] = [];
-  for (let i = 0; i < samples; i++) {
-    const node = (i % 5) + 1;
-    const seen = new Promise<number>((resolve) => {
-      const onUpdate = (diff: { nodes: { id: number; state: string }[] }) => {
-        if (diff.nodes.some((n) => n.id === node && n.state === 'down')) {
-          socket.off('nodes:update', onUpdate);
-          resolve(performance.now());
-        }
-      };
-      socket.on('nodes:update', onUpdate);
-    });
-    const sent = performance.now();
-    socket.emit('node:kill', { node }, () => undefined);
-    latencies.push((await seen) - sent);
-    const back = await socket.emitWithAck('node:restart', { node });
-    if (!back.ok) throw new Error(back.error.message);
-  }
+  const latencies = await faultLatencies(socket, samples);
 
   // Memory: 10 idle labs, their redis-servers' RSS plus what the server process grew by.
   const idleLabs = 10;

@@ -2,10 +2,11 @@
  * How many labs and runs this machine can hold, from its memory rather than
  * a constant. A lab's worst case is what a learner can make it hold without
  * breaking a bound: each node full to its maxmemory plus redis-server's own
- * footprint, plus its history budget. Labs get half of the machine's memory,
- * runs (QuickJS heaps and worker heaps) a quarter; the rest is the server
- * itself, Next.js and the kernel. On a 24 GiB machine that is 63 labs, so a
- * class of 60 each gets one, and runs may reserve 6 GiB.
+ * footprint, plus its history budget. Labs get 55 % of the machine's memory,
+ * runs (QuickJS heaps and worker heaps) a quarter; the last fifth is the
+ * server itself (about 1 GB with 20 busy labs), Next.js and the kernel. On a
+ * 24 GiB machine that is 66 labs, so a class of 60 each gets one, and runs
+ * may reserve 6 GiB.
  */
 import os from 'node:os';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
@@ -23,7 +24,7 @@ const totalMb = () => os.totalmem() / 2 ** 20;
 
 /** The default lab cap (LOCKLAB_MAX_LABS overrides it). */
 export function defaultMaxLabs(): number {
-  return Math.max(4, Math.floor((totalMb() * 0.5) / LAB_WORST_CASE_MB));
+  return Math.max(4, Math.floor((totalMb() * 0.55) / LAB_WORST_CASE_MB));
 }
 
 /** The default memory all runs together may reserve (LOCKLAB_RUN_MEMORY_MB overrides it). */

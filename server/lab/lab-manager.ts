@@ -8,6 +8,7 @@ import type { Topology } from '@/lib/cluster';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import type { NodeGuardOptions } from '../cluster/node-guard';
+import { labsCreatedTotal } from '../ops/metrics';
 import { refuse } from '../ops/refusals';
 import type { HistoryBudget } from './history-log';
 import { Lab, newLabId } from './lab';
@@ -177,6 +178,7 @@ export class LabManager {
   }
 
   private adopt(lab: Lab): void {
+    labsCreatedTotal.inc();
     this.labs.set(lab.id, lab);
     this.viewers.set(lab.id, new Set());
     lab.once('closed', () => {

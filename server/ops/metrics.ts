@@ -63,6 +63,13 @@ export const refusalsTotal = new Counter({
   registers: [registry],
 });
 
+/** Labs handed to a tab (fresh or from the warm reserve); a tab moving between pages keeps its lab and adds none. */
+export const labsCreatedTotal = new Counter({
+  name: 'locklab_labs_created_total',
+  help: 'Labs handed to a tab or a classroom (fresh or from the warm reserve)',
+  registers: [registry],
+});
+
 /** Node interventions: a script killed, a node restarted over its memory budget. */
 export const nodeInterventionsTotal = new Counter({
   name: 'locklab_node_interventions_total',
