@@ -7,6 +7,7 @@
  * together gets served in turn, each told how many programs are ahead; a run
  * that would never fit, or a queue that is full, is refused in words.
  */
+import { LabOperationError } from '@/lib/result';
 import { refuse, type RefusalContext } from '../ops/refusals';
 
 export interface RunAdmissionOptions {
@@ -83,7 +84,7 @@ export class RunAdmission {
       };
       waiter.timer.unref();
       signal?.addEventListener('abort', () => {
-        if (this.remove(waiter)) reject(new Error('The run was replaced before it started.'));
+        if (this.remove(waiter)) reject(new LabOperationError('conflict', 'This run was replaced by a newer one, or stopped, before it started.'));
       });
       this.queue.push(waiter);
       onAhead?.(this.queue.length - 1 + this.running);
