@@ -41,6 +41,8 @@ export interface SoakReport {
   verdicts: Record<string, number>;
   /** Runs that ended otherwise than completing (a limit, a crash): with their reason. */
   troubles: string[];
+  /** Verdicts other than held: the check and the checker's counter-example, so a failure says what broke. */
+  notHeld: string[];
   faults: number;
   samples: SoakSample[];
   /** Median after warm-up, first half and second half: growth shows as a ratio above 1. */
@@ -180,6 +182,7 @@ export async function soak(options: SoakOptions): Promise<SoakReport> {
       runs: 0,
       verdicts: {},
       troubles: [],
+      notHeld: [],
       faults: 0,
       samples: [],
       rss: { first: 0, second: 0, ratio: 0 },
@@ -194,6 +197,7 @@ export async function soak(options: SoakOptions): Promise<SoakReport> {
       runner(tab, running, (e) => {
         report.runs++;
         report.verdicts[e.verdict.valid] = (report.verdicts[e.verdict.valid] ?? 0) + 1;
+        if (e.verdict.valid !== 'held') report.notHeld.push(`${e.verdict.valid}: ${e.verdict.counterExample ? `${e.verdict.counterExample.check}: ${e.verdict.counterExample.message}` : 'no counter-example'}`);
         if (e.outcome.status !== 'completed') report.troubles.push(`${e.outcome.status}: ${e.outcome.error ?? e.outcome.clients.map((c) => c.error).join('; ')}`);
       }),
       nemesis(tab, seededRandom(Math.floor(random() * 2 ** 31)), running, () => report.faults++),

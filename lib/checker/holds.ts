@@ -39,6 +39,12 @@ export interface LockOutcome {
   resource: string;
   t: number;
   seq: number;
+  /**
+   * Only for `unknown`: the key may have been set on the node from `since`
+   * (the command was sent) and then stays until `until` (its TTL after the
+   * reply at the latest; Infinity when it has none or we cannot tell).
+   */
+  maybeHeld?: { since: number; until: number };
 }
 
 /** Free means: no hold that is live (released holds and expired keys do not count). */
@@ -140,7 +146,11 @@ export class LockHolds {
     const base = { client: signal.client, resource, t: signal.t, seq: signal.seq };
     switch (signal.kind) {
       case 'acquire': {
-        if (signal.outcome !== 'ok') return [{ kind: signal.outcome === 'fail' ? 'failed' : 'unknown', ...base }];
+        if (signal.outcome === 'fail') return [{ kind: 'failed', ...base }];
+        if (signal.outcome === 'unknown') {
+          const until = typeof signal.ttlMs === 'number' ? signal.t + signal.ttlMs : Infinity;
+          return [{ kind: 'unknown', ...base, maybeHeld: { since: signal.invokeT, until } }];
+        }
         const held = this.byResource.get(resource)?.get(signal.client);
         if (held && !held.released && held.token === signal.token && held.expiresAt > signal.t) {
           // The same acquire on one more node (code doing its own quorum).

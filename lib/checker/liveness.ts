@@ -12,7 +12,11 @@
  * - A crashed holder whose key has no TTL makes the lock "free" here: the key
  *   never expires, which is the bug (lesson 1).
  * - Failures with no quorum up are expected unavailability, noted, not a violation.
- * - An acquire of unknown outcome (`info`) in the window makes it indeterminate.
+ * - An acquire of unknown outcome (`info`: its reply timed out) may have set
+ *   the key anyway. Until that key's TTL would have run out the lock is not
+ *   known to be free, so failures then count for nothing, and a wait it could
+ *   explain is withdrawn. With no TTL (or none we can read) the key may stay
+ *   forever: waits after it are indeterminate, not violations.
  * Nodes are up unless a NodeStateEvent said otherwise; a lock's nodes are the
  * nodes it was voted or set on (else all nodes); the quorum is the LockEvent's,
  * else a majority of the lock's nodes.
@@ -34,7 +38,16 @@ interface Window {
   nodes: number;
   quorum: number;
   stuck: Hold | null;
-  reported: boolean;
+  report: Report | null;
+}
+
+interface Report {
+  /** The failure that made the window longer than the bound. */
+  triggerT: number;
+  example: CounterExample;
+  uncertain: boolean;
+  /** An acquire of unknown outcome, sent before the trigger, may explain the wait. */
+  withdrawn: boolean;
 }
 
 interface Outage {
@@ -51,10 +64,9 @@ export class Liveness {
   private maxNode = 0;
   private readonly windows = new Map<string, Window>();
   private readonly outages = new Map<string, Outage>();
-  private first: CounterExample | null = null;
-  private firstDoubt: CounterExample | null = null;
-  private violations = 0;
-  private indeterminate = 0;
+  private readonly reports: Report[] = [];
+  /** Per lock, until when an acquire of unknown outcome may hold its key (Infinity: maybe forever). */
+  private readonly maybeHeldUntil = new Map<string, number>();
   outcomes = 0;
 
   constructor(
@@ -77,14 +89,24 @@ export class Liveness {
     this.outcomes += 1;
     const window = this.windows.get(outcome.resource);
     if (outcome.kind === 'unknown') {
-      if (window) window.uncertain = true;
+      this.observeUnknown(outcome, window);
       return;
     }
     if (outcome.kind === 'acquired') {
+      // Someone took it, so a key that might have stayed forever evidently did not.
+      if (this.maybeHeldUntil.get(outcome.resource) === Infinity) this.maybeHeldUntil.delete(outcome.resource);
       if (window) {
         this.extendTo(window, outcome.t, outcome.seq);
         this.windows.delete(outcome.resource);
       }
+      return;
+    }
+    const maybeHeldUntil = this.maybeHeldUntil.get(outcome.resource);
+    if (maybeHeldUntil !== undefined && maybeHeldUntil <= outcome.t) this.maybeHeldUntil.delete(outcome.resource);
+    const ghost = maybeHeldUntil !== undefined && maybeHeldUntil > outcome.t;
+    if (ghost && maybeHeldUntil !== Infinity) {
+      // The key an unanswered acquire may have set is still alive: failing is expected.
+      this.windows.delete(outcome.resource);
       return;
     }
     const { free, stuck } = this.holds.freedom(outcome.resource, outcome.t);
@@ -106,37 +128,58 @@ export class Liveness {
         lastT: outcome.t,
         lastSeq: outcome.seq,
         clients: new Set([outcome.client]),
-        uncertain: false,
+        uncertain: ghost,
         up,
         nodes,
         quorum,
         stuck,
-        reported: false,
+        report: null,
       });
       return;
     }
     window.clients.add(outcome.client);
     window.stuck ??= stuck;
+    if (ghost) window.uncertain = true;
     this.extendTo(window, outcome.t, outcome.seq);
   }
 
-  result(forced: boolean): CheckResult {
+    result(forced: boolean): CheckResult {
     const applicable = this.outcomes > 0;
     const notes = [...this.outages.values()]
       .filter((o) => o.toT > o.fromT)
       .map((o) => `Nobody could take ${quote(o.resource)} from ${this.formatTime(o.fromT)} to ${this.formatTime(o.toT)}: only ${o.up} of ${o.nodes} nodes were up (quorum ${o.quorum}) — unavailable, as expected.`);
-    const base = { check: 'liveness' as const, applicable: applicable || forced, violations: this.violations, indeterminate: this.indeterminate, notes };
-    if (this.first) return { ...base, valid: 'violated', summary: `violated: a free lock could not be taken for over ${formatDuration(this.boundMs)}`, counterExample: this.first };
-    if (this.firstDoubt) return { ...base, valid: 'unknown', summary: 'unknown: a long wait included an acquire of unknown outcome', counterExample: this.firstDoubt };
+    const standing = this.reports.filter((r) => !r.withdrawn);
+    const violated = standing.filter((r) => !r.uncertain);
+    const doubtful = standing.filter((r) => r.uncertain);
+    const base = { check: 'liveness' as const, applicable: applicable || forced, violations: violated.length, indeterminate: doubtful.length, notes };
+    const first = violated[0];
+    if (first) return { ...base, valid: 'violated', summary: `violated: a free lock could not be taken for over ${formatDuration(this.boundMs)}`, counterExample: first.example };
+    const doubt = doubtful[0];
+    if (doubt) return { ...base, valid: 'unknown', summary: 'unknown: a long wait came after an acquire of unknown outcome whose key may never expire', counterExample: doubt.example };
     if (!applicable) return { ...base, valid: forced ? 'unknown' : 'held', summary: 'no lock was requested', counterExample: null };
     return { ...base, valid: 'held', summary: `held: nobody waited over ${formatDuration(this.boundMs)} for a free lock`, counterExample: null };
+  }
+
+  private observeUnknown(outcome: LockOutcome, window: Window | undefined): void {
+    const { since, until } = outcome.maybeHeld ?? { since: outcome.t, until: Infinity };
+    this.maybeHeldUntil.set(outcome.resource, Math.max(this.maybeHeldUntil.get(outcome.resource) ?? -Infinity, until));
+    if (!window) return;
+    // A wait that was already too long before the command was even sent stands.
+    const report = window.report && window.report.triggerT < since ? null : window.report;
+    if (until !== Infinity) {
+      // Every failure from `since` on may have met that key: the wait is explained.
+      if (report) report.withdrawn = true;
+      if (!window.report || report) this.windows.delete(outcome.resource);
+      return;
+    }
+    window.uncertain = true;
+    if (report) report.uncertain = true;
   }
 
   private extendTo(window: Window, t: number, seq: number): void {
     window.lastT = t;
     window.lastSeq = seq;
-    if (window.reported || t - window.startT <= this.boundMs) return;
-    window.reported = true;
+    if (window.report || t - window.startT <= this.boundMs) return;
     const who = [...window.clients].sort((a, b) => a - b).map(clientLabel).join(' and ');
     const why = window.stuck
       ? `its holder ${clientLabel(window.stuck.client)} had ${window.stuck.crashed ? 'crashed' : 'gone'} and its key has no TTL`
@@ -148,13 +191,8 @@ export class Liveness {
       window: { from: window.startT, to: t },
       clients: sortedUnique(window.clients),
     };
-    if (window.uncertain) {
-      this.indeterminate += 1;
-      this.firstDoubt ??= counterExample;
-    } else {
-      this.violations += 1;
-      this.first ??= counterExample;
-    }
+    window.report = { triggerT: t, example: counterExample, uncertain: window.uncertain, withdrawn: false };
+    this.reports.push(window.report);
   }
 
   private quorumState(resource: string): { up: number; nodes: number; quorum: number } {

@@ -29,6 +29,8 @@ export type RawLockSignal =
       token: string;
       /** null: set without expiry; undefined: unknown. */
       ttlMs: number | null | undefined;
+      /** When the command was sent: an acquire of unknown outcome may have taken effect any time from here to `t`. */
+      invokeT: number;
       t: number;
       seq: number;
     }
@@ -197,7 +199,7 @@ export class RedisModel {
     if (!set) return NONE;
     const { client, node } = invoke;
     const keys = this.keys(node);
-    const base = { client, node, key: set.key, token: set.value, ttlMs: set.ttlMs, t: done.t, seq: done.seq };
+    const base = { client, node, key: set.key, token: set.value, ttlMs: set.ttlMs, invokeT: invoke.t, t: done.t, seq: done.seq };
     let readFreeAt: number | undefined;
     if (this.readFree.size > 0) {
       const freeKey = `${client}|${node}|${set.key}`;
@@ -407,7 +409,7 @@ export class RedisModel {
           if (previous) previous.uncertain = true;
           if (!mine) {
             this.lockKeys.add(key);
-            signals.push({ kind: 'acquire', outcome: 'unknown', client, node, key, token, ttlMs, t: done.t, seq: done.seq });
+            signals.push({ kind: 'acquire', outcome: 'unknown', client, node, key, token, ttlMs, invokeT: invoke.t, t: done.t, seq: done.seq });
           }
           continue;
         }
@@ -423,9 +425,9 @@ export class RedisModel {
         if (truthy(done.reply)) {
           model.set(key, { value: token, setter: client, setSeq: done.seq, setT: done.t, expiresAt: ttlMs === undefined ? Infinity : done.t + ttlMs, uncertain: false });
           this.checkRestartedGrant(node, key, client, done);
-          signals.push({ kind: 'acquire', outcome: 'ok', client, node, key, token, ttlMs, t: done.t, seq: done.seq });
+          signals.push({ kind: 'acquire', outcome: 'ok', client, node, key, token, ttlMs, invokeT: invoke.t, t: done.t, seq: done.seq });
         } else {
-          signals.push({ kind: 'acquire', outcome: 'fail', client, node, key, token, ttlMs, t: done.t, seq: done.seq });
+          signals.push({ kind: 'acquire', outcome: 'fail', client, node, key, token, ttlMs, invokeT: invoke.t, t: done.t, seq: done.seq });
         }
       }
       return signals;

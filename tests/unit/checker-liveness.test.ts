@@ -38,14 +38,63 @@ describe('checker: liveness', () => {
     expect(result.notes[0]).toContain('only 2 of 5 nodes were up (quorum 3)');
   });
 
-  it('an acquire of unknown outcome inside the wait makes it indeterminate', () => {
+  it('an acquire whose reply timed out may have set the key: failing until its TTL runs out is no violation (a correct lock under load)', () => {
+    // Client 3's SET NX PX 5000 is sent at 1000 and times out at 1500: the key may be on the node until 6500.
+    const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '5000'], 'OK').at(50).redis(1, 1, 'DEL', ['lock'], 1);
+    h.at(900).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '5000'], null);
+    h.at(1000).redis(3, 1, 'SET', ['lock', 'c', 'NX', 'PX', '5000'], null, { phase: 'info', tookMs: 500 });
+    for (let t = 1600; t <= 6400; t += 200) h.at(t).redis(1 + (t % 3), 1, 'SET', ['lock', `x${t}`, 'NX', 'PX', '5000'], null);
+    h.at(6600).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '5000'], 'OK');
+    const result = check(h.build(), { livenessBoundMs: 1000 }).checks.liveness;
+    expect(result.valid).toBe('held');
+    expect(result.violations).toBe(0);
+  });
+
+  it('a wait that outlives the unanswered acquire’s TTL is still a violation, counted from when that key expired', () => {
     const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '100'], 'OK').at(50).redis(1, 1, 'DEL', ['lock'], 1);
     h.at(100).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '100'], null);
     h.at(200).redis(3, 1, 'SET', ['lock', 'c', 'NX', 'PX', '100'], null, { phase: 'info' });
     for (let t = 300; t <= 3000; t += 300) h.at(t).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '100'], null);
     const result = check(h.build(), { livenessBoundMs: 1000 }).checks.liveness;
+    expect(result.valid).toBe('violated');
+    expect(result.counterExample?.window).toEqual({ from: 301, to: 1501 });
+  });
+
+  it('a wait explained by an unanswered acquire is withdrawn even after it was counted', () => {
+    // The acquire hangs 3 s (a paused node): the failures meanwhile are reported, then explained by its reply.
+    const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '100'], 'OK').at(50).redis(1, 1, 'DEL', ['lock'], 1);
+    h.at(100).redis(3, 1, 'SET', ['lock', 'c', 'NX', 'PX', '4000'], null, { phase: 'info', tookMs: 3000 });
+    for (let t = 200; t <= 2900; t += 300) h.at(t).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '100'], null);
+    expect(check(h.build(), { livenessBoundMs: 1000 }).checks.liveness.valid).toBe('held');
+  });
+
+  it('a wait already too long before the unanswered acquire was sent stands', () => {
+    const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '100'], 'OK').at(50).redis(1, 1, 'DEL', ['lock'], 1);
+    for (let t = 100; t <= 2500; t += 300) h.at(t).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '100'], null);
+    h.at(2600).redis(3, 1, 'SET', ['lock', 'c', 'NX', 'PX', '4000'], null, { phase: 'info' });
+    const result = check(h.build(), { livenessBoundMs: 1000 }).checks.liveness;
+    expect(result.valid).toBe('violated');
+    expect(result.counterExample?.window).toEqual({ from: 101, to: 1301 });
+  });
+
+  it('an unanswered acquire with no TTL may hold the key forever: a long wait after it is indeterminate', () => {
+    const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '100'], 'OK').at(50).redis(1, 1, 'DEL', ['lock'], 1);
+    h.at(100).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '100'], null);
+    h.at(200).redis(3, 1, 'SET', ['lock', 'c', 'NX'], null, { phase: 'info' });
+    for (let t = 300; t <= 3000; t += 300) h.at(t).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '100'], null);
+    const result = check(h.build(), { livenessBoundMs: 1000 }).checks.liveness;
     expect(result.valid).toBe('unknown');
     expect(result.indeterminate).toBe(1);
+    expect(result.violations).toBe(0);
+  });
+
+  it('a crashed holder whose key has no TTL is still a violation when an unanswered acquire came and went before', () => {
+    const h = history().at(0).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '200'], null, { phase: 'info' });
+    h.at(500).redis(1, 1, 'SET', ['lock', 'a', 'NX'], 'OK').at(600).crash(1);
+    for (let t = 700; t <= 4000; t += 300) h.at(t).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '200'], null);
+    const result = check(h.build(), { livenessBoundMs: 1000 }).checks.liveness;
+    expect(result.valid).toBe('violated');
+    expect(result.counterExample?.message).toContain('crashed and its key has no TTL');
   });
 
   it('raw SET NX on a single node is read as lock attempts', () => {

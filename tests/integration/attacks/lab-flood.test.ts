@@ -46,7 +46,7 @@ async function hammer(tab: Tab, errors: string[]): Promise<Result<unknown>[]> {
   for (let sent = 0; tab.connected && sent < 4_000; sent += 20) {
     for (let i = 0; i < 20; i++) {
       const node = (i % 5) + 1;
-      const emitter = tab.timeout(60_000);
+      const emitter = tab.timeout(20_000);
       const send = i % 2 === 0 ? emitter.emitWithAck('node:kill', { node }) : emitter.emitWithAck('node:restart', { node });
       // No answer: the server closed the socket with this command in flight.
       pending.push(send.then((r) => answers.push(r), () => undefined));
@@ -54,14 +54,33 @@ async function hammer(tab: Tab, errors: string[]): Promise<Result<unknown>[]> {
     await new Promise((resolve) => setImmediate(resolve));
   }
   // Bounded, so a tab the server never cuts off fails the assertions below instead of hanging the suite.
-  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+  await Promise.race([gone, new Promise((resolve) => setTimeout(resolve, 20_000))]);
   await Promise.all(pending);
   return answers;
 }
 
+/**
+ * Runs the steps of a test, each named, and fails with the name of the one
+ * still going after `ms`: a test that hangs on a busy machine says where.
+ */
+async function inSteps(ms: number, body: (step: (name: string) => void) => Promise<void>): Promise<void> {
+  let current = 'starting';
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still at "${current}" after ${ms / 1000} s`)), ms);
+  });
+  try {
+    await Promise.race([body((name) => (current = name)), stuck]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe('a flood of commands on one lab', () => {
-  it('bounds the commands of all its sockets together by the lab bucket, and disconnects each hammering socket with the reason', async () => {
+  it('bounds the commands of all its sockets together by the lab bucket, and disconnects each hammering socket with the reason', () => inSteps(140_000, async (step) => {
+    step('the bystander joins its lab');
     const watcher = await bystander(attack);
+    step('five tabs of one browser join one lab');
     const cookie = await attack.browser();
     const first = await attack.tab({ cookie });
     const { labId } = value(await first.emitWithAck('lab:join', {}));
@@ -73,11 +92,13 @@ describe('a flood of commands on one lab', () => {
     const from = lab.history.length;
     const errors: string[][] = tabs.map(() => []);
     const began = performance.now();
+    step('the tabs hammer');
     const answers = (await Promise.all(tabs.map((tab, i) => hammer(tab, errors[i]!)))).flat();
     const elapsedS = (performance.now() - began) / 1000;
 
     // Every command that reached the lab left a nemesis invoke in its history (done or refused as a conflict);
     // together they came out of the lab's one bucket, whatever the number of sockets.
+    step('the admitted commands finish');
     const nemesis = () => lab.history.since(from).filter((e) => e.type === 'nemesis');
     await waitFor(() => {
       const events = nemesis();
@@ -96,6 +117,7 @@ describe('a flood of commands on one lab', () => {
     expect(await refusals('socket-flood')).toBe(floodsBefore + tabs.length);
 
     // The lab is still there (within its grace) and a reload of the tab gets it back, working.
+    step('a reloaded tab rejoins and commands the lab');
     const reloaded = await attack.tab({ cookie });
     // (once the lab's bucket has a token again: the flood emptied it)
     await waitFor(async () => (await reloaded.emitWithAck('lab:join', { labId })).ok, 'the reloaded tab to rejoin its lab', 10_000, 100);
@@ -104,8 +126,9 @@ describe('a flood of commands on one lab', () => {
       return restart.every((r) => r.ok || r.error.code === 'conflict');
     }, 'the lab to take commands again', 10_000, 200);
     // And another learner's lab was never held up.
+    step("the bystander's run");
     const { ended } = await watcher.run();
     expect(ended.outcome.status).toBe('completed');
     expect(ended.verdict.valid).toBe('held');
-  }, 150_000); // hundreds of kills and restarts of real nodes, on a busy machine
+  }), 150_000); // hundreds of kills and restarts of real nodes, on a busy machine
 });

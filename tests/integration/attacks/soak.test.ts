@@ -14,6 +14,7 @@ describe('soak (two minutes, twenty labs)', () => {
     console.log(`[soak] ${report.runs} runs, ${report.faults} faults, RSS ${report.rss.first.toFixed(0)} → ${report.rss.second.toFixed(0)} MB, fds ${report.fdCount.first} → ${report.fdCount.second}`);
     expect(report.runs).toBeGreaterThan(20);
     expect(report.faults).toBeGreaterThan(20);
+    expect(report.notHeld).toEqual([]);
     expect(report.verdicts).toEqual({ held: report.runs });
     expect(report.rss.ratio).toBeGreaterThan(0.9);
     expect(report.rss.ratio).toBeLessThan(1.1);
