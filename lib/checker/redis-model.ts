@@ -307,18 +307,20 @@ export class RedisModel {
   ): readonly RawLockSignal[] {
     const { client, node } = invoke;
     const keys = this.keys(node);
-    const signals: RawLockSignal[] = [];
-    for (const key of keysDeleted) {
-      if (this.lockKeys.has(key)) signals.push({ kind: 'release', client, node, key, t: done.t, seq: done.seq });
-    }
     if (done.phase === 'info') {
+      // It may or may not have run: the hold stands until its key expires, the key's value is in doubt.
       for (const key of keysDeleted) {
         const entry = keys.get(key);
         if (entry) entry.uncertain = true;
       }
-      return signals;
+      return NONE;
     }
-    if (done.phase !== 'ok') return signals;
+    // A release that failed (a reply error, never sent) deleted nothing: the hold stands too.
+    if (done.phase !== 'ok') return NONE;
+    const signals: RawLockSignal[] = [];
+    for (const key of keysDeleted) {
+      if (this.lockKeys.has(key)) signals.push({ kind: 'release', client, node, key, t: done.t, seq: done.seq });
+    }
     const removed = replyCount(done.reply);
     if (keysDeleted.length === 1) {
       const key = keysDeleted[0] as string;

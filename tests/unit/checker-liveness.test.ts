@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { check } from '@/lib/checker';
 import { history } from './helpers/history-builder';
 
+const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+
 describe('checker: liveness', () => {
   it('is violated when clients keep failing on a free lock with all nodes up', () => {
     const h = history().at(0).acquired(1, 'lock', { ttlMs: 1000, votes: [1, 2, 3, 4, 5] }).at(100).released(1);
@@ -95,6 +97,24 @@ describe('checker: liveness', () => {
     const result = check(h.build(), { livenessBoundMs: 1000 }).checks.liveness;
     expect(result.valid).toBe('violated');
     expect(result.counterExample?.message).toContain('crashed and its key has no TTL');
+  });
+
+  it('a release whose reply timed out or failed leaves the hold until its key expires: waiting for it is no violation', () => {
+    for (const phase of ['info', 'fail'] as const) {
+      const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '5000'], 'OK');
+      h.at(100).redis(1, 1, 'EVAL', [RELEASE, '1', 'lock', 'a'], 'Command timed out', { phase, tookMs: 500 });
+      for (let t = 700; t <= 4900; t += 200) h.at(t).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '5000'], null);
+      h.at(5100).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '5000'], 'OK');
+      const result = check(h.build(), { livenessBoundMs: 1000 }).checks.liveness;
+      expect({ phase, valid: result.valid }).toEqual({ phase, valid: 'held' });
+    }
+  });
+
+  it('a release that answered frees the lock, so failing on after it is starvation', () => {
+    const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '5000'], 'OK');
+    h.at(100).redis(1, 1, 'EVAL', [RELEASE, '1', 'lock', 'a'], 1);
+    for (let t = 700; t <= 4900; t += 200) h.at(t).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '5000'], null);
+    expect(check(h.build(), { livenessBoundMs: 1000 }).checks.liveness.valid).toBe('violated');
   });
 
   it('raw SET NX on a single node is read as lock attempts', () => {
