@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { seededRandom, type Random } from '@/lib/random';
+import type { HistoryEvent } from '@/lib/history';
 import type { RunEnded } from '@/lib/run';
 
 type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -28,6 +29,8 @@ export interface SoakOptions {
   seed?: number;
   /** A line of progress now and then. */
   log?: (line: string) => void;
+  /** A folder where the history of every run whose verdict was not "held" is written, to read why. */
+  keepFailuresIn?: string;
 }
 
 export interface SoakSample {
@@ -132,15 +135,21 @@ async function nemesis(tab: Tab, random: Random, running: () => boolean, count: 
   }
 }
 
-async function runner(tab: Tab, running: () => boolean, ended: (e: RunEnded) => void): Promise<void> {
+async function runner(tab: Tab, running: () => boolean, ended: (e: RunEnded, history: HistoryEvent[]) => void): Promise<void> {
+  // The lab's history as its tab sees it, from the start of the current run: the evidence when a verdict is not "held".
+  let history: HistoryEvent[] = [];
+  tab.on('history:append', (batch) => {
+    history.push(...batch.events);
+  });
   while (running() && tab.connected) {
     const done = new Promise<RunEnded>((resolve) => tab.once('run:ended', resolve));
+    history = [];
     const started = await tab.emitWithAck('run:start', { code: CORRECT, clients: 3 }).catch(() => null);
     if (!started?.ok) {
       await new Promise((resolve) => setTimeout(resolve, 500));
       continue;
     }
-    ended(await done);
+    ended(await done, history);
   }
 }
 
@@ -194,10 +203,19 @@ export async function soak(options: SoakOptions): Promise<SoakReport> {
     const running = () => performance.now() - began < durationMs;
     const random = seededRandom(options.seed ?? 13);
     const loops = tabs.flatMap((tab) => [
-      runner(tab, running, (e) => {
+      runner(tab, running, (e, history) => {
         report.runs++;
         report.verdicts[e.verdict.valid] = (report.verdicts[e.verdict.valid] ?? 0) + 1;
-        if (e.verdict.valid !== 'held') report.notHeld.push(`${e.verdict.valid}: ${e.verdict.counterExample ? `${e.verdict.counterExample.check}: ${e.verdict.counterExample.message}` : 'no counter-example'}`);
+        if (e.verdict.valid !== 'held') {
+          let where = '';
+          if (options.keepFailuresIn) {
+            fs.mkdirSync(options.keepFailuresIn, { recursive: true });
+            where = path.join(options.keepFailuresIn, `${e.runId}.json`);
+            fs.writeFileSync(where, JSON.stringify({ ended: e, history }));
+            where = ` (history: ${where})`;
+          }
+          report.notHeld.push(`${e.verdict.valid}: ${e.verdict.counterExample ? `${e.verdict.counterExample.check}: ${e.verdict.counterExample.message}` : 'no counter-example'}${where}`);
+        }
         if (e.outcome.status !== 'completed') report.troubles.push(`${e.outcome.status}: ${e.outcome.error ?? e.outcome.clients.map((c) => c.error).join('; ')}`);
       }),
       nemesis(tab, seededRandom(Math.floor(random() * 2 ** 31)), running, () => report.faults++),
@@ -251,7 +269,14 @@ function flag(name: string, fallback: number): number {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const report = await soak({ minutes: flag('minutes', 30), labs: flag('labs', 20), seed: flag('seed', 13), log: console.log });
+  const keep = process.argv.indexOf('--keep-failures');
+  const report = await soak({
+    minutes: flag('minutes', 30),
+    labs: flag('labs', 20),
+    seed: flag('seed', 13),
+    log: console.log,
+    keepFailuresIn: keep >= 0 ? process.argv[keep + 1] : undefined,
+  });
   const pct = (r: number) => `${((r - 1) * 100).toFixed(1)} %`;
   console.log(`\n### Soak: ${flag('minutes', 30)} min, ${flag('labs', 20)} labs\n`);
   console.log(`| measure | value |\n|---|---|`);

@@ -22,13 +22,22 @@ export interface LinkTarget {
   port: () => number | null;
 }
 
+/**
+ * One direction's delayed chunks, in the order they arrived, each with the
+ * time it is due (never before the chunk ahead of it). One timer drains the
+ * queue's head: a timer per chunk could fire out of order, since timers count
+ * from the loop's cached time and chunks from the exact one, and a stream
+ * whose bytes overtake each other is a corrupt stream, not a slow one.
+ */
+interface Lane {
+  queue: { due: number; chunk: Buffer }[];
+  timer: NodeJS.Timeout | null;
+}
+
 interface Pair {
   down: net.Socket; // from the client
   up: net.Socket | null; // to the node
-  /** Per direction: when the last delayed chunk is due, so order is kept under jitter. */
-  dueUp: number;
-  dueDown: number;
-  timers: Set<NodeJS.Timeout>;
+  lanes: { up: Lane; down: Lane };
 }
 
 export class LinkProxy {
@@ -99,7 +108,7 @@ export class LinkProxy {
 
   private accept(down: net.Socket): void {
     down.setNoDelay(true);
-    const pair: Pair = { down, up: null, dueUp: 0, dueDown: 0, timers: new Set() };
+    const pair: Pair = { down, up: null, lanes: { up: { queue: [], timer: null }, down: { queue: [], timer: null } } };
     this.pairs.add(pair);
     down.on('error', () => this.drop(pair));
     down.on('close', () => this.drop(pair));
@@ -132,20 +141,31 @@ export class LinkProxy {
   private forward(pair: Pair, direction: 'up' | 'down', chunk: Buffer): void {
     const to = direction === 'up' ? pair.up : pair.down;
     if (!to || to.destroyed) return;
-    if (this._delayMs === 0 && this._jitterMs === 0) {
+    const lane = pair.lanes[direction];
+    // Undelayed, and nothing delayed still ahead of it (a delay just removed): straight through.
+    if (this._delayMs === 0 && this._jitterMs === 0 && lane.queue.length === 0) {
       to.write(chunk);
       return;
     }
-    const now = performance.now();
-    const wanted = now + this._delayMs + this.random() * this._jitterMs;
-    const key = direction === 'up' ? 'dueUp' : 'dueDown';
-    const due = Math.max(wanted, pair[key]);
-    pair[key] = due;
-    const timer = setTimeout(() => {
-      pair.timers.delete(timer);
-      if (!to.destroyed) to.write(chunk);
-    }, due - now);
-    pair.timers.add(timer);
+    const wanted = performance.now() + this._delayMs + this.random() * this._jitterMs;
+    const last = lane.queue[lane.queue.length - 1];
+    lane.queue.push({ due: last ? Math.max(wanted, last.due) : wanted, chunk });
+    if (!lane.timer) this.drainLater(lane, to);
+  }
+
+  /** Writes every chunk that is due, in order, then waits for the next one. */
+  private drainLater(lane: Lane, to: net.Socket): void {
+    const head = lane.queue[0];
+    if (!head) return;
+    lane.timer = setTimeout(() => {
+      lane.timer = null;
+      const now = performance.now();
+      while (lane.queue.length > 0 && (lane.queue[0] as { due: number }).due <= now + 0.5) {
+        const { chunk } = lane.queue.shift() as { chunk: Buffer };
+        if (!to.destroyed) to.write(chunk);
+      }
+      this.drainLater(lane, to);
+    }, Math.max(0, head.due - performance.now()));
   }
 
   private freeze(pair: Pair): void {
@@ -163,7 +183,11 @@ export class LinkProxy {
 
   private drop(pair: Pair, reset = false): void {
     if (!this.pairs.delete(pair)) return;
-    for (const timer of pair.timers) clearTimeout(timer);
+    for (const lane of [pair.lanes.up, pair.lanes.down]) {
+      if (lane.timer) clearTimeout(lane.timer);
+      lane.timer = null;
+      lane.queue.length = 0;
+    }
     if (reset) pair.down.resetAndDestroy();
     else pair.down.destroy();
     pair.up?.destroy();

@@ -113,6 +113,28 @@ describe('a lab of five independent masters', () => {
     expect(lab.links.view(1, 1)).toMatchObject({ delayMs: 60, jitterMs: 0, cut: null });
   });
 
+  it('a link with jitter, and one whose delay is lifted mid-stream, still delivers every byte in order', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const redis = await learnerVia(lab, 1, 1, 5_000);
+    await redis.ping();
+    await nemesis.delayLink(lab, { client: 1, node: 1, delayMs: 5, jitterMs: 30 });
+    // Each INCR is its own write a moment after the last, so its own chunk through the link: a chunk that
+    // overtook another would hand ioredis replies in the wrong order (or corrupt the stream), and the counts
+    // would not read 1..n. The delay is lifted while chunks are still held.
+    const spaced = async (n: number) => {
+      const replies: Promise<number>[] = [];
+      for (let i = 0; i < n; i++) {
+        replies.push(redis.incr('order'));
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      return replies;
+    };
+    const first = await spaced(150);
+    await nemesis.delayLink(lab, { client: 1, node: 1, delayMs: 0, jitterMs: 0 });
+    const second = await spaced(50);
+    expect(await Promise.all([...first, ...second])).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+  });
+
   it('a clock jump shortens PTTL and expires keys whose TTL was shorter than the jump', async () => {
     const lab = await startLab({ nodes: 1 });
     const redis = await learnerVia(lab, 1, 1);

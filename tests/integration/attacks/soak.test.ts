@@ -5,12 +5,14 @@
  * server's memory and file descriptors must not grow after warm-up, and no
  * redis-server may outlive the server.
  */
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { soak } from '@/bench/soak';
 
 describe('soak (two minutes, twenty labs)', () => {
   it('holds every verdict, stays flat in memory and descriptors, and leaves no redis-server behind', async () => {
-    const report = await soak({ minutes: 2, labs: 20, seed: 7, log: (line) => console.log(line) });
+    // A verdict that is not held leaves its run's history in test-results/ (the temp folder of a test run is removed), named in the failure.
+    const report = await soak({ minutes: 2, labs: 20, seed: 7, log: (line) => console.log(line), keepFailuresIn: path.resolve('test-results', 'soak-failures') });
     console.log(`[soak] ${report.runs} runs, ${report.faults} faults, RSS ${report.rss.first.toFixed(0)} → ${report.rss.second.toFixed(0)} MB, fds ${report.fdCount.first} → ${report.fdCount.second}`);
     expect(report.runs).toBeGreaterThan(20);
     expect(report.faults).toBeGreaterThan(20);
