@@ -10,16 +10,14 @@
  *   npm run soak -- --minutes 2 --labs 10
  * tests/integration/attacks/soak.test.ts runs the two-minute version in CI.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { seededRandom, type Random } from '@/lib/random';
 import type { HistoryEvent } from '@/lib/history';
 import type { RunEnded } from '@/lib/run';
+import { processFootprint, startServerProcess } from './server-process';
 
 type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -70,41 +68,7 @@ for (let round = 0; round < 3; round++) {
 redis.disconnect();
 `;
 
-const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
-function readServer(pid: number): { rssMb: number; fds: number } | null {
-  try {
-    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    return { rssMb: rssKb / 1024, fds: fs.readdirSync(`/proc/${pid}/fd`).length };
-  } catch {
-    return null;
-  }
-}
-
-/** PIDs of redis-servers running from inside `dir` (by their working directory). */
-function redisServersUnder(dir: string): number[] {
-  const pids: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (!fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').startsWith('redis-server')) continue;
-      if (fs.readlinkSync(`/proc/${entry}/cwd`).startsWith(dir + path.sep)) pids.push(Number(entry));
-    } catch {
-      /* gone, or not ours */
-    }
-  }
-  return pids;
-}
-
-async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
-  const deadline = performance.now() + timeoutMs;
-  while (!check()) {
-    if (performance.now() > deadline) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
-}
 
 /** One lab's nemesis: random faults on Nodes 2–5 and on links, never on Node 1, where the lock lives. */
 async function nemesis(tab: Tab, random: Random, running: () => boolean, count: () => void): Promise<void> {
@@ -155,30 +119,11 @@ async function runner(tab: Tab, running: () => boolean, ended: (e: RunEnded, his
 
 export async function soak(options: SoakOptions): Promise<SoakReport> {
   const log = options.log ?? (() => undefined);
-  const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-soak-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
-    cwd: projectDir,
-    env: {
-      ...process.env,
-      PORT: '0',
-      LOCKLAB_WEB: '0',
-      LOCKLAB_RUN_DIR: runRoot,
-      NODE_ENV: 'production',
-      LOCKLAB_WARM_LABS: '0',
-      LOCKLAB_LOG_LEVEL: 'warn',
-      // The soak's own tabs send faults faster than a person; the caps are tested on their own.
-      LOCKLAB_LAB_ACTION_RATE: '100',
-      LOCKLAB_PER_LAB_RATE: '100',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
-  child.stderr!.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  // The soak's own tabs send faults faster than a person; the caps are tested on their own.
+  const server = await startServerProcess({ LOCKLAB_LAB_ACTION_RATE: '100', LOCKLAB_PER_LAB_RATE: '100' });
   const tabs: Tab[] = [];
   try {
-    if (!(await until(() => /serving on http:\/\/\S+/.test(output), 30_000))) throw new Error(`the soak server did not start:\n${output}`);
-    const url = /serving on (http:\/\/[^\s"]+)/.exec(output)![1]!;
+    const url = server.url;
     for (let i = 0; i < options.labs; i++) {
       const tab: Tab = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
       tabs.push(tab);
@@ -222,7 +167,7 @@ export async function soak(options: SoakOptions): Promise<SoakReport> {
     ]);
     const sampleEvery = Math.max(2_000, Math.min(10_000, durationMs / 60));
     const sampler = setInterval(() => {
-      const now = readServer(child.pid!);
+      const now = processFootprint(server.pid);
       if (!now) return;
       const atS = (performance.now() - began) / 1000;
       report.samples.push({ atS, ...now });
@@ -243,23 +188,11 @@ export async function soak(options: SoakOptions): Promise<SoakReport> {
     report.fdCount = compare((s) => s.fds);
 
     for (const tab of tabs) tab.close();
-    child.kill('SIGTERM');
-    await until(() => child.exitCode !== null || child.signalCode !== null, 15_000);
-    await until(() => redisServersUnder(runRoot).length === 0, 5_000);
-    report.leftoverNodes = redisServersUnder(runRoot).length;
+    report.leftoverNodes = (await server.stop()).leftoverNodes;
     return report;
   } finally {
     for (const tab of tabs) tab.close();
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    // Ours to end: only redis-servers started inside this soak's own folder.
-    for (const pid of redisServersUnder(runRoot)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
-    fs.rmSync(runRoot, { recursive: true, force: true });
+    await server.stop();
   }
 }
 

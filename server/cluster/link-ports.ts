@@ -93,6 +93,11 @@ export async function listenAgainOnLinkPort(server: net.Server, port: number): P
   await listenOn(server, port);
 }
 
+/** Holds a port a link already had (in a link process that died and was replaced). */
+export function holdLinkPort(port: number): void {
+  held.add(port);
+}
+
 /** The link is closed for good: its port may be picked again. */
 export function releaseLinkPort(port: number): void {
   held.delete(port);

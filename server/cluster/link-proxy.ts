@@ -15,11 +15,32 @@
 import net from 'node:net';
 import type { LinkCutMode } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
-import { listenAgainOnLinkPort, listenOnNewLinkPort, releaseLinkPort } from './link-ports';
+import { holdLinkPort, listenAgainOnLinkPort, listenOnNewLinkPort, releaseLinkPort } from './link-ports';
 
 export interface LinkTarget {
-  /** The node's current port, or null while it is down. */
-  port: () => number | null;
+  /**
+   * The node's current port, or null while it is down. Asked once per new
+   * connection; a link in the link process asks the lab across processes.
+   */
+  port: () => number | null | Promise<number | null>;
+}
+
+/** What the lab does with a link, wherever the link runs (this process, or the link process). */
+export interface Link {
+  readonly name: string;
+  readonly port: number;
+  readonly cut: LinkCutMode | null;
+  readonly delayMs: number;
+  readonly jitterMs: number;
+  ensureListening(): Promise<number>;
+  start(): Promise<number>;
+  cutLink(mode: LinkCutMode): Promise<void>;
+  heal(): Promise<void>;
+  setDelay(delayMs: number, jitterMs?: number): void;
+  resetConnections(): void;
+  /** The node's state or port changed: a link that keeps where its node is learns it now. */
+  refreshTarget(): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -40,7 +61,7 @@ interface Pair {
   lanes: { up: Lane; down: Lane };
 }
 
-export class LinkProxy {
+export class LinkProxy implements Link {
   private server: net.Server | null = null;
   private _port = 0;
   private readonly pairs = new Set<Pair>();
@@ -106,6 +127,17 @@ export class LinkProxy {
     return this._port;
   }
 
+  /**
+   * Takes over a port this link held in a link process that died: held again
+   * here, listened on again unless the link is cut with `refuse`.
+   */
+  async reopen(port: number, cut: LinkCutMode | null): Promise<void> {
+    holdLinkPort(port);
+    this._port = port;
+    this._cut = cut;
+    if (cut !== 'refuse') await this.start();
+  }
+
   private accept(down: net.Socket): void {
     down.setNoDelay(true);
     const pair: Pair = { down, up: null, lanes: { up: { queue: [], timer: null }, down: { queue: [], timer: null } } };
@@ -122,6 +154,20 @@ export class LinkProxy {
 
   private connectUp(pair: Pair): void {
     const port = this.target.port();
+    if (typeof port === 'number' || port === null) {
+      this.connectTo(pair, port);
+      return;
+    }
+    // Bytes from the client wait in its socket until the node's port is known.
+    port.then(
+      (known) => {
+        if (this.pairs.has(pair) && !pair.up) this.connectTo(pair, known);
+      },
+      () => this.drop(pair, true),
+    );
+  }
+
+  private connectTo(pair: Pair, port: number | null): void {
     if (port === null) {
       // The node is down: the closest a proxy can come to ECONNREFUSED is an immediate reset.
       pair.down.resetAndDestroy();
@@ -192,6 +238,9 @@ export class LinkProxy {
     else pair.down.destroy();
     pair.up?.destroy();
   }
+
+  /** Nothing to learn: this proxy asks its target at each connection. */
+  refreshTarget(): void {}
 
   /** Ends every open connection through this link (e.g. when its node is killed or a client crashes). */
   resetConnections(): void {

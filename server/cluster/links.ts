@@ -5,10 +5,11 @@
  */
 import type { LinkView } from '@/lib/cluster';
 import { clientLabel, nodeLabel } from '@/lib/cluster';
-import { LinkProxy, type LinkTarget } from './link-proxy';
+import { openLink } from './link-host';
+import type { Link, LinkTarget } from './link-proxy';
 
 export class LinkTable {
-  private readonly links = new Map<string, LinkProxy>();
+  private readonly links = new Map<string, Link>();
 
   constructor(private readonly targetFor: (node: number) => LinkTarget) {}
 
@@ -16,11 +17,11 @@ export class LinkTable {
     return `${client}:${node}`;
   }
 
-  get(client: number, node: number): LinkProxy {
+  get(client: number, node: number): Link {
     const key = LinkTable.key(client, node);
     let link = this.links.get(key);
     if (!link) {
-      link = new LinkProxy(`${clientLabel(client)} → ${nodeLabel(node)}`, this.targetFor(node));
+      link = openLink(`${clientLabel(client)} → ${nodeLabel(node)}`, this.targetFor(node));
       this.links.set(key, link);
     }
     return link;
@@ -69,6 +70,11 @@ export class LinkTable {
         link.resetConnections();
       }),
     );
+  }
+
+  /** A node's state or port changed: every link learns where its node is now. */
+  refreshTargets(): void {
+    for (const link of this.links.values()) link.refreshTarget();
   }
 
   /** Resets every connection of one client (a crash) or to one node. */

@@ -52,6 +52,8 @@ export interface NodeGuardHost {
 }
 
 const MIB = 1024 * 1024;
+/** How often the guard reads a node's resident memory, ms. */
+const RSS_EVERY_MS = 1_000;
 
 /** Resident memory of a process in bytes, from /proc/<pid>/status (VmRSS, in kB); null if unknown. */
 export function residentBytes(pid: number): number | null {
@@ -78,6 +80,7 @@ export class NodeGuard {
   /** An intervention under way: no new probe or check until it is over. */
   private acting = false;
   private disposed = false;
+  private rssReadAt = -Infinity;
 
   constructor(
     private readonly node: RedisNode,
@@ -92,11 +95,20 @@ export class NodeGuard {
     if (this.disposed || this.acting || this.node.state !== 'up') return;
     const pid = this.node.pid;
     if (pid === null) return;
-    const rss = residentBytes(pid);
-    if (rss !== null && rss > this.options.rssBudgetMb * MIB) {
-      void this.act(() => this.restartForMemory(pid, rss));
-      return;
+    const now = performance.now();
+    // Reading /proc is a system call on the server's loop for every node of every lab: once a second is
+    // soon enough for memory, which grows by what a script allocates, not in a blink.
+    if (now - this.rssReadAt >= RSS_EVERY_MS) {
+      this.rssReadAt = now;
+      const rss = residentBytes(pid);
+      if (rss !== null && rss > this.options.rssBudgetMb * MIB) {
+        void this.act(() => this.restartForMemory(pid, rss));
+        return;
+      }
     }
+    // A node that just answered the lab (its key monitor samples it while keys change) was not BUSY:
+    // the probe is only for nodes that went quiet.
+    if (now - this.node.lastAnsweredAt < this.options.periodMs) return;
     this.probe(pid);
   }
 
@@ -108,7 +120,7 @@ export class NodeGuard {
     client
       .ping()
       .then(
-        () => undefined,
+        () => this.node.answered(),
         (error: unknown) => {
           const text = message(error);
           // A paused node times out, a dying one closes: neither is BUSY.

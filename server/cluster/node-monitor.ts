@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import type { LockKeyView } from '@/lib/cluster';
 import type { NodeCredentials } from './redis-config';
 import type { RedisNode } from './redis-node';
+import { SampleBudget } from './sample-budget';
 
 /** Every key with its value (strings; other types by name) and PTTL, sorted, capped. */
 const SAMPLE_SCRIPT = `
@@ -45,6 +46,9 @@ const PERIOD_MS = 250;
  * first change after a quiet spell is still sampled at once.
  */
 export const MIN_SAMPLE_GAP_MS = 40;
+/** Samples per second for every node of every lab in this process together (see sample-budget.ts). */
+export const SAMPLES_PER_SECOND = 500;
+const sharedBudget = new SampleBudget(SAMPLES_PER_SECOND, MIN_SAMPLE_GAP_MS);
 /** A TTL that moved this much more than elapsed time did was changed (extended, jumped). */
 const TTL_TOLERANCE_MS = 30;
 
@@ -69,6 +73,7 @@ export class NodeMonitor {
     private readonly credentials: NodeCredentials,
     private readonly clock: () => number,
     private readonly onChange: (sample: KeySample) => void,
+    private readonly budget: SampleBudget = sharedBudget,
   ) {
     node.on('started', () => this.attach());
     node.on('state', ({ state }) => {
@@ -123,6 +128,7 @@ export class NodeMonitor {
   private stopSampling(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.budget.forget(this);
   }
 
   /** Coalesces bursts: at most one sample in flight, one more queued, and none sooner than MIN_SAMPLE_GAP_MS after the last. */
@@ -132,7 +138,7 @@ export class NodeMonitor {
       this.again ||= this.inFlight;
       return;
     }
-    const wait = this.lastStartedAt + MIN_SAMPLE_GAP_MS - this.clock();
+    const wait = this.lastStartedAt + this.budget.gapMs() - this.clock();
     if (wait > 0) {
       this.gapTimer = setTimeout(() => {
         this.gapTimer = null;
@@ -143,6 +149,7 @@ export class NodeMonitor {
     }
     this.inFlight = true;
     this.lastStartedAt = this.clock();
+    this.budget.sampled(this);
     void this.sample().finally(() => {
       this.inFlight = false;
       if (this.again) {
@@ -165,6 +172,7 @@ export class NodeMonitor {
       return null; // paused, dying or busy with a learner's script: keep the last view
     }
     if (this.node.state !== 'up') return null;
+    this.node.answered();
     const sampledAt = this.clock();
     const [total, rows] = raw as [number, [string, string, number][]];
     const sample: KeySample = {

@@ -71,6 +71,14 @@ export class RedisNode extends EventEmitter<Events> {
     return this._state === 'up' ? this.control : null;
   }
 
+  /** When (performance.now()) the node last answered one of the lab's own commands: it was not BUSY then. */
+  lastAnsweredAt = -Infinity;
+
+  /** The lab's monitor or guard got an answer from the node just now. */
+  answered(): void {
+    this.lastAnsweredAt = performance.now();
+  }
+
   private setState(state: NodeState, reason: string): void {
     if (state === this._state) return;
     this._state = state;

@@ -12,7 +12,8 @@ import type { LabSnapshot, LinkView, NodeIntervention, NodeView, ReplicationView
 import { nodeLabel } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
-import { LinkProxy } from '../cluster/link-proxy';
+import { openLink } from '../cluster/link-host';
+import type { Link } from '../cluster/link-proxy';
 import { LinkTable } from '../cluster/links';
 import { DEFAULT_NODE_GUARD, NodeGuard, type Intervention, type NodeGuardOptions } from '../cluster/node-guard';
 import { NodeMonitor, type KeySample } from '../cluster/node-monitor';
@@ -57,7 +58,7 @@ export class Lab extends EventEmitter<Events> {
   clients: number;
   nodes: RedisNode[] = [];
   /** Node 1 → Node 2 for the replicated topology; null once failed over. */
-  replication: { link: LinkProxy; master: number; replica: number } | null = null;
+  replication: { link: Link; master: number; replica: number } | null = null;
   /** Per node: a pending delayed restart (timer and due time). */
   readonly pendingRestarts = new Map<number, { timer: NodeJS.Timeout; dueAt: number }>();
   readonly clockJumps = new Map<number, number>();
@@ -152,7 +153,7 @@ export class Lab extends EventEmitter<Events> {
       if (kind === 'replicated') {
         const [master, replica] = this.nodes as [RedisNode, RedisNode];
         await master.start();
-        const link = new LinkProxy(`${nodeLabel(1)} → ${nodeLabel(2)} replication`, { port: () => this.reachablePort(1) });
+        const link = openLink(`${nodeLabel(1)} → ${nodeLabel(2)} replication`, { port: () => this.reachablePort(1) });
         this.replication = { link, master: 1, replica: 2 };
         replica.replicaOf = { host: '127.0.0.1', port: await link.start(), node: 1 };
         await replica.start();
@@ -196,6 +197,9 @@ export class Lab extends EventEmitter<Events> {
     this.monitors.set(node.id, monitor);
     node.on('state', ({ state, reason }) => {
       if (this._closed) return;
+      // Before anyone hears of it: a client reconnecting at once must reach the node where it now is.
+      this.links.refreshTargets();
+      this.replication?.link.refreshTarget();
       this.history.append({ type: 'node', node: node.id, state, role: node.role, persistence: node.persistence, reason });
       this.emit('nodes', [node.id], true);
     });

@@ -19,6 +19,10 @@ function occupy(port: number): Promise<net.Server> {
 }
 const closeServer = (server: net.Server) => new Promise<void>((resolve) => server.close(() => resolve()));
 
+// Which ports are held is this process's to say only when the links run here: this file runs them on the
+// test's own loop (LOCKLAB_LINK_PROCESS=0, the fallback); link-process.test.ts covers ports in the link process.
+process.env.LOCKLAB_LINK_PROCESS = '0';
+
 describe('link ports under a refuse cut', () => {
   it('a link port lies below the kernel ephemeral range and stays held while the link refuses', async () => {
     const lab = await startLab({ nodes: 2 });

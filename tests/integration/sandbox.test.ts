@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import IORedis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryInput } from '@/lib/history';
+import { LinkProxy } from '@/server/cluster/link-proxy';
 import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
 import { startRedisServers, type TestRedisCluster } from '../helpers/redis-server';
 import { startProgram } from '../helpers/sandbox-run';
@@ -141,6 +142,35 @@ await redis.del('${key}');`;
       expect(await node3.pttl(key)).toBeGreaterThan(10_000);
     } finally {
       node3.disconnect();
+    }
+  });
+
+  it('a command issued before the connection is ready, sent once it is, then timed out, may have run: indeterminate, not failed', async () => {
+    // 100 ms each way to Node 4: the connection is ready after its AUTH's round trip (~200 ms), ioredis then
+    // sends the SET it queued, and the 300 ms timeout fires before its answer (~400 ms) comes back.
+    const link = new LinkProxy('test → Node 4', { port: () => cluster.nodes[3]!.port });
+    link.setDelay(100, 0);
+    const port = await link.start();
+    try {
+      const code = `const Redis = require('ioredis');
+const redis = new Redis({ host: 'localhost', port: 6382, commandTimeout: 300 });
+try { await redis.set('lock:queued', 'token', 'NX', 'PX', 5000); } catch (e) { console.log('set:', e.message); }
+await new Promise((r) => setTimeout(r, 500));
+redis.disconnect();`;
+      const run = startProgram(pool, cluster, code, { linkPort: (_client, node) => (node === 4 ? port : (cluster.nodes[node - 1]?.port ?? null)) });
+      await run.done;
+      expect(run.console(1)).toEqual(['set: Command timed out']);
+      const set = run.events.find((e) => e.type === 'redis' && e.command === 'SET' && e.phase !== 'invoke');
+      expect(set).toMatchObject({ phase: 'info', error: 'Command timed out' });
+      // And it did run: the key is there.
+      const node4 = admin(4);
+      try {
+        expect(await node4.get('lock:queued')).toBe('token');
+      } finally {
+        node4.disconnect();
+      }
+    } finally {
+      await link.close();
     }
   });
 

@@ -61,6 +61,12 @@ export class HostConnection {
   private readonly target: Promise<void>;
   /** Commands sent and not yet answered: opId → command, so a crash can mark them indeterminate. */
   private readonly inflight = new Map<number, { command: string; node: number }>();
+  /**
+   * How many times the connection became ready. A command issued while it was
+   * not waits in ioredis's offline queue and is sent when it becomes ready: it
+   * failed for sure only if that never happened before its error.
+   */
+  private readyCount = 0;
   private lastError = { message: '', at: 0 };
 
   constructor(private readonly deps: ConnectionDeps) {
@@ -114,6 +120,7 @@ export class HostConnection {
     redis.on('connect', () => this.deps.onEvent({ event: 'connect' }));
     redis.on('ready', () => {
       this.state = 'ready';
+      this.readyCount += 1;
       this.deps.onEvent({ event: 'ready' });
     });
     redis.on('error', (err: Error) => {
@@ -152,7 +159,7 @@ export class HostConnection {
     }
     const node = this.node;
     const opId = this.deps.nextOpId();
-    const sentWhileReady = this.state === 'ready';
+    const mayBeSent = this.sendWatch();
     this.inflight.set(opId, { command: name, node });
     this.deps.emit({ type: 'redis', phase: 'invoke', opId, client: this.deps.client, node, command: name, args: args.slice(1) });
     try {
@@ -165,8 +172,9 @@ export class HostConnection {
     } catch (err) {
       const shaped = this.shape(err);
       if (this.inflight.delete(opId)) {
-        // A reply error is definite (Redis refused it); a timeout or a dropped connection after sending is not.
-        const phase = shaped.name === 'ReplyError' || !sentWhileReady ? 'fail' : 'info';
+        // A reply error is definite (Redis refused it), and so is an error before the command could leave;
+        // a timeout or a dropped connection after it may have left is not: it may have run.
+        const phase = shaped.name === 'ReplyError' || !mayBeSent() ? 'fail' : 'info';
         this.deps.emit({ type: 'redis', phase, opId, client: this.deps.client, node, command: name, error: shaped.message });
       }
       return { ok: false, error: shaped };
@@ -188,7 +196,7 @@ export class HostConnection {
     }
     const node = this.node;
     const client = this.deps.client;
-    const sentWhileReady = this.state === 'ready';
+    const mayBeSent = this.sendWatch();
     const invoke = (command: string, args: string[]) => {
       const opId = this.deps.nextOpId();
       this.inflight.set(opId, { command, node });
@@ -221,17 +229,28 @@ export class HostConnection {
         if (!op) return;
         if (entry[0] === 0) complete(op, { reply: entry[1] });
         // A command's own reply error is definite; a timeout or a dropped connection (pipelines only) is not.
-        else complete(op, { error: entry[1].message, definite: entry[1].name === 'ReplyError' || !sentWhileReady });
+        else complete(op, { error: entry[1].message, definite: entry[1].name === 'ReplyError' || !mayBeSent() });
       });
       if (execOp) complete(execOp, { reply: entries.map((e) => (e[0] === 0 ? e[1] : e[1].message)) });
       return { ok: true, value: entries };
     } catch (err) {
       // EXECABORT (a command refused while queueing: nothing ran) is definite; a lost connection is not.
       const shaped = this.shape(err);
-      const definite = shaped.name === 'ReplyError' || !sentWhileReady;
+      const definite = shaped.name === 'ReplyError' || !mayBeSent();
       for (const op of [multiOp, ...ops, execOp]) if (op) complete(op, { error: shaped.message, definite });
       return { ok: false, error: shaped };
     }
+  }
+
+  /**
+   * Called as a command is issued; the function it returns says, when the command has failed, whether it
+   * may have reached the node: it was issued on a ready connection, or the connection became ready since
+   * (ioredis sends its offline queue then).
+   */
+  private sendWatch(): () => boolean {
+    const readyThen = this.state === 'ready';
+    const readyCount = this.readyCount;
+    return () => readyThen || this.readyCount !== readyCount || this.state === 'ready';
   }
 
   /** Drops the connection without QUIT (a crash or the end of the run): answers in flight become indeterminate. */

@@ -1,0 +1,20 @@
+/**
+ * Where a lab's links come from: the server's one link process (see
+ * link-host.ts), or — with LOCKLAB_LINK_PROCESS=0, for a machine where a child
+ * process cannot be started — proxies on the server's own loop.
+ */
+import { LinkProxy, type Link, type LinkTarget } from '../link-proxy';
+import { LinkHost } from './link-host';
+
+let host: LinkHost | null = null;
+
+/** The server's link process (one per server process, shared by its labs). */
+export function linkHost(): LinkHost {
+  host ??= new LinkHost();
+  return host;
+}
+
+export function openLink(name: string, target: LinkTarget): Link {
+  if (process.env.LOCKLAB_LINK_PROCESS === '0') return new LinkProxy(name, target);
+  return linkHost().open(name, target);
+}

@@ -1,0 +1,107 @@
+/**
+ * The link process: every link proxy of the lab server, every byte learners
+ * and replicas send to a node, out of the web server's event loop. Started by
+ * `link-host.ts` (niced, with its own heap limit, unprivileged when the server
+ * runs as root); it exits when the server does (its IPC channel closes), so it
+ * never outlives it. Should it die, the server starts another and opens every
+ * link again on its port: the runs going on lose their connections, nothing else.
+ */
+import { LabOperationError } from '@/lib/result';
+import { LinkProxy } from '../link-proxy';
+import type { FromLinkProcess, LinkCall, ToLinkProcess } from './protocol';
+
+const links = new Map<number, LinkProxy>();
+const asking = new Map<number, { id: number; resolve: (port: number | null) => void }>();
+/** Where each link's node is, as the server last said: a connection goes there without a round trip. */
+const known = new Map<number, number | null>();
+let nextAsk = 1;
+/** Opens go in this order, and calls wait behind them: a reopened link must listen before it answers. */
+let opening: Promise<void> = Promise.resolve();
+
+function send(message: FromLinkProcess): void {
+  process.send?.(message);
+}
+
+function targetOf(id: number): () => number | null | Promise<number | null> {
+  return () => {
+    const port = known.get(id);
+    if (port !== undefined) return port;
+    return new Promise<number | null>((resolve) => {
+      const req = nextAsk++;
+      asking.set(req, { id, resolve });
+      send({ type: 'ask-target', req, id });
+    });
+  };
+}
+
+async function call(link: LinkProxy, what: LinkCall): Promise<number> {
+  switch (what.op) {
+    case 'listen':
+      return link.ensureListening();
+    case 'start':
+      return link.start();
+    case 'cut':
+      await link.cutLink(what.mode);
+      return link.port;
+    case 'heal':
+      await link.heal();
+      return link.port;
+    case 'close':
+      await link.close();
+      return link.port;
+  }
+}
+
+function handle(message: ToLinkProcess): void {
+  switch (message.type) {
+    case 'open': {
+      const link = new LinkProxy(message.name, { port: targetOf(message.id) });
+      links.set(message.id, link);
+      link.setDelay(message.delayMs, message.jitterMs);
+      if (message.port !== 0) opening = opening.then(() => link.reopen(message.port, message.cut).catch(() => undefined));
+      return;
+    }
+    case 'call': {
+      const { req, id } = message;
+      void opening
+        .then(() => {
+          const link = links.get(id);
+          if (!link) throw new LabOperationError('not-found', `link ${id} is not open`);
+          return call(link, message.call).finally(() => {
+            if (message.call.op !== 'close') return;
+            links.delete(id);
+            known.delete(id);
+          });
+        })
+        .then(
+          (port) => send({ type: 'reply', req, ok: true, port }),
+          (error: unknown) => {
+            const known = error instanceof LabOperationError;
+            send({ type: 'reply', req, ok: false, code: known ? error.code : 'internal', message: error instanceof Error ? error.message : String(error) });
+          },
+        );
+      return;
+    }
+    case 'delay':
+      links.get(message.id)?.setDelay(message.delayMs, message.jitterMs);
+      return;
+    case 'reset':
+      links.get(message.id)?.resetConnections();
+      return;
+    case 'target-is':
+      known.set(message.id, message.port);
+      return;
+    case 'target': {
+      const waiting = asking.get(message.req);
+      asking.delete(message.req);
+      if (!waiting) return;
+      if (!known.has(waiting.id)) known.set(waiting.id, message.port);
+      waiting.resolve(message.port);
+      return;
+    }
+  }
+}
+
+process.on('message', (message: ToLinkProcess) => handle(message));
+// The server is gone (exited, killed, crashed): so are we, and with us every link's port.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,36 @@
+/**
+ * Messages between the lab server and its link process (over the child's IPC
+ * channel, which keeps their order). Links are named by a number the server
+ * hands out; the link process knows nothing of labs.
+ */
+import type { LinkCutMode } from '@/lib/cluster';
+import type { ErrorCode } from '@/lib/result';
+
+/** What a link is, enough to open it again in a new link process. */
+export interface LinkState {
+  id: number;
+  name: string;
+  /** 0 until it first listened. */
+  port: number;
+  cut: LinkCutMode | null;
+  delayMs: number;
+  jitterMs: number;
+}
+
+export type LinkCall = { op: 'listen' } | { op: 'start' } | { op: 'cut'; mode: LinkCutMode } | { op: 'heal' } | { op: 'close' };
+
+export type ToLinkProcess =
+  | ({ type: 'open' } & LinkState)
+  | { type: 'call'; req: number; id: number; call: LinkCall }
+  | { type: 'delay'; id: number; delayMs: number; jitterMs: number }
+  | { type: 'reset'; id: number }
+  /** Where link `id`'s node is now (null: down), sent when it changes: new connections need not ask. */
+  | { type: 'target-is'; id: number; port: number | null }
+  /** The answer to an `ask-target`: the node's port now, or null while it is down. */
+  | { type: 'target'; req: number; port: number | null };
+
+export type FromLinkProcess =
+  | { type: 'reply'; req: number; ok: true; port: number }
+  | { type: 'reply'; req: number; ok: false; code: ErrorCode; message: string }
+  /** A client connected to link `id`: where is its node now? */
+  | { type: 'ask-target'; req: number; id: number };
