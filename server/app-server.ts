@@ -52,7 +52,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   if (leftovers.instances.length)
     console.log(`[locklab] removed leftovers of ${leftovers.instances.length} stopped server(s); killed redis-server pid(s): ${leftovers.killed.join(', ') || 'none'}`);
   const runDir = instanceDir(config.runRoot);
-  // Not world-readable: every node's redis.conf below it holds its lab's control password.
+  // Not world-readable: the labs' data and PID files live below it (node configs are never written: they go on stdin).
   fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(runDir, 0o700);
   const labs = new LabManager({

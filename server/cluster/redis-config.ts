@@ -22,7 +22,6 @@ export interface NodeCredentials {
 
 export interface RedisConfigInput {
   port: number;
-  dir: string;
   persistence: Persistence;
   credentials: NodeCredentials;
   /** For a replica: where its master is reached (through the replication link). */
@@ -33,14 +32,15 @@ export interface RedisConfigInput {
 export const BUSY_REPLY_THRESHOLD_MS = 500;
 
 export function redisConfig(input: RedisConfigInput): string {
-  const { port, dir, persistence, credentials, replicaOf } = input;
+  const { port, persistence, credentials, replicaOf } = input;
   const lines = [
     `port ${port}`,
     'bind 127.0.0.1',
     // ACLs guard the node; protected-mode would only refuse our own loopback clients.
     'protected-mode no',
     'daemonize no',
-    `dir "${dir}"`,
+    // Relative: the node runs in its folder, and may not be allowed to walk to it from the root.
+    'dir "./"',
     'logfile ""',
     'loglevel notice',
     // Persistence is only what the mode says: no RDB snapshots, so `none` really loses data on a crash.

@@ -13,7 +13,7 @@ import { nodeLabel } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import { freePort } from './ports';
 import { redisConfig, type NodeCredentials } from './redis-config';
-import { RedisProcess, type ExitInfo } from './redis-process';
+import { nodeUser, RedisProcess, type ExitInfo } from './redis-process';
 import { waitForPing } from './wait-ready';
 
 export interface NodeStateChange {
@@ -52,9 +52,12 @@ export class RedisNode extends EventEmitter<Events> {
   ) {
     super();
     this.label = nodeLabel(id);
-    // Private to the server: redis.conf holds the control password.
+    // Private: the node's data (its config, with the control password, comes on its stdin and is never written).
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(dir, 0o700);
+    // An unprivileged node owns its own folder (it writes its data there), and nothing above it.
+    const user = nodeUser();
+    if (user) fs.chownSync(dir, user.uid, user.gid);
   }
 
   get state(): NodeState {
@@ -105,21 +108,13 @@ export class RedisNode extends EventEmitter<Events> {
   }
 
   private async spawnOnce(reason: string): Promise<void> {
-    const configPath = path.join(this.dir, 'redis.conf');
-    fs.writeFileSync(
-      configPath,
-      redisConfig({
-        port: this._port,
-        dir: this.dir,
-        persistence: this.persistence,
-        credentials: this.credentials,
-        replicaOf: this.replicaOf ?? undefined,
-      }),
-      { mode: 0o600 },
-    );
-    // The mode above only applies to a new file; a restart rewrites the old one.
-    fs.chmodSync(configPath, 0o600);
-    const proc = new RedisProcess(configPath, this.dir);
+    const config = redisConfig({
+      port: this._port,
+      persistence: this.persistence,
+      credentials: this.credentials,
+      replicaOf: this.replicaOf ?? undefined,
+    });
+    const proc = new RedisProcess(config, this.dir);
     this.proc = proc;
     this.expectedExit = false;
     this.exitReason = null;

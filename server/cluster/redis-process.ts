@@ -41,11 +41,33 @@ function withParentDeathSignal(): boolean {
   return setprivUsable;
 }
 
-/** The command that starts redis-server with this config, under setpriv when it can. */
-export function redisCommand(configPath: string): [string, string[]] {
-  return withParentDeathSignal()
-    ? [SETPRIV_BIN, ['--pdeathsig', 'SIGKILL', '--', REDIS_SERVER_BIN, configPath]]
-    : [REDIS_SERVER_BIN, [configPath]];
+/**
+ * Who the nodes run as. A learner's Lua runs inside redis-server: should it
+ * ever break out, it must not hold the server's rights. So a server running
+ * as root starts its nodes as an unprivileged user (LOCKLAB_NODE_UID, default
+ * 65534 "nobody"; empty = the server's own user), through setpriv, which keeps
+ * the parent-death signal across the change of user. A server that is not
+ * root runs them as itself (it could not do otherwise).
+ */
+export function nodeUser(): { uid: number; gid: number } | null {
+  if (process.getuid?.() !== 0 || !withParentDeathSignal()) return null;
+  const configured = process.env.LOCKLAB_NODE_UID ?? '65534';
+  if (configured === '') return null;
+  const uid = Number(configured);
+  return Number.isInteger(uid) && uid > 0 ? { uid, gid: uid } : null;
+}
+
+/**
+ * The command that starts redis-server, under setpriv when it can. Its
+ * config comes on stdin (`-`): it holds the lab's control password, which so
+ * never touches the disk, and an unprivileged node needs no path to it
+ * through the server's private folders.
+ */
+export function redisCommand(): [string, string[]] {
+  if (!withParentDeathSignal()) return [REDIS_SERVER_BIN, ['-']];
+  const user = nodeUser();
+  const as = user ? ['--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'] : [];
+  return [SETPRIV_BIN, ['--pdeathsig', 'SIGKILL', ...as, '--', REDIS_SERVER_BIN, '-']];
 }
 
 export interface ExitInfo {
@@ -84,19 +106,23 @@ export class RedisProcess extends EventEmitter<Events> {
   readonly exited: Promise<ExitInfo>;
   readonly pid: number;
 
-  /** Starts redis-server with the config file at `configPath` (written by the caller). */
+  /** Starts redis-server in `dir` with `config` (a redis.conf's text, handed over on its stdin). */
   constructor(
-    readonly configPath: string,
+    config: string,
     readonly dir: string,
   ) {
     super();
-    const [command, args] = redisCommand(configPath);
+    const [command, args] = redisCommand();
     this.child = spawn(command, args, {
       cwd: dir,
-      stdio: ['ignore', 'pipe', 'pipe'],
+      stdio: ['pipe', 'pipe', 'pipe'],
       // Its own process group would survive our Ctrl-C; we stop nodes ourselves on SIGINT/SIGTERM.
       detached: false,
     });
+    // Redis reads its config to the end of stdin before it starts. A process that died at once closes the
+    // pipe: its exit says why, the write's EPIPE need not.
+    this.child.stdin?.on('error', () => undefined);
+    this.child.stdin?.end(config);
     if (this.child.pid === undefined) {
       // spawn reports ENOENT asynchronously; surface it as an exit.
       this.pid = -1;

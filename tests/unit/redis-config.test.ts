@@ -3,7 +3,6 @@ import { redisConfig } from '@/server/cluster/redis-config';
 
 const config = redisConfig({
   port: 41_000,
-  dir: '/tmp/x/node-1',
   persistence: 'none',
   credentials: { control: { username: 'control', password: 'c-secret' }, learner: { username: 'learner', password: 'l-secret' } },
 });
