@@ -121,8 +121,10 @@ export class LinkHost {
   private lost(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child !== child) return;
     this.child = null;
+    if (this.stopped) return;
     const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
-    log.error({ code, signal, links: this.links.size }, 'link process stopped; the next link command starts another');
+    // (`exitCode`, not `code`: the log redacts any `code` field, which elsewhere is a learner's program.)
+    log.error({ event: 'link-process-exit', exitCode: code, signal, links: this.links.size }, 'link process stopped; starting another');
     for (const [req, pending] of this.pending) {
       this.pending.delete(req);
       pending.reject(new LabOperationError('internal', `The lab server's link process stopped (${how}); try again.`));

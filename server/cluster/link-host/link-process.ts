@@ -105,3 +105,8 @@ function handle(message: ToLinkProcess): void {
 process.on('message', (message: ToLinkProcess) => handle(message));
 // The server is gone (exited, killed, crashed): so are we, and with us every link's port.
 process.on('disconnect', () => process.exit(0));
+// Ctrl-C or a supervisor's SIGTERM reaches the whole process group: the server closes its labs, and their
+// links, then exits, which ends us above. Only if it never does, we go on our own.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => setTimeout(() => process.exit(0), 10_000).unref());
+}
