@@ -61,21 +61,12 @@ interface Pair {
   lanes: { up: Lane; down: Lane };
 }
 
-export class LinkProxy implements Link {
-  private server: net.Server | null = null;
-  private _port = 0;
-  private readonly pairs = new Set<Pair>();
-  private _cut: LinkCutMode | null = null;
-  private _delayMs = 0;
-  private _jitterMs = 0;
-  private closed = false;
-
-  constructor(
-    readonly name: string,
-    private readonly target: LinkTarget,
-    /** Randomness for jitter; seeded by the caller when a scenario needs replays. */
-    private readonly random: () => number = Math.random,
-  ) {}
+/** A link's port and faults, kept alike by a proxy and by the server's mirror of one in the link process. */
+export abstract class LinkFaults {
+  protected _port = 0;
+  protected _cut: LinkCutMode | null = null;
+  protected _delayMs = 0;
+  protected _jitterMs = 0;
 
   get port(): number {
     return this._port;
@@ -89,6 +80,22 @@ export class LinkProxy implements Link {
   get jitterMs(): number {
     return this._jitterMs;
   }
+}
+
+export class LinkProxy extends LinkFaults implements Link {
+  private server: net.Server | null = null;
+  private readonly pairs = new Set<Pair>();
+  private closed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly target: LinkTarget,
+    /** Randomness for jitter; seeded by the caller when a scenario needs replays. */
+    private readonly random: () => number = Math.random,
+  ) {
+    super();
+  }
+
   get openConnections(): number {
     return this.pairs.size;
   }

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { LinkCutMode } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import { log } from '../../ops/log';
-import type { Link, LinkTarget } from '../link-proxy';
+import { LinkFaults, type Link, type LinkTarget } from '../link-proxy';
 import type { FromLinkProcess, LinkCall, LinkState, ToLinkProcess } from './protocol';
 
 const ENTRY = fileURLToPath(new URL('./link-process.ts', import.meta.url));
@@ -146,11 +146,7 @@ export class LinkHost {
 }
 
 /** A link in the link process, as the lab sees it: its state mirrored here, its changes sent there. */
-export class RemoteLink implements Link {
-  private _port = 0;
-  private _cut: LinkCutMode | null = null;
-  private _delayMs = 0;
-  private _jitterMs = 0;
+export class RemoteLink extends LinkFaults implements Link {
   private closed = false;
   /** The node's port as last told to the link process (undefined: not told yet). */
   private told: number | null | undefined = undefined;
@@ -160,19 +156,8 @@ export class RemoteLink implements Link {
     readonly id: number,
     readonly name: string,
     readonly target: LinkTarget,
-  ) {}
-
-  get port(): number {
-    return this._port;
-  }
-  get cut(): LinkCutMode | null {
-    return this._cut;
-  }
-  get delayMs(): number {
-    return this._delayMs;
-  }
-  get jitterMs(): number {
-    return this._jitterMs;
+  ) {
+    super();
   }
 
   state(): LinkState {
