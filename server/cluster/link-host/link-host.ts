@@ -17,8 +17,12 @@ import { LinkFaults, type Link, type LinkTarget } from '../link-proxy';
 import type { FromLinkProcess, LinkCall, LinkState, ToLinkProcess } from './protocol';
 
 const ENTRY = fileURLToPath(new URL('./link-process.ts', import.meta.url));
-/** Below the web server (0) and the redis-servers (5); above the learners' sandbox threads (15). */
-export const LINK_PROCESS_NICE = 10;
+/**
+ * With the redis-servers (5): a link and its node carry the same bytes, and a link below its node only
+ * adds queueing on a busy machine (at 10, a correct Redlock's retries slowed past the liveness bound
+ * under a 20-lab soak). Below the web server (0); above the learners' sandbox threads (15).
+ */
+export const LINK_PROCESS_NICE = 5;
 /** Its JS heap: delayed chunks wait here; a learner who fills it ends the runs' connections, not the server. */
 export const LINK_PROCESS_HEAP_MB = 256;
 /** A link process that dies within this long of starting is restarted only after it. */
