@@ -17,7 +17,12 @@ export interface VerdictExpectation {
 
 /** Null when the verdict meets the expectation, else what is missing, in words. */
 export function unmetExpectation(verdict: Verdict, expect: VerdictExpectation): string | null {
-  if (verdict.valid !== expect.verdict) return `the verdict is ${verdict.valid}, not ${expect.verdict}`;
+  if (verdict.valid !== expect.verdict) {
+    // Which checks made it so, for the author reading a fidelity report.
+    const checks = Object.values(verdict.checks).filter((c) => c.applicable && c.valid === verdict.valid);
+    const which = checks.length > 0 ? ` (${checks.map((c) => c.check).join(', ')})` : '';
+    return `the verdict is ${verdict.valid}${which}, not ${expect.verdict}`;
+  }
   if (expect.check && verdict.checks[expect.check].valid !== expect.verdict)
     return `the ${expect.check} check says ${verdict.checks[expect.check].valid}, not ${expect.verdict}`;
   if (expect.diagnosis && !verdict.diagnoses.some((d) => d.kind === expect.diagnosis))

@@ -18,8 +18,11 @@ describe('soak (two minutes, twenty labs)', () => {
     expect(report.faults).toBeGreaterThan(20);
     expect(report.notHeld).toEqual([]);
     expect(report.verdicts).toEqual({ held: report.runs });
-    expect(report.rss.ratio).toBeGreaterThan(0.9);
-    expect(report.rss.ratio).toBeLessThan(1.1);
+    // Two minutes hold only a few sawteeth of the server's heap: the medians of its halves swung 0.95–1.13 over six
+    // runs of a server that does not grow. The ±10 % bound is the 30-minute soak's (`npm run soak`: +7.3 %), where
+    // each half is 15 minutes; here ±20 % still fails by far a leak like the issue's (1.5 → 4.2 GB in 69 s).
+    expect(report.rss.ratio).toBeGreaterThan(0.8);
+    expect(report.rss.ratio).toBeLessThan(1.2);
     expect(report.fdCount.ratio).toBeGreaterThan(0.9);
     expect(report.fdCount.ratio).toBeLessThan(1.1);
     expect(report.leftoverNodes).toBe(0);
