@@ -18,8 +18,8 @@ export interface VerdictExpectation {
 /** Null when the verdict meets the expectation, else what is missing, in words. */
 export function unmetExpectation(verdict: Verdict, expect: VerdictExpectation): string | null {
   if (verdict.valid !== expect.verdict) {
-    // Which checks made it so, for the author reading a fidelity report.
-    const checks = Object.values(verdict.checks).filter((c) => c.applicable && c.valid === verdict.valid);
+    // Which checks made it other than held, for the author reading a fidelity report.
+    const checks = verdict.valid === 'held' ? [] : Object.values(verdict.checks).filter((c) => c.applicable && c.valid === verdict.valid);
     const which = checks.length > 0 ? ` (${checks.map((c) => c.check).join(', ')})` : '';
     return `the verdict is ${verdict.valid}${which}, not ${expect.verdict}`;
   }

@@ -10,4 +10,10 @@ describe('a verdict against a scenario’s expectation', () => {
     expect(unmetExpectation(verdict, { verdict: 'held' })).toBe('the verdict is violated (liveness), not held');
     expect(unmetExpectation(verdict, { verdict: 'violated', check: 'liveness' })).toBeNull();
   });
+
+  it('names no check when the verdict held where a break was expected (every check held)', () => {
+    const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '100'], 'OK').at(50).redis(1, 1, 'DEL', ['lock'], 1);
+    const verdict = check(h.build(), { livenessBoundMs: 1000 });
+    expect(unmetExpectation(verdict, { verdict: 'violated' })).toBe('the verdict is held, not violated');
+  });
 });
