@@ -18,11 +18,8 @@ import { LabOperationError } from '@/lib/result';
 import { holdLinkPort, listenAgainOnLinkPort, listenOnNewLinkPort, releaseLinkPort } from './link-ports';
 
 export interface LinkTarget {
-  /**
-   * The node's current port, or null while it is down. Asked once per new
-   * connection; a link in the link process asks the lab across processes.
-   */
-  port: () => number | null | Promise<number | null>;
+  /** The node's current port, or null while it is down; asked once per new connection. */
+  port: () => number | null;
 }
 
 /** What the lab does with a link, wherever the link runs (this process, or the link process). */
@@ -161,20 +158,6 @@ export class LinkProxy extends LinkFaults implements Link {
 
   private connectUp(pair: Pair): void {
     const port = this.target.port();
-    if (typeof port === 'number' || port === null) {
-      this.connectTo(pair, port);
-      return;
-    }
-    // Bytes from the client wait in its socket until the node's port is known.
-    port.then(
-      (known) => {
-        if (this.pairs.has(pair) && !pair.up) this.connectTo(pair, known);
-      },
-      () => this.drop(pair, true),
-    );
-  }
-
-  private connectTo(pair: Pair, port: number | null): void {
     if (port === null) {
       // The node is down: the closest a proxy can come to ECONNREFUSED is an immediate reset.
       pair.down.resetAndDestroy();

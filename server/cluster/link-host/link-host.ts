@@ -3,9 +3,9 @@
  * below the server's priority, with a heap of its own and, when the server
  * runs as root, as an unprivileged user; hands out `RemoteLink`s that mirror
  * each link's state here (so views and conflicts answer at once) and send
- * every change there; answers where a link's node is when a client connects.
- * If the process dies, calls in flight fail, and the next call starts a new
- * one that opens every live link again with its port, cut and delay.
+ * every change there, and where each link's node is whenever that changes.
+ * If the process dies, calls in flight fail, and a new one is started that
+ * opens every live link again with its port, cut, delay and node.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
@@ -52,10 +52,12 @@ export class LinkHost {
   }
 
   open(name: string, target: LinkTarget): RemoteLink {
+    // Started first: a new process opens every link it is told of, and this one is told below, once.
+    const child = this.process();
     const link = new RemoteLink(this, this.nextId++, name, target);
     this.links.set(link.id, link);
-    this.send({ type: 'open', ...link.state() });
-    link.refreshTarget();
+    child.send({ type: 'open', ...link.state() } satisfies ToLinkProcess);
+    link.refreshTarget(true);
     return link;
   }
 
@@ -108,13 +110,6 @@ export class LinkHost {
   }
 
   private receive(message: FromLinkProcess): void {
-    if (message.type === 'ask-target') {
-      const link = this.links.get(message.id);
-      void Promise.resolve(link ? link.target.port() : null)
-        .catch(() => null)
-        .then((port) => this.child?.send({ type: 'target', req: message.req, port } satisfies ToLinkProcess));
-      return;
-    }
     const pending = this.pending.get(message.req);
     if (!pending) return;
     this.pending.delete(message.req);
@@ -125,15 +120,15 @@ export class LinkHost {
   private lost(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
     if (this.child !== child) return;
     this.child = null;
-    if (this.stopped) return;
     const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
-    // (`exitCode`, not `code`: the log redacts any `code` field, which elsewhere is a learner's program.)
-    log.error({ event: 'link-process-exit', exitCode: code, signal, links: this.links.size }, 'link process stopped; starting another');
     for (const [req, pending] of this.pending) {
       this.pending.delete(req);
       pending.reject(new LabOperationError('internal', `The lab server's link process stopped (${how}); try again.`));
     }
-    if (this.links.size === 0 || this.stopped) return;
+    if (this.stopped) return;
+    // (`exitCode`, not `code`: the log redacts any `code` field, which elsewhere is a learner's program.)
+    log.error({ event: 'link-process-exit', exitCode: code, signal, links: this.links.size }, 'link process stopped; starting another');
+    if (this.links.size === 0) return;
     // Clients keep reconnecting to their link ports: put the links back at once — but a process that
     // keeps dying at start is not restarted in a tight loop.
     const wait = performance.now() - this.startedAt < RESTART_BACKOFF_MS ? RESTART_BACKOFF_MS : 0;
@@ -202,11 +197,10 @@ export class RemoteLink extends LinkFaults implements Link {
     if (!this.closed) this.host.send({ type: 'reset', id: this.id });
   }
 
-  /** Tells the link process where the node is, if that changed (or always, for a new link process). */
+  /** Tells the link process where the node is, if that changed (or always: a new link, a new link process). */
   refreshTarget(always = false): void {
     if (this.closed) return;
     const port = this.target.port();
-    if (typeof port === 'object' && port !== null) return; // asked per connection instead
     if (!always && port === this.told) return;
     this.told = port;
     this.host.send({ type: 'target-is', id: this.id, port });

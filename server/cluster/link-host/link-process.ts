@@ -11,10 +11,11 @@ import { LinkProxy } from '../link-proxy';
 import type { FromLinkProcess, LinkCall, ToLinkProcess } from './protocol';
 
 const links = new Map<number, LinkProxy>();
-const asking = new Map<number, { id: number; resolve: (port: number | null) => void }>();
-/** Where each link's node is, as the server last said: a connection goes there without a round trip. */
+/**
+ * Where each link's node is, as the server last said (it says so right after opening a link, and again
+ * whenever the node's state or port changes): a connection goes there without a round trip.
+ */
 const known = new Map<number, number | null>();
-let nextAsk = 1;
 /** Opens go in this order, and calls wait behind them: a reopened link must listen before it answers. */
 let opening: Promise<void> = Promise.resolve();
 
@@ -22,16 +23,8 @@ function send(message: FromLinkProcess): void {
   process.send?.(message);
 }
 
-function targetOf(id: number): () => number | null | Promise<number | null> {
-  return () => {
-    const port = known.get(id);
-    if (port !== undefined) return port;
-    return new Promise<number | null>((resolve) => {
-      const req = nextAsk++;
-      asking.set(req, { id, resolve });
-      send({ type: 'ask-target', req, id });
-    });
-  };
+function targetOf(id: number): () => number | null {
+  return () => known.get(id) ?? null;
 }
 
 async function call(link: LinkProxy, what: LinkCall): Promise<number> {
@@ -91,14 +84,6 @@ function handle(message: ToLinkProcess): void {
     case 'target-is':
       known.set(message.id, message.port);
       return;
-    case 'target': {
-      const waiting = asking.get(message.req);
-      asking.delete(message.req);
-      if (!waiting) return;
-      if (!known.has(waiting.id)) known.set(waiting.id, message.port);
-      waiting.resolve(message.port);
-      return;
-    }
   }
 }
 

@@ -24,13 +24,9 @@ export type ToLinkProcess =
   | { type: 'call'; req: number; id: number; call: LinkCall }
   | { type: 'delay'; id: number; delayMs: number; jitterMs: number }
   | { type: 'reset'; id: number }
-  /** Where link `id`'s node is now (null: down), sent when it changes: new connections need not ask. */
-  | { type: 'target-is'; id: number; port: number | null }
-  /** The answer to an `ask-target`: the node's port now, or null while it is down. */
-  | { type: 'target'; req: number; port: number | null };
+  /** Where link `id`'s node is now (null: down): sent after `open`, and whenever it changes. */
+  | { type: 'target-is'; id: number; port: number | null };
 
 export type FromLinkProcess =
   | { type: 'reply'; req: number; ok: true; port: number }
-  | { type: 'reply'; req: number; ok: false; code: ErrorCode; message: string }
-  /** A client connected to link `id`: where is its node now? */
-  | { type: 'ask-target'; req: number; id: number };
+  | { type: 'reply'; req: number; ok: false; code: ErrorCode; message: string };
