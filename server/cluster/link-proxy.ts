@@ -49,8 +49,21 @@ export interface Link {
  */
 interface Lane {
   queue: { due: number; chunk: Buffer }[];
+  /** Bytes in `queue`. */
+  bytes: number;
   timer: NodeJS.Timeout | null;
+  /** Its source is paused because too much waits here (see LANE_LIMIT_BYTES). */
+  throttled: boolean;
 }
+
+/**
+ * What one direction of one connection may hold in this process — delayed
+ * chunks plus what the receiving socket has not yet written — before the
+ * sending side is paused, as a full TCP window would. Without it a learner
+ * writing fast into a delayed link, or into a paused node, filled the
+ * process's heap, and with it every lab's links.
+ */
+export const LANE_LIMIT_BYTES = 1024 * 1024;
 
 interface Pair {
   down: net.Socket; // from the client
@@ -144,7 +157,8 @@ export class LinkProxy extends LinkFaults implements Link {
 
   private accept(down: net.Socket): void {
     down.setNoDelay(true);
-    const pair: Pair = { down, up: null, lanes: { up: { queue: [], timer: null }, down: { queue: [], timer: null } } };
+    const lane = (): Lane => ({ queue: [], bytes: 0, timer: null, throttled: false });
+    const pair: Pair = { down, up: null, lanes: { up: lane(), down: lane() } };
     this.pairs.add(pair);
     down.on('error', () => this.drop(pair));
     down.on('close', () => this.drop(pair));
@@ -170,6 +184,8 @@ export class LinkProxy extends LinkFaults implements Link {
     up.on('close', () => this.drop(pair));
     pair.down.on('data', (chunk) => this.forward(pair, 'up', chunk));
     up.on('data', (chunk) => this.forward(pair, 'down', chunk));
+    up.on('drain', () => this.relieve(pair, 'up'));
+    pair.down.on('drain', () => this.relieve(pair, 'down'));
     if (this._cut === 'blackhole') this.freeze(pair);
     else pair.down.resume();
   }
@@ -181,16 +197,22 @@ export class LinkProxy extends LinkFaults implements Link {
     // Undelayed, and nothing delayed still ahead of it (a delay just removed): straight through.
     if (this._delayMs === 0 && this._jitterMs === 0 && lane.queue.length === 0) {
       to.write(chunk);
-      return;
+    } else {
+      const wanted = performance.now() + this._delayMs + this.random() * this._jitterMs;
+      const last = lane.queue[lane.queue.length - 1];
+      lane.queue.push({ due: last ? Math.max(wanted, last.due) : wanted, chunk });
+      lane.bytes += chunk.length;
+      if (!lane.timer) this.drainLater(pair, direction, to);
     }
-    const wanted = performance.now() + this._delayMs + this.random() * this._jitterMs;
-    const last = lane.queue[lane.queue.length - 1];
-    lane.queue.push({ due: last ? Math.max(wanted, last.due) : wanted, chunk });
-    if (!lane.timer) this.drainLater(lane, to);
+    if (!lane.throttled && this.held(pair, direction) > LANE_LIMIT_BYTES) {
+      lane.throttled = true;
+      this.sourceOf(pair, direction)?.pause();
+    }
   }
 
   /** Writes every chunk that is due, in order, then waits for the next one. */
-  private drainLater(lane: Lane, to: net.Socket): void {
+  private drainLater(pair: Pair, direction: 'up' | 'down', to: net.Socket): void {
+    const lane = pair.lanes[direction];
     const head = lane.queue[0];
     if (!head) return;
     lane.timer = setTimeout(() => {
@@ -198,10 +220,37 @@ export class LinkProxy extends LinkFaults implements Link {
       const now = performance.now();
       while (lane.queue.length > 0 && (lane.queue[0] as { due: number }).due <= now + 0.5) {
         const { chunk } = lane.queue.shift() as { chunk: Buffer };
+        lane.bytes -= chunk.length;
         if (!to.destroyed) to.write(chunk);
       }
-      this.drainLater(lane, to);
+      this.relieve(pair, direction);
+      this.drainLater(pair, direction, to);
     }, Math.max(0, head.due - performance.now()));
+  }
+
+  private sourceOf(pair: Pair, direction: 'up' | 'down'): net.Socket | null {
+    return direction === 'up' ? pair.down : pair.up;
+  }
+
+  /** Bytes one direction holds here: delayed, or written to a socket that has not sent them yet. */
+  private held(pair: Pair, direction: 'up' | 'down'): number {
+    const to = direction === 'up' ? pair.up : pair.down;
+    return pair.lanes[direction].bytes + (to?.writableLength ?? 0);
+  }
+
+  /** A throttled direction that has drained to half its limit reads again (unless the link is cut). */
+  private relieve(pair: Pair, direction: 'up' | 'down'): void {
+    const lane = pair.lanes[direction];
+    if (!lane.throttled || this.held(pair, direction) > LANE_LIMIT_BYTES / 2) return;
+    lane.throttled = false;
+    if (!this._cut) this.sourceOf(pair, direction)?.resume();
+  }
+
+  /** Bytes all connections of this link hold in this process (each direction bounded near LANE_LIMIT_BYTES). */
+  get heldBytes(): number {
+    let total = 0;
+    for (const pair of this.pairs) total += this.held(pair, 'up') + this.held(pair, 'down');
+    return total;
   }
 
   private freeze(pair: Pair): void {
@@ -212,8 +261,9 @@ export class LinkProxy extends LinkFaults implements Link {
   private thaw(pair: Pair): void {
     if (!pair.up) this.connectUp(pair);
     else {
-      pair.down.resume();
-      pair.up.resume();
+      // A direction still too full stays paused; its drain resumes it.
+      if (!pair.lanes.up.throttled) pair.down.resume();
+      if (!pair.lanes.down.throttled) pair.up.resume();
     }
   }
 
@@ -223,6 +273,7 @@ export class LinkProxy extends LinkFaults implements Link {
       if (lane.timer) clearTimeout(lane.timer);
       lane.timer = null;
       lane.queue.length = 0;
+      lane.bytes = 0;
     }
     if (reset) pair.down.resetAndDestroy();
     else pair.down.destroy();
