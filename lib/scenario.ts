@@ -5,29 +5,53 @@
  */
 import { z } from 'zod';
 import { LINK_CUT_MODES, MAX_CLIENTS, MAX_NODES, PERSISTENCE_MODES } from './cluster';
+import type { HistoryEvent } from './history';
 import { seededRandom } from './random';
 
 const node = z.number().int().min(1).max(MAX_NODES);
 const client = z.number().int().min(1).max(MAX_CLIENTS);
-const at = z.number().int().min(0).max(120_000);
 const duration = z.number().int().min(0).max(120_000);
+/** How many matching events to wait for: 2 = the second time Client 1 enters its job. */
+const nth = z.number().int().min(1).max(1_000).default(1);
+
+/**
+ * A moment of the run a step can wait for instead of a time: "when Client 1
+ * enters its job". A fault aimed at a clock time misses its moment when the
+ * machine is busy (Client 1 may not hold the lock yet at 400 ms); aimed at the
+ * event, it lands where the lesson means it to, however slow the run.
+ */
+export const triggerSchema = z.discriminatedUnion('on', [
+  /** The `redlock` module (or a lesson's helper) reported the lock granted. */
+  z.object({ on: z.literal('lock-acquired'), client, nth }).strict(),
+  /** The client entered (or left) a protected job; any job unless one is named. */
+  z.object({ on: z.literal('job-enter'), client, job: z.string().min(1).max(100).optional(), nth }).strict(),
+  z.object({ on: z.literal('job-exit'), client, job: z.string().min(1).max(100).optional(), nth }).strict(),
+  /** A Redis command of the client's was answered without an error ("SET", any node unless one is named). */
+  z.object({ on: z.literal('command-answered'), client, command: z.string().regex(/^[A-Za-z][A-Za-z.|_-]{0,31}$/), node: node.optional(), nth }).strict(),
+  /** The client logged a line containing this text. */
+  z.object({ on: z.literal('log'), client, text: z.string().min(1).max(200), nth }).strict(),
+]);
+export type Trigger = z.output<typeof triggerSchema>;
+
+/** Without `when`, `at` is ms after the program starts; with it, ms after the trigger's event. */
+const timing = { at: z.number().int().min(0).max(120_000), when: triggerSchema.optional() };
 
 export const scenarioStepSchema = z.discriminatedUnion('action', [
-  z.object({ at, action: z.literal('node-kill'), node }).strict(),
-  z.object({ at, action: z.literal('node-restart'), node, delayMs: duration.optional(), persistence: z.enum(PERSISTENCE_MODES).optional() }).strict(),
-  z.object({ at, action: z.literal('node-pause'), node }).strict(),
-  z.object({ at, action: z.literal('node-resume'), node }).strict(),
-  z.object({ at, action: z.literal('node-clock-jump'), node, jumpMs: z.number().int().min(1).max(86_400_000) }).strict(),
-  z.object({ at, action: z.literal('link-cut'), client, node, mode: z.enum(LINK_CUT_MODES).default('blackhole') }).strict(),
-  z.object({ at, action: z.literal('link-heal'), client, node }).strict(),
-  z.object({ at, action: z.literal('link-delay'), client, node, delayMs: duration, jitterMs: duration.default(0) }).strict(),
-  z.object({ at, action: z.literal('replication-hold') }).strict(),
-  z.object({ at, action: z.literal('replication-release') }).strict(),
-  z.object({ at, action: z.literal('failover') }).strict(),
-  z.object({ at, action: z.literal('client-pause'), client, durationMs: duration }).strict(),
-  z.object({ at, action: z.literal('client-resume'), client }).strict(),
-  z.object({ at, action: z.literal('client-crash'), client }).strict(),
-  z.object({ at, action: z.literal('client-skew'), client, offsetMs: z.number().int().min(-3_600_000).max(3_600_000) }).strict(),
+  z.object({ ...timing, action: z.literal('node-kill'), node }).strict(),
+  z.object({ ...timing, action: z.literal('node-restart'), node, delayMs: duration.optional(), persistence: z.enum(PERSISTENCE_MODES).optional() }).strict(),
+  z.object({ ...timing, action: z.literal('node-pause'), node }).strict(),
+  z.object({ ...timing, action: z.literal('node-resume'), node }).strict(),
+  z.object({ ...timing, action: z.literal('node-clock-jump'), node, jumpMs: z.number().int().min(1).max(86_400_000) }).strict(),
+  z.object({ ...timing, action: z.literal('link-cut'), client, node, mode: z.enum(LINK_CUT_MODES).default('blackhole') }).strict(),
+  z.object({ ...timing, action: z.literal('link-heal'), client, node }).strict(),
+  z.object({ ...timing, action: z.literal('link-delay'), client, node, delayMs: duration, jitterMs: duration.default(0) }).strict(),
+  z.object({ ...timing, action: z.literal('replication-hold') }).strict(),
+  z.object({ ...timing, action: z.literal('replication-release') }).strict(),
+  z.object({ ...timing, action: z.literal('failover') }).strict(),
+  z.object({ ...timing, action: z.literal('client-pause'), client, durationMs: duration }).strict(),
+  z.object({ ...timing, action: z.literal('client-resume'), client }).strict(),
+  z.object({ ...timing, action: z.literal('client-crash'), client }).strict(),
+  z.object({ ...timing, action: z.literal('client-skew'), client, offsetMs: z.number().int().min(-3_600_000).max(3_600_000) }).strict(),
 ]);
 
 export const scenarioSchema = z
@@ -52,12 +76,15 @@ export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type ScenarioAction = ScenarioStep['action'];
 
 export interface ScheduledStep {
-  /** ms after the run starts. */
+  /** ms after the run starts, or after the step's trigger if it has one. */
   at: number;
   step: ScenarioStep;
 }
 
-/** The exact schedule a scenario produces: steps in time order (stable for equal times), jitter drawn from the seed. */
+/**
+ * The exact schedule a scenario produces: steps in time order (stable for equal times), jitter drawn from the seed.
+ * A triggered step keeps its place in this order, but its `at` counts from its trigger.
+ */
 export function schedule(scenario: Scenario): ScheduledStep[] {
   const random = seededRandom(scenario.seed);
   return scenario.steps
@@ -68,6 +95,51 @@ export function schedule(scenario: Scenario): ScheduledStep[] {
 
 /** Client n's start time. */
 export const clientStart = (scenario: Scenario, clientId: number): number => (clientId - 1) * scenario.staggerMs;
+
+/** A trigger in words: "Client 1 enters its job". */
+export function describeTrigger(trigger: Trigger): string {
+  const who = `Client ${trigger.client}`;
+  const nthTime = trigger.nth > 1 ? ` (time ${trigger.nth})` : '';
+  switch (trigger.on) {
+    case 'lock-acquired':
+      return `${who} is granted the lock${nthTime}`;
+    case 'job-enter':
+      return `${who} enters ${trigger.job ? `the job "${trigger.job}"` : 'its job'}${nthTime}`;
+    case 'job-exit':
+      return `${who} leaves ${trigger.job ? `the job "${trigger.job}"` : 'its job'}${nthTime}`;
+    case 'command-answered':
+      return `${who}'s ${trigger.command.toUpperCase()} is answered${trigger.node ? ` by Node ${trigger.node}` : ''}${nthTime}`;
+    case 'log':
+      return `${who} logs "${trigger.text}"${nthTime}`;
+  }
+}
+
+/** When a step fires, in words: "at 400 ms", "300 ms after Client 1 enters its job". */
+export function describeTiming(step: ScenarioStep): string {
+  if (!step.when) return `at ${step.at} ms`;
+  return `${step.at ? `${step.at} ms after` : 'as soon as'} ${describeTrigger(step.when)}`;
+}
+
+/** Whether a run's event is the kind a trigger waits for (the run and the count are the runner's business). */
+export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
+  if (!('client' in event) || event.client !== trigger.client) return false;
+  switch (trigger.on) {
+    case 'lock-acquired':
+      return event.type === 'lock' && event.event === 'acquired';
+    case 'job-enter':
+    case 'job-exit':
+      return event.type === 'job' && event.phase === (trigger.on === 'job-enter' ? 'enter' : 'exit') && (!trigger.job || event.job === trigger.job);
+    case 'command-answered':
+      return (
+        event.type === 'redis' &&
+        event.phase === 'ok' &&
+        event.command.toUpperCase() === trigger.command.toUpperCase() &&
+        (trigger.node === undefined || event.node === trigger.node)
+      );
+    case 'log':
+      return event.type === 'console' && event.text.includes(trigger.text);
+  }
+}
 
 /** A step in words, for the history and the timeline. */
 export function describeStep(step: ScenarioStep): string {

@@ -115,8 +115,12 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
+// The lab's own timers, workers and link process do not hold a process open (a server's listener does); this
+// tool has no listener, so it holds itself open until its runs are done.
+const keepAlive = setInterval(() => undefined, 60_000);
+// Exit once stdout has drained: piped output is written asynchronously and process.exit would cut it.
+main().finally(() => clearInterval(keepAlive)).then(
+  () => process.stdout.write('', () => process.exit(0)),
   (error) => {
     console.error(error);
     process.exit(1);

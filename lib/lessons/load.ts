@@ -203,6 +203,12 @@ function checkStepsFit(scenario: Scenario, fm: FrontMatter, p: string): void {
     if ('client' in step && step.client > scenario.clients) {
       throw new LessonFormatError(relative(p), `steps.${i}.client`, `Client ${step.client} does not exist: the scenario runs ${scenario.clients} client(s)`);
     }
+    if (step.when && step.when.client > scenario.clients) {
+      throw new LessonFormatError(relative(p), `steps.${i}.when.client`, `Client ${step.when.client} does not exist: the scenario runs ${scenario.clients} client(s)`);
+    }
+    if (step.when && 'node' in step.when && step.when.node !== undefined && step.when.node > fm.topology.nodes) {
+      throw new LessonFormatError(relative(p), `steps.${i}.when.node`, `Node ${step.when.node} does not exist: the lesson's lab has ${fm.topology.nodes} node(s)`);
+    }
     const needsReplica = step.action === 'failover' || step.action === 'replication-hold' || step.action === 'replication-release';
     if (needsReplica && fm.topology.kind !== 'replicated') {
       throw new LessonFormatError(relative(p), `steps.${i}.action`, `"${step.action}" needs the "replicated" topology`);

@@ -1,10 +1,11 @@
 /**
  * Plays a scenario against a lab: each step fires at its scheduled time (from
- * `schedule`, so a seed replays the same run), is written to the history as
+ * `schedule`, so a seed replays the same run) — counted from the program's
+ * start, or from the run's event the step waits for — is written to the history as
  * a scenario event, then carried out by the nemesis (node, link, replication
  * faults) or by the run's client control (pauses, crashes, skews).
  */
-import { describeStep, schedule, type Scenario, type ScenarioStep } from '@/lib/scenario';
+import { describeStep, describeTiming, describeTrigger, matchesTrigger, schedule, type Scenario, type ScenarioStep, type Trigger } from '@/lib/scenario';
 import type { Lab } from '../lab/lab';
 import * as nemesis from '../nemesis/nemesis';
 
@@ -30,7 +31,7 @@ export interface StepOutcome {
 }
 
 function perform(lab: Lab, step: ScenarioStep, clients: ClientControl | undefined): Promise<unknown> {
-  const { at: _at, action, ...input } = step;
+  const { at: _at, when: _when, action, ...input } = step;
   const needClients = (): ClientControl => {
     if (!clients) throw new Error(`"${describeStep(step)}" needs a running program, and none is running`);
     return clients;
@@ -80,7 +81,10 @@ export function runScenario(
   const origin = options.origin ?? lab.now();
   /** Pending steps: their timer, and how to settle them if the scenario is cancelled first. */
   const pending = new Map<NodeJS.Timeout, () => void>();
+  /** Triggered steps still waiting for their event: how many matches they have seen, and how to arm or settle them. */
+  const waiting = new Set<{ trigger: Trigger; seen: number; armAt(due: number): void; settle(): void }>();
   let cancelled = false;
+  let stopWatching = (): void => undefined;
   lab.history.append({
     type: 'scenario',
     step: 'start',
@@ -92,31 +96,54 @@ export function runScenario(
       new Promise<StepOutcome>((resolve) => {
         const fire = () => {
           if (cancelled || lab.closed) return resolve({ at, step, ok: false, error: 'cancelled' });
-          lab.history.append({ type: 'scenario', step: step.action, detail: describeStep(step), ...(runId ? { runId } : {}) });
+          const detail = step.when ? `${describeStep(step)} (${describeTiming({ ...step, at })})` : describeStep(step);
+          lab.history.append({ type: 'scenario', step: step.action, detail, ...(runId ? { runId } : {}) });
           perform(lab, step, clients).then(
             () => resolve({ at, step, ok: true }),
             (error: unknown) => resolve({ at, step, ok: false, error: (error as Error).message }),
           );
         };
-        // Measured from the scenario's origin, not from the previous step, so delays do not accumulate.
-        // Node's timers count whole milliseconds on a truncated clock, so one can fire up to 1 ms before the
-        // lab clock (sub-millisecond) says the step is due: re-arm for what is left until it is.
-        const due = origin + at;
-        const arm = () => {
+        // Measured from the scenario's origin (or the trigger's event), not from the previous step, so delays do
+        // not accumulate. Node's timers count whole milliseconds on a truncated clock, so one can fire up to 1 ms
+        // before the lab clock (sub-millisecond) says the step is due: re-arm for what is left until it is.
+        const arm = (due: number) => {
           const timer = setTimeout(() => {
             pending.delete(timer);
-            if (lab.now() < due) arm();
+            if (lab.now() < due) arm(due);
             else fire();
           }, Math.max(0, Math.ceil(due - lab.now())));
           pending.set(timer, () => resolve({ at, step, ok: false, error: 'cancelled' }));
         };
-        arm();
+        if (!step.when) return arm(origin + at);
+        const trigger = step.when;
+        waiting.add({
+          trigger,
+          seen: 0,
+          // The event's own time, not the moment this loop saw it: a busy server delays the step only by
+          // how late the event reached us, never by that twice.
+          armAt: (eventT) => arm(eventT + at),
+          settle: () => resolve({ at, step, ok: false, error: `never fired: it waits until ${describeTrigger(trigger)}, and that did not happen` }),
+        });
       }),
   );
+  if (waiting.size > 0) {
+    stopWatching = lab.history.subscribe((event) => {
+      if (runId !== undefined && event.runId !== runId) return;
+      for (const waiter of waiting) {
+        if (!matchesTrigger(waiter.trigger, event) || ++waiter.seen < waiter.trigger.nth) continue;
+        waiting.delete(waiter);
+        waiter.armAt(event.t);
+      }
+      if (waiting.size === 0) stopWatching();
+    });
+  }
   return {
     done: Promise.all(outcomes),
     cancel: () => {
       cancelled = true;
+      stopWatching();
+      for (const waiter of waiting) waiter.settle();
+      waiting.clear();
       for (const [timer, settle] of pending) {
         clearTimeout(timer);
         settle();

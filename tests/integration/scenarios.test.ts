@@ -95,4 +95,62 @@ describe('scenarios', () => {
     expect(outcomes[2]!.error).toBe('cancelled');
     expect(lab.node(1).state).toBe('up');
   });
+
+  it('fires a step that waits for an event that long after the event, on the nth match of its own run only', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const scenario = scenarioSchema.parse({
+      id: 'on-job',
+      title: 'On the job',
+      steps: [{ at: 50, when: { on: 'job-enter', client: 1, nth: 2 }, action: 'node-pause', node: 1 }],
+    });
+    const handle = runScenario(lab, scenario, { runId: 'run-1' });
+    const enter = (client: number, runId: string, execution: number) =>
+      lab.history.append({ type: 'job', phase: 'enter', client, job: 'send', execution, runId });
+    enter(1, 'run-0', 1); // another run's event
+    enter(2, 'run-1', 1); // another client's
+    const first = enter(1, 'run-1', 2);
+    const pauses = () => lab.history.since(0).filter((e) => e.type === 'scenario' && e.step === 'node-pause');
+    // Long past first.t + 50: a step counting the first match would have fired by now.
+    await waitFor(() => lab.now() - first.t > 150, 'time to pass the first match');
+    expect(pauses()).toHaveLength(0);
+    expect(lab.node(1).state).toBe('up');
+    const second = enter(1, 'run-1', 3);
+    const outcomes = await handle.done;
+    expect(outcomes.map((o) => o.ok)).toEqual([true]);
+    const [pause] = pauses();
+    expect(pause!.t - second.t).toBeGreaterThanOrEqual(50);
+    expect(pause!.type === 'scenario' && pause!.detail).toBe('pause Node 1 (50 ms after Client 1 enters its job (time 2))');
+    expect(lab.node(1).state).toBe('paused');
+  });
+
+  it('settles a step whose event never came when the scenario is cancelled, saying which event', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const scenario = scenarioSchema.parse({
+      id: 'never',
+      title: 'Never',
+      steps: [
+        { at: 0, when: { on: 'command-answered', client: 2, command: 'set' }, action: 'node-kill', node: 1 },
+        { at: 0, action: 'node-pause', node: 1 },
+      ],
+    });
+    const handle = runScenario(lab, scenario, { runId: 'run-1' });
+    // A SET that failed, and another client's answered SET, are not the trigger.
+    lab.history.append({ type: 'redis', phase: 'fail', opId: 1, client: 2, node: 1, command: 'set', error: 'ERR', runId: 'run-1' });
+    lab.history.append({ type: 'redis', phase: 'ok', opId: 2, client: 1, node: 1, command: 'set', reply: 'OK', runId: 'run-1' });
+    await waitFor(() => lab.node(1).state === 'paused', 'the timed step');
+    handle.cancel();
+    const outcomes = await handle.done;
+    expect(outcomes.map((o) => [o.step.action, o.ok])).toEqual([
+      ['node-kill', false],
+      ['node-pause', true],
+    ]);
+    expect(outcomes[0]!.error).toBe("never fired: it waits until Client 2's SET is answered, and that did not happen");
+    expect(lab.node(1).state).toBe('paused');
+  });
+
+  it('rejects a trigger it does not know, naming the field', () => {
+    const bad = scenarioSchema.safeParse({ id: 'x', title: 'x', steps: [{ at: 0, when: { on: 'moon-rise', client: 1 }, action: 'node-kill', node: 1 }] });
+    expect(bad.success).toBe(false);
+    if (!bad.success) expect(bad.error.issues[0]!.path.join('.')).toBe('steps.0.when.on');
+  });
 });
