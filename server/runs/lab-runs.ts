@@ -296,7 +296,7 @@ export class LabRuns extends EventEmitter<Events> {
     this.emit('started', info);
 
     void handle.done.then((outcome: RunOutcome) => {
-      run.scenario?.cancel();
+      run.scenario?.cancel({ runEnded: !cut });
       if (run.verdictTimer) clearTimeout(run.verdictTimer);
       unsubscribe();
       const checked: Verdict = checker.verdict({ final: true });

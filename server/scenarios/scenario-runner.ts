@@ -20,7 +20,11 @@ export interface ClientControl {
 export interface ScenarioHandle {
   /** Resolves when every step has been carried out (or has failed, which the history records). */
   done: Promise<StepOutcome[]>;
-  cancel(): void;
+  /**
+   * Settles every step not yet carried out. `runEnded`: the program finished, so a step still waiting for its
+   * moment never had it — the run's console says which, so a learner is not left wondering why a pause never came.
+   */
+  cancel(options?: { runEnded?: boolean }): void;
 }
 
 export interface StepOutcome {
@@ -82,7 +86,7 @@ export function runScenario(
   /** Pending steps: their timer, and how to settle them if the scenario is cancelled first. */
   const pending = new Map<NodeJS.Timeout, () => void>();
   /** Triggered steps still waiting for their event: how many matches they have seen, and how to arm or settle them. */
-  const waiting = new Set<{ trigger: Trigger; seen: number; armAt(due: number): void; settle(): void }>();
+  const waiting = new Set<{ step: ScenarioStep; trigger: Trigger; seen: number; armAt(due: number): void; settle(): void }>();
   let cancelled = false;
   let stopWatching = (): void => undefined;
   lab.history.append({
@@ -117,6 +121,7 @@ export function runScenario(
         if (!step.when) return arm(origin + at);
         const trigger = step.when;
         waiting.add({
+          step,
           trigger,
           seen: 0,
           // The event's own time, not the moment this loop saw it: a busy server delays the step only by
@@ -139,10 +144,16 @@ export function runScenario(
   }
   return {
     done: Promise.all(outcomes),
-    cancel: () => {
+    cancel: ({ runEnded = false } = {}) => {
       cancelled = true;
       stopWatching();
-      for (const waiter of waiting) waiter.settle();
+      for (const waiter of waiting) {
+        if (runEnded && !lab.closed) {
+          const text = `The scenario's step "${describeStep(waiter.step)}" never fired: it waits until ${describeTrigger(waiter.trigger)}, and that did not happen in this run.`;
+          lab.history.append({ type: 'console', client: 0, level: 'warn', text, ...(runId ? { runId } : {}) });
+        }
+        waiter.settle();
+      }
       waiting.clear();
       for (const [timer, settle] of pending) {
         clearTimeout(timer);

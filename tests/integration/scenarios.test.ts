@@ -138,13 +138,18 @@ describe('scenarios', () => {
     lab.history.append({ type: 'redis', phase: 'fail', opId: 1, client: 2, node: 1, command: 'set', error: 'ERR', runId: 'run-1' });
     lab.history.append({ type: 'redis', phase: 'ok', opId: 2, client: 1, node: 1, command: 'set', reply: 'OK', runId: 'run-1' });
     await waitFor(() => lab.node(1).state === 'paused', 'the timed step');
-    handle.cancel();
+    handle.cancel({ runEnded: true });
     const outcomes = await handle.done;
     expect(outcomes.map((o) => [o.step.action, o.ok])).toEqual([
       ['node-kill', false],
       ['node-pause', true],
     ]);
     expect(outcomes[0]!.error).toBe("never fired: it waits until Client 2's SET is answered, and that did not happen");
+    // The learner reads it in the run's console.
+    const notes = lab.history.since(0).filter((e) => e.type === 'console' && e.runId === 'run-1');
+    expect(notes.map((e) => e.type === 'console' && e.text)).toEqual([
+      'The scenario\'s step "kill Node 1" never fired: it waits until Client 2\'s SET is answered, and that did not happen in this run.',
+    ]);
     expect(lab.node(1).state).toBe('paused');
   });
 
