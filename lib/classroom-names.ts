@@ -3,6 +3,7 @@
  * stays small): join codes and the lab commands an instructor may send.
  * lib/classroom.ts re-exports all of it next to its schemas.
  */
+import { FAULT_EVENTS } from './faults/catalogue';
 
 /**
  * Join codes are Crockford base32 (no I, L, O, U: nothing to misread), 15
@@ -36,27 +37,8 @@ export function formatJoinCode(compact: string): string {
 /** The learner's page for a classroom. */
 export const classroomPath = (code: string): string => `/classroom/${code}`;
 
-/** The lab commands an instructor may send to the classroom's lab (the same payloads as on a learner's own lab). */
-export const CLASSROOM_LAB_COMMANDS = [
-  'node:kill',
-  'node:restart',
-  'node:pause',
-  'node:resume',
-  'node:clock-jump',
-  'link:cut',
-  'link:heal',
-  'link:delay',
-  'replication:hold',
-  'replication:release',
-  'replication:delay',
-  'cluster:failover',
-  'run:start',
-  'run:stop',
-  'client:pause',
-  'client:resume',
-  'client:crash',
-  'client:skew',
-] as const;
+/** The lab commands an instructor may send to the classroom's lab (the same payloads as on a learner's own lab): every fault of the catalogue, and runs. */
+export const CLASSROOM_LAB_COMMANDS = [...FAULT_EVENTS, 'run:start', 'run:stop'] as const;
 export type ClassroomLabCommand = (typeof CLASSROOM_LAB_COMMANDS)[number];
 
 export function isClassroomLabCommand(event: string): event is ClassroomLabCommand {

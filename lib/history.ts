@@ -8,27 +8,11 @@
  * completion (`ok`, `fail`, or `info` = indeterminate: we do not know whether
  * it took effect, e.g. a command that timed out or whose client crashed).
  */
+import type { FaultOp } from './faults/catalogue';
 import type { InterventionAction, InterventionCause, LinkCutMode, NodeRole, NodeState, Persistence } from './cluster';
 
-export const NEMESIS_OPS = [
-  'node-kill',
-  'node-restart',
-  'node-pause',
-  'node-resume',
-  'node-clock-jump',
-  'link-cut',
-  'link-heal',
-  'link-delay',
-  'replication-hold',
-  'replication-release',
-  'replication-delay',
-  'failover',
-  'client-pause',
-  'client-resume',
-  'client-crash',
-  'client-skew',
-] as const;
-export type NemesisOp = (typeof NEMESIS_OPS)[number];
+/** A nemesis event's operation: a fault of the catalogue (lib/faults/catalogue.ts). */
+export type NemesisOp = FaultOp;
 
 export type Scalar = string | number | boolean | null;
 

@@ -21,18 +21,10 @@ import type {
   DemoSummary,
   RosterEntry,
 } from './classroom';
-import type { ClientPauseInput, ClientSkewInput, ClientTargetInput, Diagnostic, RunEnded, RunInfo, RunStartInput, RunVerdict } from './run';
-import type {
-  ClockJumpInput,
-  LabJoinInput,
-  LabResetInput,
-  LinkCutInput,
-  LinkDelayInput,
-  LinkTarget,
-  NodeRestartInput,
-  NodeTarget,
-  ReplicationDelayInput,
-} from './schemas';
+import type { Diagnostic, RunEnded, RunInfo, RunStartInput, RunVerdict } from './run';
+import type { LabJoinInput, LabResetInput } from './schemas';
+import type { FAULTS, FaultOp, FaultReply } from './faults/catalogue';
+import type { FaultRequest } from './faults/inputs';
 
 export type Ack<T> = (result: Result<T>) => void;
 
@@ -87,29 +79,18 @@ export interface ServerToClientEvents {
   'classroom:ended': (info: { code: string; reason: string }) => void;
 }
 
-export interface ClientToServerEvents {
+/** One event per fault of the catalogue: its input, and an ack with what it changed. */
+export type FaultEvents = {
+  [K in FaultOp as (typeof FAULTS)[K]['event']]: (input: FaultRequest<K>, ack: Ack<FaultReply<K>>) => void;
+};
+
+export interface ClientToServerEvents extends FaultEvents {
   'lab:join': (input: LabJoinInput, ack: Ack<LabSnapshot>) => void;
   'lab:reset': (input: LabResetInput, ack: Ack<LabSnapshot>) => void;
-  'node:kill': (input: NodeTarget, ack: Ack<NodeView>) => void;
-  'node:restart': (input: NodeRestartInput, ack: Ack<NodeView>) => void;
-  'node:pause': (input: NodeTarget, ack: Ack<NodeView>) => void;
-  'node:resume': (input: NodeTarget, ack: Ack<NodeView>) => void;
-  'node:clock-jump': (input: ClockJumpInput, ack: Ack<NodeView>) => void;
-  'link:cut': (input: LinkCutInput, ack: Ack<LinkView>) => void;
-  'link:heal': (input: LinkTarget, ack: Ack<LinkView>) => void;
-  'link:delay': (input: LinkDelayInput, ack: Ack<LinkView>) => void;
-  'replication:hold': (input: Record<string, never>, ack: Ack<ReplicationView>) => void;
-  'replication:release': (input: Record<string, never>, ack: Ack<ReplicationView>) => void;
-  'replication:delay': (input: ReplicationDelayInput, ack: Ack<ReplicationView>) => void;
-  'cluster:failover': (input: Record<string, never>, ack: Ack<NodeView[]>) => void;
   /** Starts the program as N clients (stopping a run in progress first). */
   'run:start': (input: RunStartInput, ack: Ack<RunInfo>) => void;
   /** Stops the run in progress; the value is how it ended, or null if nothing ran. */
   'run:stop': (input: Record<string, never>, ack: Ack<RunEnded | null>) => void;
-  'client:pause': (input: ClientPauseInput, ack: Ack<{ client: number }>) => void;
-  'client:resume': (input: ClientTargetInput, ack: Ack<{ client: number }>) => void;
-  'client:crash': (input: ClientTargetInput, ack: Ack<{ client: number }>) => void;
-  'client:skew': (input: ClientSkewInput, ack: Ack<{ client: number }>) => void;
   /** Runs the learner's code under the lesson's exercise scenarios and seeds; answers when all are graded or one fails. */
   'exercise:check': (input: ExerciseCheckInput, ack: Ack<GradeResult>) => void;
 

@@ -52,22 +52,7 @@ export const runStartSchema = z
   })
   .strict();
 
-export const clientPauseSchema = z
-  .object({
-    client: clientId,
-    /** Resume by itself after this long; without it the client stays paused until resumed. */
-    durationMs: z.number().int().min(1).max(120_000).optional(),
-  })
-  .strict();
-
-export const clientTargetSchema = z.object({ client: clientId }).strict();
-
-export const clientSkewSchema = z.object({ client: clientId, offsetMs: z.number().int().min(-3_600_000).max(3_600_000) }).strict();
-
 export type RunStartInput = z.input<typeof runStartSchema>;
-export type ClientPauseInput = z.input<typeof clientPauseSchema>;
-export type ClientTargetInput = z.input<typeof clientTargetSchema>;
-export type ClientSkewInput = z.input<typeof clientSkewSchema>;
 
 /** A syntax or runtime error in the learner's own source (1-based line, 1-based column), ready for an editor marker. */
 export interface Diagnostic {

@@ -4,13 +4,14 @@
  * schema (here, isomorphic) serves the server's runner and the browser's picker.
  */
 import { z } from 'zod';
-import { LINK_CUT_MODES, MAX_CLIENTS, MAX_NODES, PERSISTENCE_MODES } from './cluster';
+import { MAX_CLIENTS, MAX_NODES } from './cluster';
+import { describeFault, FAULT_OPS, type FaultOp } from './faults/catalogue';
+import { FAULT_INPUTS, type FaultInput, type FaultRequest } from './faults/inputs';
 import type { HistoryEvent } from './history';
 import { seededRandom } from './random';
 
 const node = z.number().int().min(1).max(MAX_NODES);
 const client = z.number().int().min(1).max(MAX_CLIENTS);
-const duration = z.number().int().min(0).max(120_000);
 /** How many matching events to wait for: 2 = the second time Client 1 enters its job. */
 const nth = z.number().int().min(1).max(1_000).default(1);
 
@@ -36,23 +37,19 @@ export type Trigger = z.output<typeof triggerSchema>;
 /** Without `when`, `at` is ms after the program starts; with it, ms after the trigger's event. */
 const timing = { at: z.number().int().min(0).max(120_000), when: triggerSchema.optional() };
 
-export const scenarioStepSchema = z.discriminatedUnion('action', [
-  z.object({ ...timing, action: z.literal('node-kill'), node }).strict(),
-  z.object({ ...timing, action: z.literal('node-restart'), node, delayMs: duration.optional(), persistence: z.enum(PERSISTENCE_MODES).optional() }).strict(),
-  z.object({ ...timing, action: z.literal('node-pause'), node }).strict(),
-  z.object({ ...timing, action: z.literal('node-resume'), node }).strict(),
-  z.object({ ...timing, action: z.literal('node-clock-jump'), node, jumpMs: z.number().int().min(1).max(86_400_000) }).strict(),
-  z.object({ ...timing, action: z.literal('link-cut'), client, node, mode: z.enum(LINK_CUT_MODES).default('blackhole') }).strict(),
-  z.object({ ...timing, action: z.literal('link-heal'), client, node }).strict(),
-  z.object({ ...timing, action: z.literal('link-delay'), client, node, delayMs: duration, jitterMs: duration.default(0) }).strict(),
-  z.object({ ...timing, action: z.literal('replication-hold') }).strict(),
-  z.object({ ...timing, action: z.literal('replication-release') }).strict(),
-  z.object({ ...timing, action: z.literal('failover') }).strict(),
-  z.object({ ...timing, action: z.literal('client-pause'), client, durationMs: duration }).strict(),
-  z.object({ ...timing, action: z.literal('client-resume'), client }).strict(),
-  z.object({ ...timing, action: z.literal('client-crash'), client }).strict(),
-  z.object({ ...timing, action: z.literal('client-skew'), client, offsetMs: z.number().int().min(-3_600_000).max(3_600_000) }).strict(),
-]);
+/** A scenario step: a fault of the catalogue with its input (the very schema the buttons use) and its timing. */
+export type ScenarioStep = { [K in FaultOp]: FaultInput<K> & { action: K; at: number; when?: Trigger } }[FaultOp];
+type ScenarioStepInput = { [K in FaultOp]: FaultRequest<K> & { action: K; at: number; when?: z.input<typeof triggerSchema> } }[FaultOp];
+
+const stepSchemaOf = (op: FaultOp) => FAULT_INPUTS[op].extend({ ...timing, action: z.literal(op) });
+/**
+ * Built from the catalogue, so it has a step for every fault and the same bounds as the live commands. zod
+ * cannot type a union mapped from a list, so its type is stated once here (ScenarioStep, above).
+ */
+export const scenarioStepSchema = z.discriminatedUnion(
+  'action',
+  FAULT_OPS.map(stepSchemaOf) as unknown as [ReturnType<typeof stepSchemaOf>, ...ReturnType<typeof stepSchemaOf>[]],
+) as unknown as z.ZodType<ScenarioStep, ScenarioStepInput>;
 
 export const scenarioSchema = z
   .object({
@@ -70,7 +67,6 @@ export const scenarioSchema = z
   })
   .strict();
 
-export type ScenarioStep = z.output<typeof scenarioStepSchema>;
 export type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;
 export type ScenarioAction = ScenarioStep['action'];
@@ -115,9 +111,9 @@ export function describeTrigger(trigger: Trigger): string {
 }
 
 /** When a step fires, in words: "at 400 ms", "300 ms after Client 1 enters its job". */
-export function describeTiming(step: ScenarioStep): string {
-  if (!step.when) return `at ${step.at} ms`;
-  return `${step.at ? `${step.at} ms after` : 'as soon as'} ${describeTrigger(step.when)}`;
+export function describeTiming(when: Trigger | undefined, at: number): string {
+  if (!when) return `at ${at} ms`;
+  return `${at ? `${at} ms after` : 'as soon as'} ${describeTrigger(when)}`;
 }
 
 /** Whether a run's event is the kind a trigger waits for (the run and the count are the runner's business). */
@@ -141,38 +137,8 @@ export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
   }
 }
 
-/** A step in words, for the history and the timeline. */
+/** A step in words, for the history and the timeline: "kill Node 3". */
 export function describeStep(step: ScenarioStep): string {
-  switch (step.action) {
-    case 'node-kill':
-      return `kill Node ${step.node}`;
-    case 'node-restart':
-      return `restart Node ${step.node}${step.delayMs ? ` after ${step.delayMs} ms` : ''}${step.persistence ? ` (${step.persistence})` : ''}`;
-    case 'node-pause':
-      return `pause Node ${step.node}`;
-    case 'node-resume':
-      return `resume Node ${step.node}`;
-    case 'node-clock-jump':
-      return `jump Node ${step.node}'s clock ${step.jumpMs} ms forward`;
-    case 'link-cut':
-      return `cut Client ${step.client} → Node ${step.node} (${step.mode})`;
-    case 'link-heal':
-      return `heal Client ${step.client} → Node ${step.node}`;
-    case 'link-delay':
-      return `delay Client ${step.client} → Node ${step.node} by ${step.delayMs} ms`;
-    case 'replication-hold':
-      return 'hold replication back';
-    case 'replication-release':
-      return 'release replication';
-    case 'failover':
-      return 'fail over Node 1 → Node 2';
-    case 'client-pause':
-      return `pause Client ${step.client} for ${step.durationMs} ms`;
-    case 'client-resume':
-      return `resume Client ${step.client}`;
-    case 'client-crash':
-      return `crash Client ${step.client}`;
-    case 'client-skew':
-      return `skew Client ${step.client}'s clock by ${step.offsetMs} ms`;
-  }
+  const { at: _at, when: _when, action, ...input } = step;
+  return describeFault(action, input as FaultInput<typeof action>);
 }

@@ -109,10 +109,10 @@ function ClusterActions() {
   if (!replicated) return <p className={styles.muted}>Five independent masters: use the node cards and the link grid. The failover demo switches to a master and its replica.</p>;
   return (
     <div className={styles.row}>
-      <button type="button" className={styles.secondary} onClick={() => void (held ? lab.releaseReplication() : lab.holdReplication())}>
+      <button type="button" className={styles.secondary} onClick={() => void (held ? lab.fault('replication-release', {}) : lab.fault('replication-hold', {}))}>
         {held ? 'Release replication' : 'Hold replication'}
       </button>
-      <button type="button" className={styles.danger} onClick={() => void lab.failover()}>
+      <button type="button" className={styles.danger} onClick={() => void lab.fault('failover', {})}>
         Fail over
       </button>
     </div>

@@ -69,13 +69,13 @@ function ClientRow({ client, status, active }: { client: number; status: ClientS
             </option>
           ))}
         </select>
-        <ControlButton name={`Pause ${label}`} variant="danger" enabled={live && status === 'running'} onPress={() => void lab.pauseClient(client, pauseMs || undefined)}>
+        <ControlButton name={`Pause ${label}`} variant="danger" enabled={live && status === 'running'} onPress={() => void lab.fault('client-pause', { client, durationMs: pauseMs || undefined })}>
           Pause
         </ControlButton>
-        <ControlButton name={`Resume ${label}`} enabled={live && status === 'paused'} onPress={() => void lab.resumeClient(client)}>
+        <ControlButton name={`Resume ${label}`} enabled={live && status === 'paused'} onPress={() => void lab.fault('client-resume', { client })}>
           Resume
         </ControlButton>
-        <ControlButton name={`Crash ${label}`} variant="danger" enabled={live} onPress={() => void lab.crashClient(client)}>
+        <ControlButton name={`Crash ${label}`} variant="danger" enabled={live} onPress={() => void lab.fault('client-crash', { client })}>
           Crash
         </ControlButton>
       </span>

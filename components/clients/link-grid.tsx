@@ -61,11 +61,11 @@ export function LinkGrid() {
                           {linkWords(link)}
                         </span>
                         {cut ? (
-                          <ControlButton name={`Heal Client ${c} → Node ${n}`} enabled={Boolean(link)} onPress={() => void lab.healLink(c, n)}>
+                          <ControlButton name={`Heal Client ${c} → Node ${n}`} enabled={Boolean(link)} onPress={() => void lab.fault('link-heal', { client: c, node: n })}>
                             Heal
                           </ControlButton>
                         ) : (
-                          <ControlButton name={`Cut Client ${c} → Node ${n}`} variant="danger" enabled={Boolean(link)} onPress={() => void lab.cutLink(c, n)}>
+                          <ControlButton name={`Cut Client ${c} → Node ${n}`} variant="danger" enabled={Boolean(link)} onPress={() => void lab.fault('link-cut', { client: c, node: n })}>
                             Cut
                           </ControlButton>
                         )}
@@ -93,7 +93,7 @@ function DelayForm({ clients, nodes }: { clients: number[]; nodes: number[] }) {
   const valid = Number.isFinite(delayMs) && delayMs >= 0 && delayMs <= 60_000;
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    if (valid) void lab.delayLink(client, node, delayMs);
+    if (valid) void lab.fault('link-delay', { client, node, delayMs });
   };
   return (
     <form className={styles.delayForm} onSubmit={submit}>

@@ -54,22 +54,22 @@ export function NodeControls({ node }: { node: NodeView }) {
           name={`Kill ${label}`}
           variant="danger"
           enabled={node.state !== 'down'}
-          onPress={() => void client.killNode(node.id)}
+          onPress={() => void client.fault('node-kill', { node: node.id })}
         >
           Kill
         </ControlButton>
-        <ControlButton name={`Restart ${label}`} enabled={canRestart} onPress={() => void client.restartNode(node.id)}>
+        <ControlButton name={`Restart ${label}`} enabled={canRestart} onPress={() => void client.fault('node-restart', { node: node.id })}>
           Restart
         </ControlButton>
         <ControlButton
           name={`Pause ${label}`}
           variant="danger"
           enabled={node.state === 'up'}
-          onPress={() => void client.pauseNode(node.id)}
+          onPress={() => void client.fault('node-pause', { node: node.id })}
         >
           Pause
         </ControlButton>
-        <ControlButton name={`Resume ${label}`} enabled={node.state === 'paused'} onPress={() => void client.resumeNode(node.id)}>
+        <ControlButton name={`Resume ${label}`} enabled={node.state === 'paused'} onPress={() => void client.fault('node-resume', { node: node.id })}>
           Resume
         </ControlButton>
       </div>
@@ -90,7 +90,7 @@ function RestartOptions({ node, enabled, pending }: { node: NodeView; enabled: b
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!enabled || !delayValid) return;
-    void client.restartNode(node.id, { persistence, delayMs });
+    void client.fault('node-restart', { node: node.id, persistence, delayMs });
   };
 
   return (

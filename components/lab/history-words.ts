@@ -4,6 +4,7 @@
  * state changes); the timeline of issue 4 shows the rest.
  */
 import type { NodeState } from '@/lib/cluster';
+import { FAULTS, isRecovery } from '@/lib/faults/catalogue';
 import type { HistoryEvent, NemesisEvent, NemesisOp, NodeStateEvent, Scalar } from '@/lib/history';
 
 export type HistoryTone = 'fault' | 'recovery' | 'refused' | 'info';
@@ -15,44 +16,6 @@ export interface HistoryLine {
   text: string;
   tone: HistoryTone;
 }
-
-const NEMESIS_WORDS: Record<NemesisOp, { did: string; tone: HistoryTone }> = {
-  'node-kill': { did: 'killed', tone: 'fault' },
-  'node-restart': { did: 'restarted', tone: 'recovery' },
-  'node-pause': { did: 'paused', tone: 'fault' },
-  'node-resume': { did: 'resumed', tone: 'recovery' },
-  'node-clock-jump': { did: 'clock jumped forward', tone: 'fault' },
-  'link-cut': { did: 'link cut', tone: 'fault' },
-  'link-heal': { did: 'link healed', tone: 'recovery' },
-  'link-delay': { did: 'link delayed', tone: 'fault' },
-  'replication-hold': { did: 'replication held back', tone: 'fault' },
-  'replication-release': { did: 'replication released', tone: 'recovery' },
-  'replication-delay': { did: 'replication delayed', tone: 'fault' },
-  failover: { did: 'failed over', tone: 'fault' },
-  'client-pause': { did: 'paused', tone: 'fault' },
-  'client-resume': { did: 'resumed', tone: 'recovery' },
-  'client-crash': { did: 'crashed', tone: 'fault' },
-  'client-skew': { did: 'clock skewed', tone: 'fault' },
-};
-
-const NEMESIS_ATTEMPT: Record<NemesisOp, string> = {
-  'node-kill': 'kill',
-  'node-restart': 'restart',
-  'node-pause': 'pause',
-  'node-resume': 'resume',
-  'node-clock-jump': 'jump the clock of',
-  'link-cut': 'cut',
-  'link-heal': 'heal',
-  'link-delay': 'delay',
-  'replication-hold': 'hold back',
-  'replication-release': 'release',
-  'replication-delay': 'delay',
-  failover: 'fail over',
-  'client-pause': 'pause',
-  'client-resume': 'resume',
-  'client-crash': 'crash',
-  'client-skew': 'skew the clock of',
-};
 
 /** "1.5 s" or "250 ms": durations as a person reads them. */
 export function formatDuration(ms: number): string {
@@ -67,7 +30,7 @@ function durationArg(args: Record<string, Scalar>, name: string): number | null 
 }
 
 function fallbackOkWords(event: NemesisEvent): string {
-  const words = NEMESIS_WORDS[event.op];
+  const words = FAULTS[event.op];
   const jump = durationArg(event.args, 'jumpMs');
   const delay = durationArg(event.args, 'delayMs');
   if (event.op === 'node-restart' && delay !== null) return `${event.target} will restart in ${formatDuration(delay)}`;
@@ -85,10 +48,10 @@ function describeNemesis(event: NemesisEvent): HistoryLine | null {
   if (event.phase === 'invoke') return null;
   if (event.phase === 'fail') {
     const why = event.detail ? `: ${event.detail}` : '';
-    return { ...base, text: `Refused to ${NEMESIS_ATTEMPT[event.op]} ${event.target}${why}`, tone: 'refused' };
+    return { ...base, text: `Refused to ${FAULTS[event.op].attempt} ${event.target}${why}`, tone: 'refused' };
   }
   // The server words what each operation did ("Node 2 killed with SIGKILL"); ours are the fallback.
-  return { ...base, text: event.detail ?? fallbackOkWords(event), tone: NEMESIS_WORDS[event.op].tone };
+  return { ...base, text: event.detail ?? fallbackOkWords(event), tone: isRecovery(event.op) ? 'recovery' : 'fault' };
 }
 
 /** One line for the event, or null when the compact list leaves it out. */

@@ -8,7 +8,8 @@
  * text alternative lists it, and tests/unit/timeline-layout.test.ts checks it
  * on hand-written histories.
  */
-import type { HistoryEvent, LockVote, NemesisOp } from '@/lib/history';
+import { isRecovery } from '@/lib/faults/catalogue';
+import type { HistoryEvent, LockVote } from '@/lib/history';
 
 export type IntervalKind = 'attempt' | 'hold' | 'section' | 'pause';
 
@@ -89,13 +90,6 @@ export interface LayoutOptions {
   endT?: number;
 }
 
-const RECOVERY_OPS: ReadonlySet<NemesisOp> = new Set([
-  'node-restart',
-  'node-resume',
-  'link-heal',
-  'replication-release',
-  'client-resume',
-]);
 
 interface Open {
   lane: Lane;
@@ -201,7 +195,7 @@ class LayoutBuilder {
         break;
       case 'nemesis':
         if (e.phase === 'ok') {
-          this.markers.push({ kind: 'nemesis', t: e.t, seq: e.seq, label: e.detail ?? `${e.op} ${e.target}`, tone: RECOVERY_OPS.has(e.op) ? 'recovery' : 'fault' });
+          this.markers.push({ kind: 'nemesis', t: e.t, seq: e.seq, label: e.detail ?? `${e.op} ${e.target}`, tone: isRecovery(e.op) ? 'recovery' : 'fault' });
         } else if (e.phase === 'fail') {
           this.markers.push({ kind: 'nemesis-refused', t: e.t, seq: e.seq, label: `refused: ${e.op} ${e.target}${e.detail ? ` (${e.detail})` : ''}`, tone: 'info' });
         }

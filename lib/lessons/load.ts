@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
+import { needsReplica } from '../faults/catalogue';
 import { scenarioSchema, type Scenario, type ScenarioStep } from '../scenario';
 import { frontMatterSchema, quizSchema, type FrontMatter, type LessonScenarioRef, type ProgramRef, type Quiz } from './schema';
 
@@ -209,8 +210,7 @@ function checkStepsFit(scenario: Scenario, fm: FrontMatter, p: string): void {
     if (step.when && 'node' in step.when && step.when.node !== undefined && step.when.node > fm.topology.nodes) {
       throw new LessonFormatError(relative(p), `steps.${i}.when.node`, `Node ${step.when.node} does not exist: the lesson's lab has ${fm.topology.nodes} node(s)`);
     }
-    const needsReplica = step.action === 'failover' || step.action === 'replication-hold' || step.action === 'replication-release';
-    if (needsReplica && fm.topology.kind !== 'replicated') {
+    if (needsReplica(step.action) && fm.topology.kind !== 'replicated') {
       throw new LessonFormatError(relative(p), `steps.${i}.action`, `"${step.action}" needs the "replicated" topology`);
     }
   });

@@ -5,8 +5,7 @@
  */
 import { clientLabel } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
-import { clientPauseSchema, clientSkewSchema, clientTargetSchema } from '@/lib/run';
-import { parseInput } from '@/lib/validate';
+import type { FaultInput } from '@/lib/faults/inputs';
 import type { Lab } from '../lab/lab';
 import { operate } from './nemesis';
 
@@ -31,8 +30,7 @@ function target(lab: Lab, run: RunningClients | null, client: number): RunningCl
   return run;
 }
 
-export function pauseClient(lab: Lab, run: RunningClients | null, input: unknown): Promise<{ client: number }> {
-  const { client, durationMs } = parseInput(clientPauseSchema, input, 'client pause');
+export function pauseClient(lab: Lab, run: RunningClients | null, { client, durationMs }: FaultInput<'client-pause'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
   return operate(lab, 'client-pause', { target: clientLabel(client), client }, { durationMs: durationMs ?? null }, async () => {
     if (r.isPaused(client)) throw new LabOperationError('conflict', `${clientLabel(client)} is already paused`);
@@ -42,8 +40,7 @@ export function pauseClient(lab: Lab, run: RunningClients | null, input: unknown
   });
 }
 
-export function resumeClient(lab: Lab, run: RunningClients | null, input: unknown): Promise<{ client: number }> {
-  const { client } = parseInput(clientTargetSchema, input, 'client resume');
+export function resumeClient(lab: Lab, run: RunningClients | null, { client }: FaultInput<'client-resume'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
   return operate(lab, 'client-resume', { target: clientLabel(client), client }, {}, async () => {
     if (!r.isPaused(client)) throw new LabOperationError('conflict', `${clientLabel(client)} is not paused`);
@@ -52,8 +49,7 @@ export function resumeClient(lab: Lab, run: RunningClients | null, input: unknow
   });
 }
 
-export function crashClient(lab: Lab, run: RunningClients | null, input: unknown): Promise<{ client: number }> {
-  const { client } = parseInput(clientTargetSchema, input, 'client crash');
+export function crashClient(lab: Lab, run: RunningClients | null, { client }: FaultInput<'client-crash'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
   return operate(lab, 'client-crash', { target: clientLabel(client), client }, {}, async () => {
     r.crash(client);
@@ -61,8 +57,7 @@ export function crashClient(lab: Lab, run: RunningClients | null, input: unknown
   });
 }
 
-export function skewClient(lab: Lab, run: RunningClients | null, input: unknown): Promise<{ client: number }> {
-  const { client, offsetMs } = parseInput(clientSkewSchema, input, 'client skew');
+export function skewClient(lab: Lab, run: RunningClients | null, { client, offsetMs }: FaultInput<'client-skew'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
   return operate(lab, 'client-skew', { target: clientLabel(client), client }, { offsetMs }, async () => {
     r.skew(client, offsetMs);

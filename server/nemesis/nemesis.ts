@@ -1,26 +1,16 @@
 /**
- * The nemesis: every fault the lab can inject, as operations on a Lab.
- * Each operation validates its input (the same zod schemas the sockets use,
- * since scenarios call it too), refuses a fault that is already in effect,
+ * The nemesis: the lab's node, link, replication and cluster faults, as
+ * operations on a Lab. Each takes its input already parsed (at the edge, with
+ * the catalogue's schema: lib/faults/inputs.ts), checks its target exists
+ * before anything is recorded, refuses a fault that is already in effect,
  * runs in the lab's serial queue, and writes invoke + ok/fail to the history
  * so a run's record shows exactly when the world changed.
  */
-import type { z } from 'zod';
 import type { LinkView, NodeView, ReplicationView } from '@/lib/cluster';
 import { clientLabel, nodeLabel } from '@/lib/cluster';
 import type { NemesisOp, Scalar } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
-import {
-  clockJumpSchema,
-  emptySchema,
-  linkCutSchema,
-  linkDelaySchema,
-  linkTargetSchema,
-  nodeRestartSchema,
-  nodeTargetSchema,
-  replicationDelaySchema,
-} from '@/lib/schemas';
-import { parseInput } from '@/lib/validate';
+import type { FaultInput } from '@/lib/faults/inputs';
 import type { Lab } from '../lab/lab';
 
 interface Target {
@@ -59,23 +49,16 @@ export async function operate<T>(
 const nodeTarget = (node: number): Target => ({ target: nodeLabel(node), node });
 const linkTarget = (client: number, node: number): Target => ({ target: `${clientLabel(client)} → ${nodeLabel(node)}`, client, node });
 
-/** Parse input, and check the node exists, before anything is recorded. */
-function nodeInput<S extends z.ZodType<{ node: number }>>(lab: Lab, schema: S, input: unknown, what: string): z.output<S> {
-  const parsed = parseInput(schema, input, what);
-  lab.node(parsed.node);
-  return parsed;
-}
-
-export async function killNode(lab: Lab, input: unknown): Promise<NodeView> {
-  const { node } = nodeInput(lab, nodeTargetSchema, input, 'kill');
+export async function killNode(lab: Lab, { node }: FaultInput<'node-kill'>): Promise<NodeView> {
+  lab.node(node);
   return operate(lab, 'node-kill', nodeTarget(node), {}, async () => {
     await lab.node(node).kill();
     return { value: lab.nodeView(node), detail: `${nodeLabel(node)} killed with SIGKILL` };
   });
 }
 
-export async function restartNode(lab: Lab, input: unknown): Promise<NodeView> {
-  const { node, delayMs = 0, persistence } = nodeInput(lab, nodeRestartSchema, input, 'restart');
+export async function restartNode(lab: Lab, { node, delayMs = 0, persistence }: FaultInput<'node-restart'>): Promise<NodeView> {
+  lab.node(node);
   const args: Record<string, Scalar> = { delayMs, persistence: persistence ?? null };
   return operate(lab, 'node-restart', nodeTarget(node), args, async () => {
     const target = lab.node(node);
@@ -104,16 +87,16 @@ export async function restartNode(lab: Lab, input: unknown): Promise<NodeView> {
   });
 }
 
-export async function pauseNode(lab: Lab, input: unknown): Promise<NodeView> {
-  const { node } = nodeInput(lab, nodeTargetSchema, input, 'pause');
+export async function pauseNode(lab: Lab, { node }: FaultInput<'node-pause'>): Promise<NodeView> {
+  lab.node(node);
   return operate(lab, 'node-pause', nodeTarget(node), {}, async () => {
     lab.node(node).pause();
     return { value: lab.nodeView(node), detail: `${nodeLabel(node)} paused with SIGSTOP: it accepts connections but answers nothing` };
   });
 }
 
-export async function resumeNode(lab: Lab, input: unknown): Promise<NodeView> {
-  const { node } = nodeInput(lab, nodeTargetSchema, input, 'resume');
+export async function resumeNode(lab: Lab, { node }: FaultInput<'node-resume'>): Promise<NodeView> {
+  lab.node(node);
   return operate(lab, 'node-resume', nodeTarget(node), {}, async () => {
     lab.node(node).resume();
     lab.monitor(node).sampleSoon();
@@ -145,8 +128,8 @@ end
 return { shortened, expired }
 `;
 
-export async function jumpClock(lab: Lab, input: unknown): Promise<NodeView> {
-  const { node, jumpMs } = nodeInput(lab, clockJumpSchema, input, 'clock jump');
+export async function jumpClock(lab: Lab, { node, jumpMs }: FaultInput<'node-clock-jump'>): Promise<NodeView> {
+  lab.node(node);
   return operate(lab, 'node-clock-jump', nodeTarget(node), { jumpMs }, async () => {
     const client = lab.node(node).controlClient;
     if (!client) throw new LabOperationError('conflict', `${nodeLabel(node)} is ${lab.node(node).state}; a clock jump needs it up`);
@@ -161,14 +144,8 @@ export async function jumpClock(lab: Lab, input: unknown): Promise<NodeView> {
   });
 }
 
-function linkInput<S extends z.ZodType<{ client: number; node: number }>>(lab: Lab, schema: S, input: unknown, what: string): z.output<S> {
-  const parsed = parseInput(schema, input, what);
-  lab.node(parsed.node);
-  return parsed;
-}
-
-export async function cutLink(lab: Lab, input: unknown): Promise<LinkView> {
-  const { client, node, mode } = linkInput(lab, linkCutSchema, input, 'link cut');
+export async function cutLink(lab: Lab, { client, node, mode }: FaultInput<'link-cut'>): Promise<LinkView> {
+  lab.node(node);
   return operate(lab, 'link-cut', linkTarget(client, node), { mode }, async () => {
     await lab.links.get(client, node).cutLink(mode);
     lab.emit('links');
@@ -177,8 +154,8 @@ export async function cutLink(lab: Lab, input: unknown): Promise<LinkView> {
   });
 }
 
-export async function healLink(lab: Lab, input: unknown): Promise<LinkView> {
-  const { client, node } = linkInput(lab, linkTargetSchema, input, 'link heal');
+export async function healLink(lab: Lab, { client, node }: FaultInput<'link-heal'>): Promise<LinkView> {
+  lab.node(node);
   return operate(lab, 'link-heal', linkTarget(client, node), {}, async () => {
     await lab.links.get(client, node).heal();
     lab.emit('links');
@@ -186,8 +163,8 @@ export async function healLink(lab: Lab, input: unknown): Promise<LinkView> {
   });
 }
 
-export async function delayLink(lab: Lab, input: unknown): Promise<LinkView> {
-  const { client, node, delayMs, jitterMs } = linkInput(lab, linkDelaySchema, input, 'link delay');
+export async function delayLink(lab: Lab, { client, node, delayMs, jitterMs }: FaultInput<'link-delay'>): Promise<LinkView> {
+  lab.node(node);
   return operate(lab, 'link-delay', linkTarget(client, node), { delayMs, jitterMs }, async () => {
     lab.links.get(client, node).setDelay(delayMs, jitterMs);
     lab.emit('links');
@@ -207,8 +184,7 @@ function replicationOf(lab: Lab): NonNullable<Lab['replication']> {
 
 const replicationTarget: Target = { target: `${nodeLabel(1)} → ${nodeLabel(2)} replication` };
 
-export async function holdReplication(lab: Lab, input: unknown): Promise<ReplicationView> {
-  parseInput(emptySchema, input, 'replication hold');
+export async function holdReplication(lab: Lab): Promise<ReplicationView> {
   return operate(lab, 'replication-hold', replicationTarget, {}, async () => {
     await replicationOf(lab).link.cutLink('blackhole');
     lab.emit('links');
@@ -216,8 +192,7 @@ export async function holdReplication(lab: Lab, input: unknown): Promise<Replica
   });
 }
 
-export async function releaseReplication(lab: Lab, input: unknown): Promise<ReplicationView> {
-  parseInput(emptySchema, input, 'replication release');
+export async function releaseReplication(lab: Lab): Promise<ReplicationView> {
   return operate(lab, 'replication-release', replicationTarget, {}, async () => {
     await replicationOf(lab).link.heal();
     lab.emit('links');
@@ -225,8 +200,7 @@ export async function releaseReplication(lab: Lab, input: unknown): Promise<Repl
   });
 }
 
-export async function delayReplication(lab: Lab, input: unknown): Promise<ReplicationView> {
-  const { delayMs } = parseInput(replicationDelaySchema, input, 'replication delay');
+export async function delayReplication(lab: Lab, { delayMs }: FaultInput<'replication-delay'>): Promise<ReplicationView> {
   return operate(lab, 'replication-delay', replicationTarget, { delayMs }, async () => {
     replicationOf(lab).link.setDelay(delayMs);
     lab.emit('links');
@@ -239,8 +213,7 @@ export async function delayReplication(lab: Lab, input: unknown): Promise<Replic
  * held back), the master dies, the replica is promoted with REPLICAOF NO ONE.
  * Whatever the master had not shipped — a lock, say — is really gone.
  */
-export async function failover(lab: Lab, input: unknown): Promise<NodeView[]> {
-  parseInput(emptySchema, input, 'failover');
+export async function failover(lab: Lab): Promise<NodeView[]> {
   return operate(lab, 'failover', { target: `${nodeLabel(1)} → ${nodeLabel(2)}` }, {}, async () => {
     const replication = replicationOf(lab);
     const master = lab.node(replication.master);

@@ -14,8 +14,8 @@ import { labJoinSchema, labResetSchema } from '@/lib/schemas';
 import { parseInput } from '@/lib/validate';
 import type { Lab } from '../lab/lab';
 import type { LabManager } from '../lab/lab-manager';
-import * as clientFaults from '../nemesis/client-faults';
-import * as nemesis from '../nemesis/nemesis';
+import { FAULT_OPS, FAULTS, faultOfEvent } from '@/lib/faults/catalogue';
+import { applyFaultRequest } from '../nemesis/operations';
 import { LabRuns } from '../runs/lab-runs';
 import type { RunAdmission } from '../runs/run-admission';
 import type { SandboxPool } from '../sandbox';
@@ -36,23 +36,6 @@ const sameTopology = (a: Topology, b: Topology) => a.kind === b.kind && a.nodes 
 type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 
-/** Commands that act on the socket's lab: each takes the raw payload and validates it itself. */
-const labCommands = {
-  'node:kill': nemesis.killNode,
-  'node:restart': nemesis.restartNode,
-  'node:pause': nemesis.pauseNode,
-  'node:resume': nemesis.resumeNode,
-  'node:clock-jump': nemesis.jumpClock,
-  'link:cut': nemesis.cutLink,
-  'link:heal': nemesis.healLink,
-  'link:delay': nemesis.delayLink,
-  'replication:hold': nemesis.holdReplication,
-  'replication:release': nemesis.releaseReplication,
-  'replication:delay': nemesis.delayReplication,
-  'cluster:failover': nemesis.failover,
-} satisfies Partial<Record<ClientEventName, (lab: Lab, input: unknown) => Promise<unknown>>>;
-
-
 type Notify = (progress: GradeProgress) => void;
 
 /** Commands on the lab's running program. */
@@ -62,10 +45,6 @@ const runCommands = {
     parseInput(emptySchema, input, 'run:stop');
     return runs.stop();
   },
-  'client:pause': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.pauseClient(lab, runs.current, input),
-  'client:resume': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.resumeClient(lab, runs.current, input),
-  'client:crash': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.crashClient(lab, runs.current, input),
-  'client:skew': (runs: LabRuns, input: unknown, lab: Lab) => clientFaults.skewClient(lab, runs.current, input),
   'exercise:check': (runs: LabRuns, input: unknown, _lab: Lab, notify: Notify) => {
     const { slug, code } = parseInput(exerciseCheckSchema, input, 'exercise:check');
     return gradeExercise(lessonBySlug(slug), code, runs, notify);
@@ -205,8 +184,8 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
 
   /** A lab command (a fault, or a run) on `lab`, as a classroom's instructor sends it to the classroom's lab. */
   const runLabCommand = async (lab: Lab, command: ClassroomLabCommand, input: unknown): Promise<unknown> => {
-    const fault = (labCommands as Partial<Record<ClassroomLabCommand, (lab: Lab, input: unknown) => Promise<unknown>>>)[command];
-    if (fault) return fault(lab, input);
+    const fault = faultOfEvent(command);
+    if (fault) return applyFaultRequest(fault, { lab, clients: runsByLab.get(lab)?.current ?? null }, input);
     const run = (runCommands as Partial<Record<ClassroomLabCommand, (runs: LabRuns, input: unknown, lab: Lab, notify: Notify) => Promise<unknown>>>)[command];
     if (!run) throw new LabOperationError('invalid-input', `"${command}" is not a lab command`);
     return run(runsOf(lab), input, lab, () => undefined);
@@ -360,12 +339,12 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       return ok(await join(current));
     });
 
-    for (const [event, command] of Object.entries(labCommands) as [ClientEventName, (lab: Lab, input: unknown) => Promise<unknown>][]) {
-      onLimited(event, async (input) => {
+    for (const op of FAULT_OPS) {
+      onLimited(FAULTS[op].event, async (input) => {
         const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
         if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
         takeLab(lab);
-        return ok(await command(lab, input));
+        return ok(await applyFaultRequest(op, { lab, clients: runsByLab.get(lab)?.current ?? null }, input));
       });
     }
 

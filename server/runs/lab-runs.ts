@@ -18,7 +18,7 @@ import type { Lab } from '../lab/lab';
 import { refuse } from '../ops/refusals';
 import * as clientFaults from '../nemesis/client-faults';
 import type { RunningClients } from '../nemesis/client-faults';
-import { runScenario, type ClientControl, type ScenarioHandle } from '../scenarios/scenario-runner';
+import { runScenario, type ScenarioHandle } from '../scenarios/scenario-runner';
 import type { RunHandle, SandboxLimits, SandboxPool } from '../sandbox';
 import { WORKER_HEAP_MB } from '../sandbox/pool';
 import { cutVerdict, historyCutMessage, type HistoryCut } from './history-cut';
@@ -280,16 +280,10 @@ export class LabRuns extends EventEmitter<Events> {
     if (scenario) {
       // Step times count from the moment the program really starts (Client 1's first line), not from
       // this call: a worker may take a while to boot, and "pause Client 1 at 150 ms" means 150 ms into its program.
-      const clientControl: ClientControl = {
-        pause: (client, ms) => clientFaults.pauseClient(lab, run, { client, durationMs: ms || undefined }).then(() => undefined),
-        resume: (client) => clientFaults.resumeClient(lab, run, { client }).then(() => undefined),
-        crash: (client) => clientFaults.crashClient(lab, run, { client }).then(() => undefined),
-        skew: (client, offsetMs) => clientFaults.skewClient(lab, run, { client, offsetMs }).then(() => undefined),
-      };
       const startScenario = lab.history.subscribe((event) => {
         if (event.type !== 'client' || event.runId !== runId || event.client !== 1 || event.event !== 'start') return;
         startScenario();
-        if (this.active === run) run.scenario = runScenario(lab, scenario, { runId, clients: clientControl, origin: event.t });
+        if (this.active === run) run.scenario = runScenario(lab, scenario, { runId, clients: run, origin: event.t });
       });
       void handle.done.then(startScenario);
     }

@@ -2,20 +2,15 @@
  * Plays a scenario against a lab: each step fires at its scheduled time (from
  * `schedule`, so a seed replays the same run) — counted from the program's
  * start, or from the run's event the step waits for — is written to the history as
- * a scenario event, then carried out by the nemesis (node, link, replication
- * faults) or by the run's client control (pauses, crashes, skews).
+ * a scenario event, then carried out by the catalogue's operation, exactly
+ * as the same fault from a button (client faults act on the running program).
  */
 import { describeStep, describeTiming, describeTrigger, matchesTrigger, schedule, type Scenario, type ScenarioStep, type Trigger } from '@/lib/scenario';
+import { needsProgram } from '@/lib/faults/catalogue';
+import type { FaultInput } from '@/lib/faults/inputs';
 import type { Lab } from '../lab/lab';
-import * as nemesis from '../nemesis/nemesis';
-
-/** What a running program offers the nemesis: its clients, as processes that can be paused or crashed. */
-export interface ClientControl {
-  pause(client: number, durationMs: number): Promise<void>;
-  resume(client: number): Promise<void>;
-  crash(client: number): Promise<void>;
-  skew(client: number, offsetMs: number): Promise<void>;
-}
+import type { RunningClients } from '../nemesis/client-faults';
+import { applyFault } from '../nemesis/operations';
 
 export interface ScenarioHandle {
   /** Resolves when every step has been carried out (or has failed, which the history records). */
@@ -34,53 +29,23 @@ export interface StepOutcome {
   error?: string;
 }
 
-function perform(lab: Lab, step: ScenarioStep, clients: ClientControl | undefined): Promise<unknown> {
+/** Carries out a step through the catalogue's operations, as a button would (client faults need the running program). */
+function perform(lab: Lab, step: ScenarioStep, clients: RunningClients | null): Promise<unknown> {
   const { at: _at, when: _when, action, ...input } = step;
-  const needClients = (): ClientControl => {
-    if (!clients) throw new Error(`"${describeStep(step)}" needs a running program, and none is running`);
-    return clients;
-  };
-  switch (action) {
-    case 'node-kill':
-      return nemesis.killNode(lab, input);
-    case 'node-restart':
-      return nemesis.restartNode(lab, input);
-    case 'node-pause':
-      return nemesis.pauseNode(lab, input);
-    case 'node-resume':
-      return nemesis.resumeNode(lab, input);
-    case 'node-clock-jump':
-      return nemesis.jumpClock(lab, input);
-    case 'link-cut':
-      return nemesis.cutLink(lab, input);
-    case 'link-heal':
-      return nemesis.healLink(lab, input);
-    case 'link-delay':
-      return nemesis.delayLink(lab, input);
-    case 'replication-hold':
-      return nemesis.holdReplication(lab, {});
-    case 'replication-release':
-      return nemesis.releaseReplication(lab, {});
-    case 'failover':
-      return nemesis.failover(lab, {});
-    case 'client-pause':
-      return Promise.resolve().then(() => needClients().pause(step.client, step.durationMs));
-    case 'client-resume':
-      return Promise.resolve().then(() => needClients().resume(step.client));
-    case 'client-crash':
-      return Promise.resolve().then(() => needClients().crash(step.client));
-    case 'client-skew':
-      return Promise.resolve().then(() => needClients().skew(step.client, step.offsetMs));
+  if (needsProgram(action) && !clients) {
+    return Promise.reject(new Error(`"${describeStep(step)}" needs a running program, and none is running`));
   }
+  return applyFault(action, { lab, clients }, input as FaultInput<typeof action>);
 }
 
 export function runScenario(
   lab: Lab,
   scenario: Scenario,
   /** `origin`: the lab time the steps' `at` counts from (default: now), e.g. when the program's first client started. */
-  options: { runId?: string; clients?: ClientControl; origin?: number } = {},
+  options: { runId?: string; clients?: RunningClients; origin?: number } = {},
 ): ScenarioHandle {
-  const { runId, clients } = options;
+  const { runId } = options;
+  const clients = options.clients ?? null;
   const plan = schedule(scenario);
   const origin = options.origin ?? lab.now();
   /** Pending steps: their timer, and how to settle them if the scenario is cancelled first. */
@@ -100,7 +65,7 @@ export function runScenario(
       new Promise<StepOutcome>((resolve) => {
         const fire = () => {
           if (cancelled || lab.closed) return resolve({ at, step, ok: false, error: 'cancelled' });
-          const detail = step.when ? `${describeStep(step)} (${describeTiming({ ...step, at })})` : describeStep(step);
+          const detail = step.when ? `${describeStep(step)} (${describeTiming(step.when, at)})` : describeStep(step);
           lab.history.append({ type: 'scenario', step: step.action, detail, ...(runId ? { runId } : {}) });
           perform(lab, step, clients).then(
             () => resolve({ at, step, ok: true }),

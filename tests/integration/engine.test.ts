@@ -6,8 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
-import * as nemesis from '@/server/nemesis/nemesis';
-import { alive, learnerDirect, learnerVia, startLab, tcpConnect, waitFor } from './lab-fixture';
+import { alive, fault, learnerDirect, learnerVia, startLab, tcpConnect, waitFor } from './lab-fixture';
 
 async function rejection(promise: Promise<unknown>): Promise<LabOperationError> {
   const error = await promise.then(
@@ -36,7 +35,7 @@ describe('a lab of five independent masters', () => {
     const pid = lab.node(2).pid!;
     const events: HistoryEvent[] = [];
     lab.history.subscribe((e) => events.push(e));
-    await nemesis.killNode(lab, { node: 2 });
+    await fault(lab, 'node-kill', { node: 2 });
     expect(lab.node(2).state).toBe('down');
     expect(alive(pid)).toBe(false);
     expect(events.some((e) => e.type === 'node' && e.node === 2 && e.state === 'down' && e.reason.includes('SIGKILL'))).toBe(true);
@@ -44,7 +43,7 @@ describe('a lab of five independent masters', () => {
     expect(await tcpConnect(lab.node(2).port)).toBe('ECONNREFUSED');
     const viaLink = await learnerVia(lab, 1, 2);
     await expect(viaLink.ping()).rejects.toThrow();
-    await nemesis.restartNode(lab, { node: 2 });
+    await fault(lab, 'node-restart', { node: 2 });
     expect(lab.node(2).state).toBe('up');
     const again = await learnerVia(lab, 1, 2);
     expect(await again.ping()).toBe('PONG');
@@ -54,17 +53,17 @@ describe('a lab of five independent masters', () => {
     const lab = await startLab({ nodes: 2 });
     const a = await learnerVia(lab, 1, 1);
     await a.set('lock:invoice:42', 'token-a', 'PX', 60_000, 'NX');
-    await nemesis.killNode(lab, { node: 1 });
-    await nemesis.restartNode(lab, { node: 1 });
+    await fault(lab, 'node-kill', { node: 1 });
+    await fault(lab, 'node-restart', { node: 1 });
     const a2 = await learnerVia(lab, 1, 1);
     expect(await a2.get('lock:invoice:42')).toBeNull();
 
-    await nemesis.killNode(lab, { node: 2 });
-    await nemesis.restartNode(lab, { node: 2, persistence: 'aof-always' });
+    await fault(lab, 'node-kill', { node: 2 });
+    await fault(lab, 'node-restart', { node: 2, persistence: 'aof-always' });
     const b = await learnerVia(lab, 1, 2);
     await b.set('lock:invoice:42', 'token-b', 'PX', 60_000, 'NX');
-    await nemesis.killNode(lab, { node: 2 });
-    await nemesis.restartNode(lab, { node: 2 });
+    await fault(lab, 'node-kill', { node: 2 });
+    await fault(lab, 'node-restart', { node: 2 });
     const b2 = await learnerVia(lab, 1, 2);
     expect(await b2.get('lock:invoice:42')).toBe('token-b');
     expect(await b2.pttl('lock:invoice:42')).toBeGreaterThan(50_000);
@@ -74,10 +73,10 @@ describe('a lab of five independent masters', () => {
     const lab = await startLab({ nodes: 1 });
     const redis = await learnerVia(lab, 1, 1, 200);
     expect(await redis.ping()).toBe('PONG');
-    await nemesis.pauseNode(lab, { node: 1 });
+    await fault(lab, 'node-pause', { node: 1 });
     expect(lab.node(1).state).toBe('paused');
     await expect(redis.ping()).rejects.toThrow(/timed out/i);
-    await nemesis.resumeNode(lab, { node: 1 });
+    await fault(lab, 'node-resume', { node: 1 });
     expect(lab.node(1).state).toBe('up');
     expect(await redis.ping()).toBe('PONG');
   });
@@ -87,16 +86,16 @@ describe('a lab of five independent masters', () => {
     const one = await learnerVia(lab, 1, 1, 200);
     const two = await learnerVia(lab, 2, 1, 200);
     expect(await one.ping()).toBe('PONG');
-    await nemesis.cutLink(lab, { client: 1, node: 1, mode: 'blackhole' });
+    await fault(lab, 'link-cut', { client: 1, node: 1, mode: 'blackhole' });
     await expect(one.ping()).rejects.toThrow(/timed out/i);
     expect(await two.ping()).toBe('PONG');
-    await nemesis.healLink(lab, { client: 1, node: 1 });
+    await fault(lab, 'link-heal', { client: 1, node: 1 });
     expect(await waitFor(() => one.ping().catch(() => null), 'the healed link to answer')).toBe('PONG');
 
-    await nemesis.cutLink(lab, { client: 1, node: 1, mode: 'refuse' });
+    await fault(lab, 'link-cut', { client: 1, node: 1, mode: 'refuse' });
     expect(await tcpConnect(await lab.links.portFor(1, 1))).toBe('ECONNREFUSED');
     expect(await two.ping()).toBe('PONG');
-    await nemesis.healLink(lab, { client: 1, node: 1 });
+    await fault(lab, 'link-heal', { client: 1, node: 1 });
     const back = await learnerVia(lab, 1, 1);
     expect(await back.ping()).toBe('PONG');
   });
@@ -105,7 +104,7 @@ describe('a lab of five independent masters', () => {
     const lab = await startLab({ nodes: 1 });
     const redis = await learnerVia(lab, 1, 1, 2_000);
     await redis.ping();
-    await nemesis.delayLink(lab, { client: 1, node: 1, delayMs: 60 });
+    await fault(lab, 'link-delay', { client: 1, node: 1, delayMs: 60 });
     const started = performance.now();
     await redis.ping();
     // Applied each way: a round trip pays it twice.
@@ -117,7 +116,7 @@ describe('a lab of five independent masters', () => {
     const lab = await startLab({ nodes: 1 });
     const redis = await learnerVia(lab, 1, 1, 5_000);
     await redis.ping();
-    await nemesis.delayLink(lab, { client: 1, node: 1, delayMs: 5, jitterMs: 30 });
+    await fault(lab, 'link-delay', { client: 1, node: 1, delayMs: 5, jitterMs: 30 });
     // Each INCR is its own write a moment after the last, so its own chunk through the link: a chunk that
     // overtook another would hand ioredis replies in the wrong order (or corrupt the stream), and the counts
     // would not read 1..n. The delay is lifted while chunks are still held.
@@ -130,7 +129,7 @@ describe('a lab of five independent masters', () => {
       return replies;
     };
     const first = await spaced(150);
-    await nemesis.delayLink(lab, { client: 1, node: 1, delayMs: 0, jitterMs: 0 });
+    await fault(lab, 'link-delay', { client: 1, node: 1, delayMs: 0, jitterMs: 0 });
     const second = await spaced(50);
     expect(await Promise.all([...first, ...second])).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
   });
@@ -141,7 +140,7 @@ describe('a lab of five independent masters', () => {
     await redis.set('lock:long', 'a', 'PX', 60_000);
     await redis.set('lock:short', 'b', 'PX', 2_000);
     await redis.set('plain', 'c');
-    const view = await nemesis.jumpClock(lab, { node: 1, jumpMs: 5_000 });
+    const view = await fault(lab, 'node-clock-jump', { node: 1, jumpMs: 5_000 });
     const pttl = await redis.pttl('lock:long');
     expect(pttl).toBeLessThanOrEqual(55_000);
     expect(pttl).toBeGreaterThan(50_000);
@@ -152,22 +151,22 @@ describe('a lab of five independent masters', () => {
 
   it('refuses a fault that is already in effect, and invalid input, changing nothing', async () => {
     const lab = await startLab({ nodes: 2 });
-    await nemesis.pauseNode(lab, { node: 1 });
-    expect((await rejection(nemesis.pauseNode(lab, { node: 1 }))).code).toBe('conflict');
-    await nemesis.resumeNode(lab, { node: 1 });
-    await nemesis.cutLink(lab, { client: 1, node: 2 });
-    expect((await rejection(nemesis.cutLink(lab, { client: 1, node: 2 }))).message).toMatch(/already cut/);
-    expect((await rejection(nemesis.restartNode(lab, { node: 1 }))).message).toMatch(/kill it before/);
+    await fault(lab, 'node-pause', { node: 1 });
+    expect((await rejection(fault(lab, 'node-pause', { node: 1 }))).code).toBe('conflict');
+    await fault(lab, 'node-resume', { node: 1 });
+    await fault(lab, 'link-cut', { client: 1, node: 2 });
+    expect((await rejection(fault(lab, 'link-cut', { client: 1, node: 2 }))).message).toMatch(/already cut/);
+    expect((await rejection(fault(lab, 'node-restart', { node: 1 }))).message).toMatch(/kill it before/);
 
     const before = lab.history.length;
     const bad: [string, Promise<unknown>][] = [
-      ['unknown node', nemesis.killNode(lab, { node: 5 })],
-      ['node out of range', nemesis.killNode(lab, { node: 99 })],
-      ['negative delay', nemesis.restartNode(lab, { node: 1, delayMs: -5 })],
-      ['wrong type', nemesis.pauseNode(lab, { node: '1' })],
-      ['unknown field', nemesis.killNode(lab, { node: 1, force: true })],
-      ['missing payload', nemesis.killNode(lab, undefined)],
-      ['bad cut mode', nemesis.cutLink(lab, { client: 1, node: 1, mode: 'explode' })],
+      ['unknown node', fault(lab, 'node-kill', { node: 5 })],
+      ['node out of range', fault(lab, 'node-kill', { node: 99 })],
+      ['negative delay', fault(lab, 'node-restart', { node: 1, delayMs: -5 })],
+      ['wrong type', fault(lab, 'node-pause', { node: '1' })],
+      ['unknown field', fault(lab, 'node-kill', { node: 1, force: true })],
+      ['missing payload', fault(lab, 'node-kill', undefined)],
+      ['bad cut mode', fault(lab, 'link-cut', { client: 1, node: 1, mode: 'explode' })],
     ];
     for (const [what, promise] of bad) {
       const error = await rejection(promise);
@@ -245,12 +244,12 @@ describe('a master with an asynchronous replica', () => {
     await master.set('lock:before', 'a', 'PX', 60_000);
     expect(await waitFor(() => replica.get('lock:before'), 'replication of lock:before')).toBe('a');
 
-    await nemesis.holdReplication(lab, {});
+    await fault(lab, 'replication-hold', {});
     await master.set('lock:invoice:42', 'token-a', 'PX', 60_000, 'NX');
     expect(await master.get('lock:invoice:42')).toBe('token-a');
     expect(await replica.get('lock:invoice:42')).toBeNull();
 
-    const views = await nemesis.failover(lab, {});
+    const views = await fault(lab, 'failover', {});
     expect(views.map((v) => [v.state, v.role])).toEqual([
       ['down', 'master'],
       ['up', 'master'],
@@ -260,6 +259,6 @@ describe('a master with an asynchronous replica', () => {
     expect(await promoted.get('lock:invoice:42')).toBeNull();
     // A second client now takes "the same" lock: two holders.
     expect(await promoted.set('lock:invoice:42', 'token-b', 'PX', 60_000, 'NX')).toBe('OK');
-    expect((await rejection(nemesis.failover(lab, {}))).code).toBe('conflict');
+    expect((await rejection(fault(lab, 'failover', {}))).code).toBe('conflict');
   });
 });

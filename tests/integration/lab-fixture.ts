@@ -9,6 +9,9 @@ import type { Topology } from '@/lib/cluster';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import type { NodeGuardOptions } from '@/server/cluster/node-guard';
 import { Lab } from '@/server/lab/lab';
+import type { FaultOp, FaultReply } from '@/lib/faults/catalogue';
+import type { RunningClients } from '@/server/nemesis/client-faults';
+import { applyFaultRequest } from '@/server/nemesis/operations';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-test-'));
 const started: Lab[] = [];
@@ -28,6 +31,11 @@ export async function startLab(topology: Partial<Topology> = {}, clientsCount = 
 }
 
 /** A learner-user connection as client `client` to `node`, through the lab's link. */
+/** A fault as a browser sends it: raw input, parsed at the edge, then carried out on the lab (and its program, if given). */
+export function fault<K extends FaultOp>(lab: Lab, op: K, input: unknown, clients: RunningClients | null = null): Promise<FaultReply<K>> {
+  return applyFaultRequest(op, { lab, clients }, input);
+}
+
 export async function learnerVia(lab: Lab, client: number, node: number, commandTimeout = 400): Promise<Redis> {
   const port = await lab.links.portFor(client, node);
   const redis = new Redis({

@@ -7,8 +7,7 @@
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ephemeralRange, isLinkPortHeld } from '@/server/cluster/link-ports';
-import * as nemesis from '@/server/nemesis/nemesis';
-import { learnerVia, startLab, tcpConnect } from './lab-fixture';
+import { fault, learnerVia, startLab, tcpConnect } from './lab-fixture';
 
 function occupy(port: number): Promise<net.Server> {
   return new Promise((resolve, reject) => {
@@ -30,13 +29,13 @@ describe('link ports under a refuse cut', () => {
     const ephemeral = ephemeralRange();
     if (ephemeral) expect(port).toBeLessThan(ephemeral.low);
     expect(port).not.toBe(6379);
-    await nemesis.cutLink(lab, { client: 1, node: 1, mode: 'refuse' });
+    await fault(lab, 'link-cut', { client: 1, node: 1, mode: 'refuse' });
     expect(await tcpConnect(port)).toBe('ECONNREFUSED');
     expect(isLinkPortHeld(port)).toBe(true);
     // Every other link this process opens meanwhile gets a port of its own.
     const others = await Promise.all([1, 2, 3].flatMap((client) => [1, 2].map((node) => lab.links.portFor(client, node))));
     expect(others.filter((p) => p === port)).toEqual([port]); // only Client 1 → Node 1 itself
-    await nemesis.healLink(lab, { client: 1, node: 1 });
+    await fault(lab, 'link-heal', { client: 1, node: 1 });
     expect(await lab.links.portFor(1, 1)).toBe(port);
     expect(await (await learnerVia(lab, 1, 1)).ping()).toBe('PONG');
   });
@@ -44,10 +43,10 @@ describe('link ports under a refuse cut', () => {
   it('when another program takes the port of a refusing link: the heal fails with a clear error, and a restore gives a working link', async () => {
     const lab = await startLab({ nodes: 2 });
     const port = await lab.links.portFor(1, 2);
-    await nemesis.cutLink(lab, { client: 1, node: 2, mode: 'refuse' });
+    await fault(lab, 'link-cut', { client: 1, node: 2, mode: 'refuse' });
     const squatter = await occupy(port);
     try {
-      await expect(nemesis.healLink(lab, { client: 1, node: 2 })).rejects.toThrow(`Client 1 → Node 2 could not listen on port ${port} again`);
+      await expect(fault(lab, 'link-heal', { client: 1, node: 2 })).rejects.toThrow(`Client 1 → Node 2 could not listen on port ${port} again`);
       expect(lab.links.view(1, 2).cut).toBe('refuse');
       await lab.restore();
       expect(lab.links.view(1, 2).cut).toBeNull();

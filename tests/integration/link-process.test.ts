@@ -6,10 +6,9 @@
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import * as nemesis from '@/server/nemesis/nemesis';
 import { linkHost } from '@/server/cluster/link-host';
 import { LINK_PROCESS_NICE } from '@/server/cluster/link-host/link-host';
-import { alive, learnerVia, startLab, tcpConnect, waitFor } from './lab-fixture';
+import { alive, fault, learnerVia, startLab, tcpConnect, waitFor } from './lab-fixture';
 
 /** The PIDs whose open files include the TCP socket listening on `port` on loopback. */
 function listenersOf(port: number, among: number[]): number[] {
@@ -58,8 +57,8 @@ describe('the link process', () => {
     const lab = await startLab({ nodes: 3 });
     const plain = await lab.links.portFor(1, 1);
     const refused = await lab.links.portFor(1, 2);
-    await nemesis.cutLink(lab, { client: 1, node: 2, mode: 'refuse' });
-    await nemesis.delayLink(lab, { client: 1, node: 3, delayMs: 80 });
+    await fault(lab, 'link-cut', { client: 1, node: 2, mode: 'refuse' });
+    await fault(lab, 'link-delay', { client: 1, node: 3, delayMs: 80 });
     expect(await tcpConnect(refused)).toBe('ECONNREFUSED');
 
     const before = linkHost().pid;
@@ -80,7 +79,7 @@ describe('the link process', () => {
     await slow.ping();
     expect(performance.now() - began).toBeGreaterThanOrEqual(150); // 80 ms each way, less timer rounding
     // And the lab's commands work on them: the refused link heals on its port.
-    await nemesis.healLink(lab, { client: 1, node: 2 });
+    await fault(lab, 'link-heal', { client: 1, node: 2 });
     const healed = await learnerVia(lab, 1, 2);
     expect(healed.options.port).toBe(refused);
     expect(await healed.ping()).toBe('PONG');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunEnded, RunStartInput } from '@/lib/run';
 import { LabRuns } from '@/server/runs/lab-runs';
 import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
-import { startLab } from './lab-fixture';
+import { fault, startLab } from './lab-fixture';
 
 let pool: SandboxPool;
 beforeAll(async () => {
@@ -204,9 +204,8 @@ describe('a fresh start', () => {
   it('restores every node, link and key before a scenario run, and can change the topology', async () => {
     const lab = await startLab();
     const runs = new LabRuns(lab, pool);
-    const nemesis = await import('@/server/nemesis/nemesis');
-    await nemesis.killNode(lab, { node: 2 });
-    await nemesis.cutLink(lab, { client: 1, node: 3, mode: 'refuse' });
+    await fault(lab, 'node-kill', { node: 2 });
+    await fault(lab, 'link-cut', { client: 1, node: 3, mode: 'refuse' });
     const program = "import Redis from 'ioredis';\nconst r = new Redis({ host: 'redis-3.internal' });\nawait r.set('lock:left-over', 'x');\nr.disconnect();";
     let ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
     await runs.start({ code: program, clients: 1, fresh: true });

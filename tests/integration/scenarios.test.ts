@@ -1,7 +1,8 @@
 /** Scenarios against a real lab: steps fire in order at their times, reach the history, and replay by seed. */
 import { describe, expect, it } from 'vitest';
 import { scenarioSchema, schedule } from '@/lib/scenario';
-import { runScenario, type ClientControl } from '@/server/scenarios/scenario-runner';
+import type { RunningClients } from '@/server/nemesis/client-faults';
+import { runScenario } from '@/server/scenarios/scenario-runner';
 import { startLab, waitFor } from './lab-fixture';
 
 describe('scenarios', () => {
@@ -25,11 +26,16 @@ describe('scenarios', () => {
   it('plays node faults and client faults at their times, writing each to the history', async () => {
     const lab = await startLab({ nodes: 3 });
     const calls: string[] = [];
-    const clients: ClientControl = {
-      pause: async (c, ms) => void calls.push(`pause ${c} ${ms}`),
-      resume: async (c) => void calls.push(`resume ${c}`),
-      crash: async (c) => void calls.push(`crash ${c}`),
-      skew: async (c, ms) => void calls.push(`skew ${c} ${ms}`),
+    // A program's clients as the nemesis sees them, recording what it was asked to do.
+    const clients: RunningClients = {
+      runId: 'run-1',
+      clients: 3,
+      isRunning: () => true,
+      isPaused: () => false,
+      pause: (c, ms) => void calls.push(`pause ${c} ${ms}`),
+      resume: (c) => void calls.push(`resume ${c}`),
+      crash: (c) => void calls.push(`crash ${c}`),
+      skew: (c, ms) => void calls.push(`skew ${c} ${ms}`),
     };
     const scenario = scenarioSchema.parse({
       id: 'kill-two',

@@ -170,7 +170,7 @@ describe('ClassroomClient', () => {
   it("sends the instructor's lab commands as classroom:command, and shows the pushes", async () => {
     const { labStore, classStore, client } = connect({ role: 'instructor', code: CODE, token: 't' });
     await until(() => expect(classStore.getState().status).toBe('joined'));
-    const result = await client.lab.killNode(3);
+    const result = await client.lab.fault('node-kill', { node: 3 });
     expect(result.ok).toBe(true);
     expect(fake.commands).toEqual([{ command: 'node:kill', input: { node: 3 } }]);
     await until(() => expect(labStore.getState().nodes[3]?.state).toBe('down'));
@@ -183,7 +183,7 @@ describe('ClassroomClient', () => {
   it("shows a learner's refused command as an error, and nothing is applied", async () => {
     const { labStore, classStore, client } = connect({ role: 'learner', code: CODE, name: 'Ada', learnerId: null });
     await until(() => expect(classStore.getState().status).toBe('joined'));
-    const result = await client.lab.killNode(3);
+    const result = await client.lab.fault('node-kill', { node: 3 });
     expect(result).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(labStore.getState().errors.map((e) => e.command)).toEqual(['Kill Node 3']);
     expect(labStore.getState().nodes[3]?.state).toBe('up');

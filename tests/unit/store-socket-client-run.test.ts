@@ -115,7 +115,7 @@ describe('LabSocketClient runs', () => {
     const store = createLabStore();
     const lab = connect(store, new Map());
     await vi.waitFor(() => expect(store.getState().connection).toBe('ready'));
-    expect((await lab.pauseClient(1, 1_500.4)).ok).toBe(true);
+    expect((await lab.fault('client-pause', { client: 1, durationMs: 1_500.4 })).ok).toBe(true);
     expect(fake.pauses).toEqual([{ client: 1, durationMs: 1_500 }]);
   });
 

@@ -183,16 +183,16 @@ describe('LabSocketClient', () => {
     const { store, client } = connectClient(new MemoryStorage(), 300);
     await until(() => expect(store.getState().connection).toBe('ready'));
 
-    const killed = await client.killNode(2);
+    const killed = await client.fault('node-kill', { node: 2 });
     expect(killed.ok && killed.value.state).toBe('down');
     await until(() => expect(store.getState().nodes[2]?.state).toBe('down'));
     expect(store.getState().errors).toEqual([]);
 
-    const paused = await client.pauseNode(1);
+    const paused = await client.fault('node-pause', { node: 1 });
     expect(paused.ok).toBe(false);
     expect(store.getState().errors.at(-1)).toMatchObject({ command: 'Pause Node 1', code: 'conflict' });
 
-    const resumed = await client.resumeNode(1);
+    const resumed = await client.fault('node-resume', { node: 1 });
     expect(resumed).toMatchObject({ ok: false, error: { code: 'timeout' } });
     expect(store.getState().errors.at(-1)).toMatchObject({ command: 'Resume Node 1', code: 'timeout' });
     expect(store.getState().pending).toEqual({});
@@ -211,7 +211,7 @@ describe('LabSocketClient', () => {
   it('answers a command sent while offline without emitting it', async () => {
     const store = createLabStore();
     const client = new LabSocketClient({ store, storage: null });
-    const result = await client.killNode(1);
+    const result = await client.fault('node-kill', { node: 1 });
     expect(result).toMatchObject({ ok: false, error: { code: 'offline' } });
     expect(store.getState().errors).toHaveLength(1);
   });
