@@ -78,6 +78,9 @@ function ClientRow({ client, status, active }: { client: number; status: ClientS
         <ControlButton name={`Crash ${label}`} variant="danger" enabled={live} onPress={() => void lab.fault('client-crash', { client })}>
           Crash
         </ControlButton>
+        <ControlButton name={`Drop connections of ${label}`} variant="danger" enabled={live} onPress={() => void lab.fault('client-disconnect', { client })}>
+          Drop connections
+        </ControlButton>
       </span>
     </li>
   );

@@ -129,6 +129,11 @@ export const FAULTS = {
     describe: (i: FaultInput<'client-skew'>) => `skew ${clientLabel(i.client)}'s clock by ${i.offsetMs} ms`,
     label: (i: FaultRequest<'client-skew'>) => `Skew ${clientLabel(i.client)}`,
   },
+  'client-disconnect': {
+    event: 'client:disconnect', reply: 'client', recovery: false, attempt: 'drop the connections of', did: 'connections dropped',
+    describe: (i: FaultInput<'client-disconnect'>) => `drop ${clientLabel(i.client)}'s connections to every node`,
+    label: (i: FaultRequest<'client-disconnect'>) => `Drop connections of ${clientLabel(i.client)}`,
+  },
 } as const satisfies { [K in FaultOp]: FaultSpec<FaultInput<K>, FaultRequest<K>> };
 
 /**
@@ -153,6 +158,7 @@ export const FAULT_OPS = [
   'client-resume',
   'client-crash',
   'client-skew',
+  'client-disconnect',
 ] as const;
 export type FaultOp = (typeof FAULT_OPS)[number];
 

@@ -50,6 +50,7 @@ export const FAULT_INPUTS = {
   'client-resume': clientTargetSchema,
   'client-crash': clientTargetSchema,
   'client-skew': z.object({ client, offsetMs: z.number().int().min(-3_600_000).max(3_600_000) }).strict(),
+  'client-disconnect': clientTargetSchema,
 } as const satisfies { [K in FaultOp]: z.ZodObject };
 
 /** A fault's input after parsing (defaults filled in). */

@@ -173,6 +173,20 @@ export async function delayLink(lab: Lab, { client, node, delayMs, jitterMs }: F
   });
 }
 
+/**
+ * What a load balancer's idle timeout, a NAT table flush or a restarted proxy
+ * does: every open connection of the client is reset at once, to every node.
+ * Commands in flight get no answer (their outcome is unknown); the links stay
+ * up, so a client that reconnects carries on.
+ */
+export async function dropConnections(lab: Lab, { client }: FaultInput<'client-disconnect'>): Promise<{ client: number }> {
+  if (client > lab.clients) throw new LabOperationError('not-found', `${clientLabel(client)} does not exist: this lab has ${lab.clients} clients`);
+  return operate(lab, 'client-disconnect', { target: clientLabel(client), client }, {}, async () => {
+    lab.links.resetWhere((c) => c === client);
+    return { value: { client }, detail: `${clientLabel(client)}'s connections to every node were reset: commands in flight get no answer; it may reconnect` };
+  });
+}
+
 function replicationOf(lab: Lab): NonNullable<Lab['replication']> {
   if (!lab.replication)
     throw new LabOperationError(

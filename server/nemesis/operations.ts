@@ -37,15 +37,16 @@ const OPERATIONS: Operations = {
   'client-resume': ({ lab, clients }, input) => clientFaults.resumeClient(lab, clients, input),
   'client-crash': ({ lab, clients }, input) => clientFaults.crashClient(lab, clients, input),
   'client-skew': ({ lab, clients }, input) => clientFaults.skewClient(lab, clients, input),
+  'client-disconnect': ({ lab }, input) => nemesis.dropConnections(lab, input),
 };
 
-/** Carries out a fault whose input is already parsed (a scenario step). */
-export function applyFault<K extends FaultOp>(op: K, target: FaultTarget, input: FaultInput<K>): Promise<FaultReply<K>> {
+/** Carries out a fault whose input is already parsed (a scenario step). Async so that every refusal is a rejection. */
+export async function applyFault<K extends FaultOp>(op: K, target: FaultTarget, input: FaultInput<K>): Promise<FaultReply<K>> {
   return (OPERATIONS[op] as (target: FaultTarget, input: FaultInput<K>) => Promise<FaultReply<K>>)(target, input);
 }
 
 /** Parses a fault's raw input as it came from a browser (a bad one is refused before anything happens), then carries it out. */
-export function applyFaultRequest<K extends FaultOp>(op: K, target: FaultTarget, raw: unknown): Promise<FaultReply<K>> {
+export async function applyFaultRequest<K extends FaultOp>(op: K, target: FaultTarget, raw: unknown): Promise<FaultReply<K>> {
   const input = parseInput(FAULT_INPUTS[op], raw, FAULTS[op].event) as FaultInput<K>;
   return applyFault(op, target, input);
 }

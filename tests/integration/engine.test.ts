@@ -100,6 +100,27 @@ describe('a lab of five independent masters', () => {
     expect(await back.ping()).toBe('PONG');
   });
 
+  it("drops one client's connections to every node, and only that client's; its links stay open for a reconnect", async () => {
+    const lab = await startLab({ nodes: 2 });
+    const [a1, a2, b1] = await Promise.all([learnerVia(lab, 1, 1), learnerVia(lab, 1, 2), learnerVia(lab, 2, 1)]);
+    await Promise.all([a1.ping(), a2.ping(), b1.ping()]);
+    const closed = [a1, a2].map((r) => new Promise((resolve) => r.once('close', resolve)));
+    let bystanderClosed = false;
+    b1.once('close', () => (bystanderClosed = true));
+
+    expect(await fault(lab, 'client-disconnect', { client: 1 })).toEqual({ client: 1 });
+    await Promise.all(closed);
+    expect(await b1.ping()).toBe('PONG');
+    expect(bystanderClosed).toBe(false);
+    const again = await learnerVia(lab, 1, 1);
+    expect(await again.ping()).toBe('PONG');
+    const done = lab.history.since(0).find((e) => e.type === 'nemesis' && e.op === 'client-disconnect' && e.phase === 'ok');
+    expect(done).toMatchObject({ target: 'Client 1', client: 1 });
+
+    expect((await rejection(fault(lab, 'client-disconnect', { client: 9 }))).code).toBe('not-found');
+    expect((await rejection(fault(lab, 'client-disconnect', { client: 1, node: 1 }))).code).toBe('invalid-input');
+  });
+
   it('a delayed link adds at least the delay to a round trip', async () => {
     const lab = await startLab({ nodes: 1 });
     const redis = await learnerVia(lab, 1, 1, 2_000);
