@@ -93,8 +93,14 @@ describe('a broken lesson', () => {
     expect(error.field).toBe('steps.0.action');
   });
 
+  it('refuses a trigger on a client the scenario does not run', () => {
+    const error = breakLesson('scenarios/holder-crash.json', (t) => t.replace('"when": { "on": "job-enter", "client": 1 }', '"when": { "on": "job-enter", "client": 4 }'));
+    expect(error.field).toBe('steps.0.when.client');
+    expect(error.message).toContain('3 client(s)');
+  });
+
   it('refuses a node the lab does not have', () => {
-    const error = breakLesson('scenarios/holder-crash.json', (t) => t.replace('{ "at": 150, "action": "client-crash", "client": 1 }', '{ "at": 150, "action": "node-kill", "node": 3 }'));
+    const error = breakLesson('scenarios/holder-crash.json', (t) => t.replace(/"steps": \[[\s\S]*\]/, '"steps": [{ "at": 150, "action": "node-kill", "node": 3 }]'));
     expect(error.field).toBe('steps.0.node');
     expect(error.message).toContain('1 node(s)');
   });
