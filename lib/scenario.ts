@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { MAX_CLIENTS, MAX_NODES } from './cluster';
 import { describeFault, FAULT_OPS, type FaultOp } from './faults/catalogue';
 import { FAULT_INPUTS, type FaultInput, type FaultRequest } from './faults/inputs';
-import type { HistoryEvent } from './history';
+import { describeTrigger } from './triggers';
 import { seededRandom } from './random';
 
 const node = z.number().int().min(1).max(MAX_NODES);
@@ -33,6 +33,7 @@ export const triggerSchema = z.discriminatedUnion('on', [
   z.object({ on: z.literal('log'), client, text: z.string().min(1).max(200), nth }).strict(),
 ]);
 export type Trigger = z.output<typeof triggerSchema>;
+export { describeTrigger, matchesTrigger } from './triggers';
 
 /** Without `when`, `at` is ms after the program starts; with it, ms after the trigger's event. */
 const timing = { at: z.number().int().min(0).max(120_000), when: triggerSchema.optional() };
@@ -92,49 +93,10 @@ export function schedule(scenario: Scenario): ScheduledStep[] {
 /** Client n's start time. */
 export const clientStart = (scenario: Scenario, clientId: number): number => (clientId - 1) * scenario.staggerMs;
 
-/** A trigger in words: "Client 1 enters its job". */
-export function describeTrigger(trigger: Trigger): string {
-  const who = `Client ${trigger.client}`;
-  const nthTime = trigger.nth > 1 ? ` (time ${trigger.nth})` : '';
-  switch (trigger.on) {
-    case 'lock-acquired':
-      return `${who} is granted the lock${nthTime}`;
-    case 'job-enter':
-      return `${who} enters ${trigger.job ? `the job "${trigger.job}"` : 'its job'}${nthTime}`;
-    case 'job-exit':
-      return `${who} leaves ${trigger.job ? `the job "${trigger.job}"` : 'its job'}${nthTime}`;
-    case 'command-answered':
-      return `${who}'s ${trigger.command.toUpperCase()} is answered${trigger.node ? ` by Node ${trigger.node}` : ''}${nthTime}`;
-    case 'log':
-      return `${who} logs "${trigger.text}"${nthTime}`;
-  }
-}
-
 /** When a step fires, in words: "at 400 ms", "300 ms after Client 1 enters its job". */
 export function describeTiming(when: Trigger | undefined, at: number): string {
   if (!when) return `at ${at} ms`;
   return `${at ? `${at} ms after` : 'as soon as'} ${describeTrigger(when)}`;
-}
-
-/** Whether a run's event is the kind a trigger waits for (the run and the count are the runner's business). */
-export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
-  if (!('client' in event) || event.client !== trigger.client) return false;
-  switch (trigger.on) {
-    case 'lock-acquired':
-      return event.type === 'lock' && event.event === 'acquired';
-    case 'job-enter':
-    case 'job-exit':
-      return event.type === 'job' && event.phase === (trigger.on === 'job-enter' ? 'enter' : 'exit') && (!trigger.job || event.job === trigger.job);
-    case 'command-answered':
-      return (
-        event.type === 'redis' &&
-        event.phase === 'ok' &&
-        event.command.toUpperCase() === trigger.command.toUpperCase() &&
-        (trigger.node === undefined || event.node === trigger.node)
-      );
-    case 'log':
-      return event.type === 'console' && event.text.includes(trigger.text);
-  }
 }
 
 /** A step in words, for the history and the timeline: "kill Node 3". */

@@ -5,6 +5,7 @@
  */
 import { clientLabel } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
+import { programFaultArgs, programFaultDone } from '@/lib/faults/client-words';
 import type { FaultInput } from '@/lib/faults/inputs';
 import type { Lab } from '../lab/lab';
 import { operate } from './nemesis';
@@ -32,11 +33,10 @@ function target(lab: Lab, run: RunningClients | null, client: number): RunningCl
 
 export function pauseClient(lab: Lab, run: RunningClients | null, { client, durationMs }: FaultInput<'client-pause'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
-  return operate(lab, 'client-pause', { target: clientLabel(client), client }, { durationMs: durationMs ?? null }, async () => {
+  return operate(lab, 'client-pause', { target: clientLabel(client), client }, programFaultArgs({ action: 'client-pause', client, durationMs }), async () => {
     if (r.isPaused(client)) throw new LabOperationError('conflict', `${clientLabel(client)} is already paused`);
     r.pause(client, durationMs);
-    const how = durationMs ? `for ${durationMs} ms` : 'until resumed';
-    return { value: { client }, detail: `${clientLabel(client)} paused ${how}: none of its code runs; replies and timers wait` };
+    return { value: { client }, detail: programFaultDone({ action: 'client-pause', client, durationMs }) };
   });
 }
 
@@ -45,7 +45,7 @@ export function resumeClient(lab: Lab, run: RunningClients | null, { client }: F
   return operate(lab, 'client-resume', { target: clientLabel(client), client }, {}, async () => {
     if (!r.isPaused(client)) throw new LabOperationError('conflict', `${clientLabel(client)} is not paused`);
     r.resume(client);
-    return { value: { client }, detail: `${clientLabel(client)} resumed: what waited arrives now, late` };
+    return { value: { client }, detail: programFaultDone({ action: 'client-resume', client }) };
   });
 }
 
@@ -53,7 +53,7 @@ export function crashClient(lab: Lab, run: RunningClients | null, { client }: Fa
   const r = target(lab, run, client);
   return operate(lab, 'client-crash', { target: clientLabel(client), client }, {}, async () => {
     r.crash(client);
-    return { value: { client }, detail: `${clientLabel(client)} crashed: its connections dropped, nothing released` };
+    return { value: { client }, detail: programFaultDone({ action: 'client-crash', client }) };
   });
 }
 
@@ -61,6 +61,6 @@ export function skewClient(lab: Lab, run: RunningClients | null, { client, offse
   const r = target(lab, run, client);
   return operate(lab, 'client-skew', { target: clientLabel(client), client }, { offsetMs }, async () => {
     r.skew(client, offsetMs);
-    return { value: { client }, detail: `${clientLabel(client)}'s clock now reads ${offsetMs >= 0 ? '+' : ''}${offsetMs} ms off` };
+    return { value: { client }, detail: programFaultDone({ action: 'client-skew', client, offsetMs }) };
   });
 }

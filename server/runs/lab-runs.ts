@@ -11,14 +11,13 @@ import type { Verdict } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
 import { runStartSchema, type Diagnostic, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
-import { clientStart } from '@/lib/scenario';
+import { clientStart, schedule } from '@/lib/scenario';
 import { parseInput } from '@/lib/validate';
 import type { RunUsage } from '../lab/history-log';
 import type { Lab } from '../lab/lab';
 import { refuse } from '../ops/refusals';
-import * as clientFaults from '../nemesis/client-faults';
 import type { RunningClients } from '../nemesis/client-faults';
-import { runScenario, type ScenarioHandle } from '../scenarios/scenario-runner';
+import { armedFault, isArmedInSandbox, runScenario, type ScenarioHandle } from '../scenarios/scenario-runner';
 import type { RunHandle, SandboxLimits, SandboxPool } from '../sandbox';
 import { WORKER_HEAP_MB } from '../sandbox/pool';
 import { cutVerdict, historyCutMessage, type HistoryCut } from './history-cut';
@@ -230,11 +229,16 @@ export class LabRuns extends EventEmitter<Events> {
       scenario: scenario ? { id: scenario.id, title: scenario.title, seed: scenario.seed } : null,
       startedAt,
     };
+    // Steps on the clients that wait for the run's own events are carried out by the sandbox, next to the
+    // clients (see worker/armed-faults.ts); the scenario runner plays the rest.
+    const plan = scenario ? schedule(scenario) : [];
+    const armed = plan.filter(({ step }) => isArmedInSandbox(step));
     const handle = this.pool.startRun({
       runId,
       code,
       clients,
       startDelaysMs: scenario ? Array.from({ length: clients }, (_, i) => clientStart(scenario, i + 1)) : undefined,
+      armed: armed.map(({ at, step }) => armedFault(step, at)),
       nodes,
       linkPort: (client, node) => ports.get(`${client}:${node}`) ?? null,
       credentials: lab.credentials.learner,
@@ -283,7 +287,7 @@ export class LabRuns extends EventEmitter<Events> {
       const startScenario = lab.history.subscribe((event) => {
         if (event.type !== 'client' || event.runId !== runId || event.client !== 1 || event.event !== 'start') return;
         startScenario();
-        if (this.active === run) run.scenario = runScenario(lab, scenario, { runId, clients: run, origin: event.t });
+        if (this.active === run) run.scenario = runScenario(lab, scenario, { runId, clients: run, origin: event.t, delegated: new Set(armed.map((a) => a.step)) });
       });
       void handle.done.then(startScenario);
     }

@@ -118,6 +118,7 @@ class RunController implements RunHandle {
         originEpochMs: opts.clock.originEpochMs,
         opIdBase: opts.opIdBase ?? 1,
         commandsPerSecondShare,
+        armed: opts.armed ?? [],
       },
     });
   }

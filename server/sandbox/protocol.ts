@@ -1,5 +1,6 @@
 /** Messages between the pool (main thread) and a sandbox worker. Plain structured-clone data only. */
 import type { HistoryInput } from '@/lib/history';
+import type { ArmedFault } from './worker/armed-faults';
 import type { ClientOutcome, Diagnostic, RedisCredentials, RunStatus, SandboxLimits } from './types';
 
 export interface RunSpec {
@@ -17,6 +18,8 @@ export interface RunSpec {
   opIdBase: number;
   /** This run's share of the server's Redis command rate (commands per second; Infinity: unpaced). */
   commandsPerSecondShare: number;
+  /** Scenario steps on the clients that wait for an event of the run: carried out in the worker (armed-faults.ts). */
+  armed: ArmedFault[];
 }
 
 export type MainToWorker =

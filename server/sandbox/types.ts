@@ -4,6 +4,7 @@
  * Everything here is plain data or callbacks on the main thread; the learner's
  * code itself never leaves its worker thread.
  */
+import type { ArmedFault } from './worker/armed-faults';
 import type { HistoryInput } from '@/lib/history';
 import type { ClientEndStatus, ClientOutcome, Diagnostic, RunOutcome, RunStatus } from '@/lib/run';
 
@@ -73,6 +74,8 @@ export interface StartRunOptions {
   clients: number;
   /** Optional per-client start delays in ms (index 0 = client 1); missing entries start at once. */
   startDelaysMs?: number[];
+  /** Scenario steps on the clients that wait for an event of the run; the worker carries them out (worker/armed-faults.ts). */
+  armed?: ArmedFault[];
   /** Node ids the lab has (e.g. [1, 2, 3, 4, 5]); used by the default resolver. */
   nodes: number[];
   /** Maps a learner's host/port to a node; defaults to `defaultResolveNode` (see hosts.ts / README). */

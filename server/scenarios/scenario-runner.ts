@@ -7,6 +7,8 @@
  */
 import { describeStep, describeTiming, describeTrigger, matchesTrigger, schedule, type Scenario, type ScenarioStep, type Trigger } from '@/lib/scenario';
 import { needsProgram } from '@/lib/faults/catalogue';
+import { PROGRAM_FAULT_OPS, type ProgramFault } from '@/lib/faults/client-words';
+import type { ArmedFault } from '../sandbox/worker/armed-faults';
 import type { FaultInput } from '@/lib/faults/inputs';
 import type { Lab } from '../lab/lab';
 import type { RunningClients } from '../nemesis/client-faults';
@@ -38,11 +40,24 @@ function perform(lab: Lab, step: ScenarioStep, clients: RunningClients | null): 
   return applyFault(action, { lab, clients }, input as FaultInput<typeof action>);
 }
 
+/** A step the sandbox carries out itself: a fault on the program that waits for an event of the run (see worker/armed-faults.ts). */
+export function isArmedInSandbox(step: ScenarioStep): boolean {
+  return step.when !== undefined && (PROGRAM_FAULT_OPS as readonly string[]).includes(step.action);
+}
+
+/** Such a step as the sandbox takes it: `at` from the schedule (jitter included), and its line in words. */
+export function armedFault(step: ScenarioStep, at: number): ArmedFault {
+  const { at: _at, when, ...fault } = step;
+  if (!when || !isArmedInSandbox(step)) throw new Error(`"${describeStep(step)}" is not a step the sandbox carries out`);
+  return { when, at, fault: fault as ProgramFault, detail: `${describeStep(step)} (${describeTiming(when, at)})` };
+}
+
 export function runScenario(
   lab: Lab,
   scenario: Scenario,
   /** `origin`: the lab time the steps' `at` counts from (default: now), e.g. when the program's first client started. */
-  options: { runId?: string; clients?: RunningClients; origin?: number } = {},
+  /** `delegated`: steps the sandbox carries out itself (isArmedInSandbox); counted, not played here. */
+  options: { runId?: string; clients?: RunningClients; origin?: number; delegated?: ReadonlySet<ScenarioStep> } = {},
 ): ScenarioHandle {
   const { runId } = options;
   const clients = options.clients ?? null;
@@ -60,7 +75,8 @@ export function runScenario(
     detail: `${scenario.title} (seed ${scenario.seed}, ${plan.length} step${plan.length === 1 ? '' : 's'})`,
     ...(runId ? { runId } : {}),
   });
-  const outcomes = plan.map(
+  const delegated = options.delegated;
+  const outcomes = plan.filter(({ step }) => !delegated?.has(step)).map(
     ({ at, step }) =>
       new Promise<StepOutcome>((resolve) => {
         const fire = () => {

@@ -220,3 +220,66 @@ describe('a fresh start', () => {
     expect(lab.nodeView(1).keys).toEqual([]);
   });
 });
+
+describe('scenario steps that wait for an event of the run, carried out next to the clients', () => {
+  async function runIn(lab: Awaited<ReturnType<typeof startLab>>, input: RunStartInput) {
+    const runs = new LabRuns(lab, pool);
+    const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
+    await runs.start(input);
+    const outcome = await ended;
+    return { outcome, events: lab.history.since(0).filter((e) => e.runId === outcome.runId) };
+  }
+
+  it('crashes Client 1 as soon as its SET is answered: between its two lines, before it reads the reply', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const code = [
+      "import Redis from 'ioredis';",
+      "import lab from 'lab';",
+      "const r = new Redis({ host: 'redis-1.internal' });",
+      "await r.set('k:' + lab.client, 'v');",
+      "lab.log('read the reply');",
+      'r.disconnect();',
+    ].join('\n');
+    const { outcome, events } = await runIn(lab, {
+      code,
+      clients: 2,
+      scenario: { id: 'between', title: 'Between', clients: 2, steps: [{ at: 0, when: { on: 'command-answered', client: 1, command: 'set' }, action: 'client-crash', client: 1 }] },
+    });
+    expect(outcome.outcome.clients.map((c) => c.status)).toEqual(['crashed', 'exited']);
+    const lines = (client: number) => events.flatMap((e) => (e.type === 'console' && e.client === client ? [e.text] : []));
+    expect(lines(1)).toEqual([]);
+    expect(lines(2)).toEqual(['read the reply']);
+    const answered = events.findIndex((e) => e.type === 'redis' && e.phase === 'ok' && e.client === 1 && e.command.toUpperCase() === 'SET');
+    const step = events.findIndex((e) => e.type === 'scenario' && e.step === 'client-crash');
+    expect(answered).toBeGreaterThanOrEqual(0);
+    expect(step).toBeGreaterThan(answered);
+    expect(events[step]).toMatchObject({ detail: "crash Client 1 (as soon as Client 1's SET is answered)" });
+    expect(events.find((e) => e.type === 'nemesis' && e.op === 'client-crash' && e.phase === 'ok')).toMatchObject({ target: 'Client 1', detail: expect.stringMatching(/crashed/) });
+  });
+
+  it('pauses Client 1 a set time after it enters its job, and says which step never fired', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const { outcome, events } = await runIn(lab, {
+      code: "import lab from 'lab';\nawait lab.job('render').run(300);",
+      clients: 1,
+      scenario: {
+        id: 'mid-job',
+        title: 'Mid-job',
+        clients: 1,
+        steps: [
+          { at: 100, when: { on: 'job-enter', client: 1 }, action: 'client-pause', client: 1, durationMs: 200 },
+          { at: 0, when: { on: 'log', client: 1, text: 'never said' }, action: 'client-crash', client: 1 },
+        ],
+      },
+    });
+    expect(outcome.outcome.status).toBe('completed');
+    const entered = events.find((e) => e.type === 'job' && e.phase === 'enter')!;
+    const paused = events.find((e) => e.type === 'client' && e.event === 'pause')!;
+    expect(paused).toMatchObject({ client: 1, durationMs: 200 });
+    expect(paused.t - entered.t).toBeGreaterThanOrEqual(100);
+    expect(events.some((e) => e.type === 'client' && e.event === 'resume')).toBe(true);
+    const warnings = events.flatMap((e) => (e.type === 'console' && e.level === 'warn' ? [e.text] : []));
+    expect(warnings).toEqual(['The scenario\'s step "crash Client 1" never fired: it waits until Client 1 logs "never said", and that did not happen in this run.']);
+  });
+});
+

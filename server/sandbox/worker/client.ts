@@ -117,6 +117,9 @@ export class GuestClient {
   get status(): ClientEndStatus | null {
     return this.ended;
   }
+  get isPaused(): boolean {
+    return this.paused;
+  }
   get error(): string | undefined {
     return this.endError;
   }

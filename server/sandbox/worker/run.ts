@@ -9,6 +9,7 @@ import type { HistoryInput } from '@/lib/history';
 import { transpileLearnerCode } from '../transpile';
 import type { ResolvedTarget, RunSpec, WorkerToMain } from '../protocol';
 import type { ClientOutcome, Diagnostic, RunStatus } from '../types';
+import { ArmedFaults } from './armed-faults';
 import { boundEvent } from './bound-event';
 import { GuestClient, type RunServices } from './client';
 import { FencedStore } from './fenced-store';
@@ -30,6 +31,7 @@ export class SandboxRun implements RunServices {
   private buffer: HistoryInput[] = [];
   private flushScheduled = false;
   private finished = false;
+  private armed: ArmedFaults | null = null;
 
   constructor(
     readonly spec: RunSpec,
@@ -56,6 +58,13 @@ export class SandboxRun implements RunServices {
   start(): void {
     if (this.finished) return;
     for (let id = 1; id <= this.spec.clients; id++) this.clients.push(new GuestClient(id, this));
+    if (this.spec.armed.length > 0) {
+      this.armed = new ArmedFaults(this.spec.armed, {
+        now: () => this.now(),
+        emit: (event) => this.emit(event),
+        target: (id) => this.client(id),
+      });
+    }
     for (const client of this.clients) {
       const delay = this.spec.startDelaysMs[client.id - 1] ?? 0;
       if (delay > 0) this.startTimers.push(setTimeout(() => client.start(), delay));
@@ -74,7 +83,10 @@ export class SandboxRun implements RunServices {
 
   /** Every event of the run passes here: bounded now, so no learner-sized string ever leaves the worker. */
   emit(event: HistoryInput): void {
-    this.buffer.push(boundEvent({ ...event, runId: this.spec.runId, t: event.t ?? this.now() }));
+    const stamped = { ...event, runId: this.spec.runId, t: event.t ?? this.now() };
+    this.buffer.push(boundEvent(stamped));
+    // After the push: a step this event triggers is recorded after it, as it happened.
+    this.armed?.observe(stamped);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());
@@ -142,6 +154,9 @@ export class SandboxRun implements RunServices {
 
   private finish(status: RunStatus, error?: string): void {
     if (this.finished) return;
+    // A program that ran to its end without the moment a step waits for is told so; a stopped one is not.
+    if (status === 'completed' || status === 'timeout') this.armed?.reportUnfired();
+    this.armed?.stop();
     this.finished = true;
     for (const t of this.startTimers) clearTimeout(t);
     this.pacer.clear();

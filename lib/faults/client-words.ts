@@ -1,0 +1,41 @@
+/**
+ * What a fault on a learner's client did, in words, wherever it was carried
+ * out: by the lab server (a button, a timed scenario step) or inside the
+ * sandbox itself (a step waiting for the client's own event, see
+ * server/sandbox/worker/armed-faults.ts). One text for both, so the history
+ * reads the same.
+ */
+import { clientLabel } from '../cluster';
+import type { FaultInput } from './inputs';
+
+export type ProgramFaultOp = 'client-pause' | 'client-resume' | 'client-crash' | 'client-skew';
+export const PROGRAM_FAULT_OPS: readonly ProgramFaultOp[] = ['client-pause', 'client-resume', 'client-crash', 'client-skew'];
+
+/** A fault on the program with its input: what the sandbox needs to carry one out itself. */
+export type ProgramFault = { [K in ProgramFaultOp]: FaultInput<K> & { action: K } }[ProgramFaultOp];
+
+export function programFaultDone(fault: ProgramFault): string {
+  const who = clientLabel(fault.client);
+  switch (fault.action) {
+    case 'client-pause':
+      return `${who} paused ${fault.durationMs ? `for ${fault.durationMs} ms` : 'until resumed'}: none of its code runs; replies and timers wait`;
+    case 'client-resume':
+      return `${who} resumed: what waited arrives now, late`;
+    case 'client-crash':
+      return `${who} crashed: its connections dropped, nothing released`;
+    case 'client-skew':
+      return `${who}'s clock now reads ${fault.offsetMs >= 0 ? '+' : ''}${fault.offsetMs} ms off`;
+  }
+}
+
+/** The history's arguments of such a fault (as the server's nemesis records them). */
+export function programFaultArgs(fault: ProgramFault): Record<string, number | null> {
+  switch (fault.action) {
+    case 'client-pause':
+      return { durationMs: fault.durationMs ?? null };
+    case 'client-skew':
+      return { offsetMs: fault.offsetMs };
+    default:
+      return {};
+  }
+}

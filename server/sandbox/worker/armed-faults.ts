@@ -1,0 +1,138 @@
+/**
+ * Scenario steps that wait for a moment of the run and then act on one of
+ * its clients ("when Client 1 enters its job, pause Client 1 for 3.5 s"),
+ * carried out here, in the sandbox that runs the clients, instead of by the
+ * lab server. The server would learn of the moment from the client's events
+ * and answer with a pause message: two hops through its event loop, which on
+ * a busy server can take longer than the window the step aims at. Here the
+ * step sees the event as it is emitted, so "crash Client 2 as soon as its SET
+ * is answered" lands before Client 2 reads the reply, however loaded the
+ * machine.
+ *
+ * Each step is recorded as the server would record it: the scenario line, the
+ * nemesis invoke and its ok (or fail), and the client's own pause/crash/skew.
+ */
+import { clientLabel } from '@/lib/cluster';
+import { programFaultArgs, programFaultDone, type ProgramFault } from '@/lib/faults/client-words';
+import type { HistoryEvent, HistoryInput } from '@/lib/history';
+import type { Trigger } from '@/lib/scenario';
+import { describeFault } from '@/lib/faults/catalogue';
+import { describeTrigger, matchesTrigger } from '@/lib/triggers';
+
+export interface ArmedFault {
+  when: Trigger;
+  /** ms after the trigger's event (the scenario's jitter already added). */
+  at: number;
+  fault: ProgramFault;
+  /** The scenario's line for this step, in words. */
+  detail: string;
+}
+
+/** What the faults need of the run: its clients, its clock and its history. */
+export interface ArmedFaultHost {
+  now(): number;
+  emit(event: HistoryInput): void;
+  target(client: number): ArmedFaultTarget | undefined;
+}
+
+export interface ArmedFaultTarget {
+  /** Null while the client runs. */
+  readonly status: string | null;
+  readonly isPaused: boolean;
+  pause(ms?: number): void;
+  resume(): void;
+  end(status: 'crashed'): void;
+  setSkew(skewMs: number): void;
+}
+
+export class ArmedFaults {
+  private readonly waiting: { armed: ArmedFault; seen: number }[];
+  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private stopped = false;
+
+  constructor(
+    armed: readonly ArmedFault[],
+    private readonly host: ArmedFaultHost,
+  ) {
+    this.waiting = armed.map((a) => ({ armed: a, seen: 0 }));
+  }
+
+  /** Every event of the run, as it is emitted (with its time). */
+  observe(event: HistoryEvent | (HistoryInput & { t: number })): void {
+    if (this.stopped || this.waiting.length === 0) return;
+    for (let i = 0; i < this.waiting.length; ) {
+      const w = this.waiting[i]!;
+      if (!matchesTrigger(w.armed.when, event as HistoryEvent) || ++w.seen < w.armed.when.nth) {
+        i++;
+        continue;
+      }
+      this.waiting.splice(i, 1);
+      const wait = event.t + w.armed.at - this.host.now();
+      // Due now: carried out before this event's consequences reach the client's code.
+      if (wait <= 0) this.fire(w.armed);
+      else {
+        const timer = setTimeout(() => {
+          this.timers.delete(timer);
+          this.fire(w.armed);
+        }, wait);
+        this.timers.add(timer);
+      }
+    }
+  }
+
+  /** The run ended by itself: each step whose moment never came says so in the run's console. */
+  reportUnfired(): void {
+    for (const { armed } of this.waiting) {
+      const text = `The scenario's step "${describeFault(armed.fault.action, armed.fault)}" never fired: it waits until ${describeTrigger(armed.when)}, and that did not happen in this run.`;
+      this.host.emit({ type: 'console', client: 0, level: 'warn', text });
+    }
+    this.waiting.length = 0;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  private fire({ fault, detail }: ArmedFault): void {
+    if (this.stopped) return;
+    const { emit } = this.host;
+    const who = clientLabel(fault.client);
+    const base = { type: 'nemesis', op: fault.action, target: who, client: fault.client, args: programFaultArgs(fault) } as const;
+    emit({ type: 'scenario', step: fault.action, detail });
+    emit({ ...base, phase: 'invoke' });
+    const refused = this.refusal(fault);
+    if (refused) {
+      emit({ ...base, phase: 'fail', detail: refused });
+      return;
+    }
+    const target = this.host.target(fault.client)!;
+    switch (fault.action) {
+      case 'client-pause':
+        target.pause(fault.durationMs);
+        break;
+      case 'client-resume':
+        target.resume();
+        break;
+      case 'client-crash':
+        target.end('crashed');
+        break;
+      case 'client-skew':
+        target.setSkew(fault.offsetMs);
+        break;
+    }
+    emit({ ...base, phase: 'ok', detail: programFaultDone(fault) });
+  }
+
+  /** The same refusals as the server's (server/nemesis/client-faults.ts), in the same words. */
+  private refusal(fault: ProgramFault): string | null {
+    const who = clientLabel(fault.client);
+    const target = this.host.target(fault.client);
+    if (!target) return `${who} is not part of this run`;
+    if (target.status !== null) return `${who} has already ended`;
+    if (fault.action === 'client-pause' && target.isPaused) return `${who} is already paused`;
+    if (fault.action === 'client-resume' && !target.isPaused) return `${who} is not paused`;
+    return null;
+  }
+}
