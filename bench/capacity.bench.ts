@@ -1,5 +1,5 @@
 /**
- * Capacity of one lab server (issue 13): how many labs the defaults allow on
+ * Capacity of one lab server: how many labs the defaults allow on
  * this machine, what an idle lab costs, how joins fare with 100 labs, and how
  * fast a fault reaches its tab while 20 other labs run busy Redlock loops.
  * Real server, real redis-servers, real socket.io clients, real learner code.
@@ -168,7 +168,7 @@ export async function runCapacityBench(): Promise<Row[]> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printTable('Capacity of one lab server (issue 13)', await runCapacityBench());
+  printTable('Capacity of one lab server', await runCapacityBench());
   // A hundred closed sockets' timers and the servers' last handles would keep the process a while longer.
   process.exit(0);
 }

@@ -18,6 +18,8 @@ export type TopologyKind = (typeof TOPOLOGY_KINDS)[number];
 export const MIN_NODES = 1;
 export const MAX_NODES = 7;
 export const MAX_CLIENTS = 16;
+/** Clients a lab and a run have when nobody says otherwise. */
+export const DEFAULT_CLIENTS = 3;
 
 export interface Topology {
   kind: TopologyKind;
@@ -26,6 +28,9 @@ export interface Topology {
 }
 
 export const DEFAULT_TOPOLOGY: Topology = { kind: 'masters', nodes: 5, persistence: 'none' };
+
+/** Two labs of the same shape: same kind, node count and persistence. */
+export const sameTopology = (a: Topology, b: Topology): boolean => a.kind === b.kind && a.nodes === b.nodes && a.persistence === b.persistence;
 
 export interface LockKeyView {
   key: string;

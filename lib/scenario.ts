@@ -4,7 +4,7 @@
  * schema (here, isomorphic) serves the server's runner and the browser's picker.
  */
 import { z } from 'zod';
-import { MAX_CLIENTS, MAX_NODES } from './cluster';
+import { DEFAULT_CLIENTS, MAX_CLIENTS, MAX_NODES } from './cluster';
 import { describeFault, FAULT_OPS, type FaultOp } from './faults/catalogue';
 import { FAULT_INPUTS, type FaultInput, type FaultRequest } from './faults/inputs';
 import { describeTrigger } from './triggers';
@@ -59,7 +59,7 @@ export const scenarioSchema = z
     description: z.string().max(2_000).default(''),
     /** Same seed, same schedule: the jitter below and anything random in a run derive from it. */
     seed: z.number().int().min(0).max(2 ** 32 - 1).default(1),
-    clients: z.number().int().min(1).max(MAX_CLIENTS).default(3),
+    clients: z.number().int().min(1).max(MAX_CLIENTS).default(DEFAULT_CLIENTS),
     /** Client n starts at (n − 1) × staggerMs. */
     staggerMs: z.number().int().min(0).max(10_000).default(0),
     /** Each step fires up to this many ms late, drawn from the seed (0 = exactly on time). */

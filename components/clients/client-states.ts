@@ -47,7 +47,6 @@ export function clientStatuses(history: readonly HistoryEvent[], clients: number
   return status;
 }
 
-export const clientIsLive = (status: ClientStatus | undefined): boolean => status === 'running' || status === 'paused';
 
 export interface ConsoleLine {
   seq: number;

@@ -5,7 +5,7 @@
  */
 import type { LockKeyView } from '@/lib/cluster';
 import { remainingTtl } from '@/components/lab/lab-state';
-import { formatDuration } from '@/components/lab/history-words';
+import { formatDuration } from '@/lib/durations';
 import styles from './cluster.module.css';
 
 export function LockKeyRow({ lock, peakMs, now }: { lock: LockKeyView; peakMs: number | undefined; now: number | null }) {

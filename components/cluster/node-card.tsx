@@ -8,7 +8,7 @@
  */
 import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
-import { formatDuration } from '@/components/lab/history-words';
+import { formatDuration } from '@/lib/durations';
 import { NodeControls } from './node-controls';
 import { NodeIntervention } from './node-intervention';
 import { PERSISTENCE_WORDS, roleWords } from './node-words';

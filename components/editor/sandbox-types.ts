@@ -327,5 +327,3 @@ export const SANDBOX_TYPE_FILES: ReadonlyArray<{ path: string; content: string }
   { path: 'file:///node_modules/@types/lock-lab/misc.d.ts', content: MISC },
 ];
 
-/** The sandbox's modules, for tests and docs. */
-export const SANDBOX_MODULES = ['lab', 'ioredis', 'redis', 'redlock', 'crypto', 'node:crypto', 'node-cron', 'events', 'timers/promises'] as const;

@@ -4,6 +4,7 @@
  * state changes); the timeline of issue 4 shows the rest.
  */
 import type { NodeState } from '@/lib/cluster';
+import { formatDuration } from '@/lib/durations';
 import { FAULTS, isRecovery } from '@/lib/faults/catalogue';
 import type { HistoryEvent, NemesisEvent, NemesisOp, NodeStateEvent, Scalar } from '@/lib/history';
 
@@ -17,12 +18,6 @@ export interface HistoryLine {
   tone: HistoryTone;
 }
 
-/** "1.5 s" or "250 ms": durations as a person reads them. */
-export function formatDuration(ms: number): string {
-  if (Math.abs(ms) < 1000) return `${Math.round(ms)} ms`;
-  const seconds = ms / 1000;
-  return `${seconds >= 100 ? Math.round(seconds) : seconds.toFixed(1)} s`;
-}
 
 function durationArg(args: Record<string, Scalar>, name: string): number | null {
   const value = args[name];

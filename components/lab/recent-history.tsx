@@ -1,7 +1,8 @@
 'use client';
 /** The last few things that happened to the cluster, in words, newest first. */
 import { useMemo } from 'react';
-import { formatDuration, recentLines, type HistoryTone } from './history-words';
+import { formatDuration } from '@/lib/durations';
+import { recentLines, type HistoryTone } from './history-words';
 import { useLabStore } from './lab-provider';
 import styles from './lab.module.css';
 

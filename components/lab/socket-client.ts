@@ -6,7 +6,7 @@
  * socket: they read the store and call these commands.
  */
 import { io, type Socket } from 'socket.io-client';
-import type { LabSnapshot, LinkCutMode, Topology, LinkView, NodeView, Persistence, ReplicationView } from '@/lib/cluster';
+import { sameTopology, type LabSnapshot, type Topology } from '@/lib/cluster';
 import type { GradeResult } from '@/lib/grading';
 import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import type { ErrorCode, LabError, Result } from '@/lib/result';
@@ -340,8 +340,7 @@ export class LabSocketClient {
 export function sameShape(actual: Topology, wanted: TopologyInput): boolean {
   const kind = wanted.kind ?? 'masters';
   const nodes = wanted.nodes ?? (kind === 'replicated' ? 2 : 5);
-  const persistence = wanted.persistence ?? 'none';
-  return actual.kind === kind && actual.nodes === nodes && actual.persistence === persistence;
+  return sameTopology(actual, { kind, nodes, persistence: wanted.persistence ?? 'none' });
 }
 
 function defaultOpenSocket(): LabSocket {

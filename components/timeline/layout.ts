@@ -388,7 +388,3 @@ export function layoutTimeline(history: readonly HistoryEvent[], options: Layout
   return { lanes, markers: builder.markers, t0, t1, events: history.length };
 }
 
-/** The interval or marker of a lane nearest to time t (for tooltips and keyboard stepping). */
-export function intervalsAt(lane: Lane, t: number): LaneInterval[] {
-  return lane.intervals.filter((i) => i.from <= t && t <= i.to);
-}

@@ -5,7 +5,7 @@
  * lab on the server (it is re-checked here: the checker is pure).
  */
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
-import { formatDuration } from '@/components/lab/history-words';
+import { formatDuration } from '@/lib/durations';
 import { useLabStore, useLabStoreApi } from '@/components/lab/lab-provider';
 import { PLAYBACK_SPEEDS, upperBoundT } from '@/components/lab/run-state';
 import { parseRunFile, recheck, recordRun, runFileName } from '@/components/workspace/run-file';

@@ -8,7 +8,7 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { TimeWindow } from '@/lib/checker';
-import { formatDuration } from '@/components/lab/history-words';
+import { formatDuration } from '@/lib/durations';
 import { useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
 import { useShownRun, useShownVerdict } from '@/components/workspace/use-shown-run';

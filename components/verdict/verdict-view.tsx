@@ -6,7 +6,7 @@
 import type { TimeWindow, Verdict } from '@/lib/checker';
 import { CHECK_NAMES } from '@/lib/checker';
 import type { RunOutcome } from '@/lib/run';
-import { formatDuration } from '@/components/lab/history-words';
+import { formatDuration } from '@/lib/durations';
 import { CHECK_WORDS, RUN_STATUS_WORDS, VALIDITY_WORDS } from './verdict-words';
 import styles from './verdict.module.css';
 

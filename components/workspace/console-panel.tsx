@@ -2,7 +2,7 @@
 /** What the clients printed (console.*, lab.log) and how they failed, per client. */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { consoleLines } from '@/components/clients/client-states';
-import { formatDuration } from '@/components/lab/history-words';
+import { formatDuration } from '@/lib/durations';
 import { useShownRun } from './use-shown-run';
 import styles from './workspace.module.css';
 

@@ -3,12 +3,7 @@ import { clientLabel, nodeLabel } from '../cluster';
 
 export { clientLabel, nodeLabel };
 
-/** A duration: "80 ms", "1.6 s". */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms)) return 'forever';
-  if (Math.abs(ms) < 1000) return `${Math.round(ms)} ms`;
-  return `${(ms / 1000).toFixed(1)} s`;
-}
+export { formatDuration } from '../durations';
 
 /** A point on the lab clock: "820 ms", "1.24 s". */
 export function formatTime(t: number): string {

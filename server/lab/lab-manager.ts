@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import type { Topology } from '@/lib/cluster';
-import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
+import { DEFAULT_CLIENTS, DEFAULT_TOPOLOGY, sameTopology } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import type { NodeGuardOptions } from '../cluster/node-guard';
 import { labsCreatedTotal } from '../ops/metrics';
@@ -27,7 +27,6 @@ export interface LabManagerOptions {
 
 const REFILL_DELAY_MS = 250;
 
-const sameTopology = (a: Topology, b: Topology) => a.kind === b.kind && a.nodes === b.nodes && a.persistence === b.persistence;
 
 export class LabManager {
   private readonly labs = new Map<string, Lab>();
@@ -57,7 +56,7 @@ export class LabManager {
     const want = this.options.warmLabs ?? 0;
     while (!this.closing && this.warm.length + this.warming.size < want && this.used < this.options.maxLabs) {
       const id = newLabId();
-      const lab = new Lab({ id, topology: DEFAULT_TOPOLOGY, clients: 3, dir: path.join(this.options.dir, `lab-${id}`), nodeGuard: this.options.nodeGuard, history: this.options.history });
+      const lab = new Lab({ id, topology: DEFAULT_TOPOLOGY, clients: DEFAULT_CLIENTS, dir: path.join(this.options.dir, `lab-${id}`), nodeGuard: this.options.nodeGuard, history: this.options.history });
       const warming: Promise<void> = lab
         .start()
         .then(

@@ -7,7 +7,7 @@
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import type { LabSnapshot, Topology } from '@/lib/cluster';
-import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
+import { DEFAULT_CLIENTS, DEFAULT_TOPOLOGY, sameTopology } from '@/lib/cluster';
 import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { LabOperationError, ok, toFailure, type Result } from '@/lib/result';
 import { labJoinSchema, labResetSchema } from '@/lib/schemas';
@@ -31,7 +31,6 @@ import { TokenBucket } from './token-bucket';
 import type { BrowserIdentities } from './browser-identity';
 import { refuse } from '../ops/refusals';
 
-const sameTopology = (a: Topology, b: Topology) => a.kind === b.kind && a.nodes === b.nodes && a.persistence === b.persistence;
 
 type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
@@ -326,14 +325,14 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
         }
         return ok(await join(existing));
       }
-      const lab = await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? 3);
+      const lab = await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? DEFAULT_CLIENTS);
       return ok(await join(lab));
     });
 
     onLimited('lab:reset', async (input) => {
       const { topology, clients } = parseInput(labResetSchema, input, 'lab:reset');
       const current = socket.data.labId ? labs.get(socket.data.labId) : undefined;
-      if (!current || current.closed) return ok(await join(await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? 3)));
+      if (!current || current.closed) return ok(await join(await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? DEFAULT_CLIENTS)));
       takeLab(current);
       await rebuild(current, topology ?? current.topology, clients ?? current.clients);
       return ok(await join(current));

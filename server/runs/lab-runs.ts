@@ -5,6 +5,7 @@
  * a time per lab: starting another stops the current one first.
  */
 import crypto from 'node:crypto';
+import { DEFAULT_CLIENTS } from '@/lib/cluster';
 import { EventEmitter } from 'node:events';
 import { IncrementalChecker } from '@/lib/checker';
 import type { Verdict } from '@/lib/checker';
@@ -157,7 +158,7 @@ export class LabRuns extends EventEmitter<Events> {
     await this.stop();
     const { limits, notes } = clampLimits(askedLimits, this.pool.limits);
     if (notes.length) refuse('limits-clamped', { labId: lab.id, detail: { limits: notes.length } }, notes.join(' '));
-    const clients = asked ?? scenario?.clients ?? 3;
+    const clients = asked ?? scenario?.clients ?? DEFAULT_CLIENTS;
     const admitted = await this.admit(clients);
     try {
       return await this.startAdmitted({ code, clients, scenario, limits, notes, checkerSettings, topology, fresh }, admitted);

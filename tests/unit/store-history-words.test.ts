@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent, NemesisEvent } from '@/lib/history';
-import { describeEvent, formatDuration, recentLines } from '@/components/lab/history-words';
+import { describeEvent, recentLines } from '@/components/lab/history-words';
+import { formatDuration } from '@/lib/durations';
 
 const nemesis = (patch: Partial<NemesisEvent>): NemesisEvent => ({
   seq: 0,
