@@ -176,6 +176,11 @@ export class LabManager {
     return this.viewers.get(labId)?.size ?? 0;
   }
 
+  /** Whether the lab's idle timer runs: no tab is attached, and it will be destroyed when the timer ends. */
+  isIdle(labId: string): boolean {
+    return this.idleTimers.has(labId);
+  }
+
   private adopt(lab: Lab): void {
     labsCreatedTotal.inc();
     this.labs.set(lab.id, lab);

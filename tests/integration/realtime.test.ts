@@ -235,8 +235,10 @@ describe('lab lifetime', () => {
       sockets.push(viewer);
       value(await viewer.emitWithAck('lab:join', { labId: snapshot.labId }));
       tab.close();
-      // One tab still watches: the lab stays.
+      // Once the server has seen the first tab go, one tab still watches: the lab stays, with no idle timer running.
+      await waitFor(() => second.labs.viewerCount(snapshot.labId) === 1, 'the server to see the first tab leave');
       expect(second.labs.get(snapshot.labId)).toBeDefined();
+      expect(second.labs.isIdle(snapshot.labId)).toBe(false);
       viewer.disconnect();
       await waitFor(() => second.labs.get(snapshot.labId) === undefined, 'the idle lab to be destroyed', 5_000);
       await waitFor(() => pids.every((pid) => !alive(pid)), 'its redis-servers to stop');
