@@ -67,17 +67,21 @@ export class ArmedFaults {
         continue;
       }
       this.waiting.splice(i, 1);
-      const wait = event.t + w.armed.at - this.host.now();
+      const due = event.t + w.armed.at;
       // Due now: carried out before this event's consequences reach the client's code.
-      if (wait <= 0) this.fire(w.armed);
-      else {
-        const timer = setTimeout(() => {
-          this.timers.delete(timer);
-          this.fire(w.armed);
-        }, wait);
-        this.timers.add(timer);
-      }
+      if (this.host.now() >= due) this.fire(w.armed);
+      else this.fireAt(due, w.armed);
     }
+  }
+
+  /** Timers count whole milliseconds on another clock than the lab's: one that fires early is armed again for the rest. */
+  private fireAt(due: number, armed: ArmedFault): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (this.host.now() < due) this.fireAt(due, armed);
+      else this.fire(armed);
+    }, Math.max(1, Math.ceil(due - this.host.now())));
+    this.timers.add(timer);
   }
 
   /** The run ended by itself: each step whose moment never came says so in the run's console. */
@@ -107,6 +111,9 @@ export class ArmedFaults {
       emit({ ...base, phase: 'fail', detail: refused });
       return;
     }
+    // Recorded before it is carried out, as the server records its own client faults (its ok comes before the
+    // client's pause or crash event) — and because a crash may end the run, after which nothing more is sent.
+    emit({ ...base, phase: 'ok', detail: programFaultDone(fault) });
     const target = this.host.target(fault.client)!;
     switch (fault.action) {
       case 'client-pause':
@@ -122,7 +129,6 @@ export class ArmedFaults {
         target.setSkew(fault.offsetMs);
         break;
     }
-    emit({ ...base, phase: 'ok', detail: programFaultDone(fault) });
   }
 
   /** The same refusals as the server's (server/nemesis/client-faults.ts), in the same words. */
