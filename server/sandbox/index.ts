@@ -8,7 +8,6 @@ export type {
   Diagnostic,
   LinkPort,
   RedisCredentials,
-  ResolveNode,
   RunHandle,
   RunOutcome,
   RunStatus,

@@ -9,7 +9,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { defaultResolveNode } from './hosts';
 import { BUSY_SLOTS, type MainToWorker, type ResolvedTarget, type WorkerToMain } from './protocol';
 import { stuckInLearnerCode } from './watchdog';
 import {
@@ -112,6 +111,7 @@ class RunController implements RunHandle {
         fileName: opts.fileName ?? 'program.ts',
         clients: opts.clients,
         nodes: [...opts.nodes],
+        linkPorts: linkPortTable(opts),
         startDelaysMs: opts.startDelaysMs ?? [],
         credentials: opts.credentials,
         limits,
@@ -160,25 +160,11 @@ class RunController implements RunHandle {
       case 'diagnostic':
         this.opts.onDiagnostic?.(m.diagnostic);
         break;
-      case 'resolve':
-        this.send({ type: 'resolved', reqId: m.reqId, target: this.resolveTarget(m.client, m.host, m.port) });
-        break;
       case 'done':
         this.finish(m.status, m.clients, m.error);
         break;
       case 'ready':
         break;
-    }
-  }
-
-  private resolveTarget(client: number, host: string, port: number): ResolvedTarget {
-    try {
-      const node = this.opts.resolveNode ? this.opts.resolveNode(host, port) : defaultResolveNode(host, port, this.opts.nodes);
-      if (node === null) return { ok: false, code: 'ENOTFOUND' };
-      const linkPort = this.opts.linkPort(client, node);
-      return linkPort === null ? { ok: false, code: 'ECONNREFUSED', node } : { ok: true, node, port: linkPort };
-    } catch {
-      return { ok: false, code: 'ENOTFOUND' };
     }
   }
 
@@ -319,4 +305,16 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       await Promise.all(spares.splice(0).map((s) => s.then((slot) => slot.worker.terminate(), () => 0)));
     },
   };
+}
+
+/** Every client's port to every node, as the run starts (see RunSpec.linkPorts). */
+function linkPortTable(opts: StartRunOptions): Record<string, number> {
+  const table: Record<string, number> = {};
+  for (let client = 1; client <= opts.clients; client++) {
+    for (const node of opts.nodes) {
+      const port = opts.linkPort(client, node);
+      if (port !== null) table[`${client}:${node}`] = port;
+    }
+  }
+  return table;
 }

@@ -11,6 +11,11 @@ export interface RunSpec {
   clients: number;
   /** The lab's node ids, for `lab.nodes`. */
   nodes: number[];
+  /**
+   * Where each client reaches each node: `linkPorts["2:3"]` is Client 2's link to Node 3 (absent: not reachable).
+   * Fixed before the run starts, so the worker resolves a learner's host name itself, without asking.
+   */
+  linkPorts: Record<string, number>;
   startDelaysMs: number[];
   credentials: RedisCredentials;
   limits: SandboxLimits;
@@ -30,8 +35,7 @@ export type MainToWorker =
   | { type: 'skew'; client: number; skewMs: number }
   | { type: 'stop' }
   /** A new share of the server's command rate (runs started or ended). */
-  | { type: 'pace'; commandsPerSecond: number }
-  | { type: 'resolved'; reqId: number; target: ResolvedTarget };
+  | { type: 'pace'; commandsPerSecond: number };
 
 export type ResolvedTarget =
   | { ok: true; node: number; port: number }
@@ -41,7 +45,6 @@ export type WorkerToMain =
   | { type: 'ready' }
   | { type: 'events'; events: HistoryInput[] }
   | { type: 'diagnostic'; diagnostic: Diagnostic }
-  | { type: 'resolve'; reqId: number; client: number; host: string; port: number }
   | { type: 'done'; status: RunStatus; error?: string; clients: ClientOutcome[] };
 
 /**

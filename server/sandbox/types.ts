@@ -55,7 +55,6 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
 });
 
 /** Where a learner's (host, port) goes: a lab node id, or null for "no such host". */
-export type ResolveNode = (host: string, port: number) => number | null;
 
 /** Where a client's link to a node listens on loopback, or null if that client has no link to it. */
 export type LinkPort = (client: number, node: number) => number | null;
@@ -78,8 +77,6 @@ export interface StartRunOptions {
   armed?: ArmedFault[];
   /** Node ids the lab has (e.g. [1, 2, 3, 4, 5]); used by the default resolver. */
   nodes: number[];
-  /** Maps a learner's host/port to a node; defaults to `defaultResolveNode` (see hosts.ts / README). */
-  resolveNode?: ResolveNode;
   linkPort: LinkPort;
   credentials: RedisCredentials;
   limits?: Partial<SandboxLimits>;

@@ -34,7 +34,6 @@ export function startProgram(
     clock: options.clock ?? { originEpochMs: performance.timeOrigin + performance.now() },
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.startDelaysMs ? { startDelaysMs: options.startDelaysMs } : {}),
-    ...(options.resolveNode ? { resolveNode: options.resolveNode } : {}),
     onEvent: (e) => {
       events.push(e);
       for (const w of [...waiters]) {

@@ -36,7 +36,7 @@ export interface RunServices {
   emit(event: HistoryInput): void;
   diagnostic(d: Diagnostic): void;
   nextOpId(): number;
-  resolve(client: number, host: string, port: number): Promise<ResolvedTarget>;
+  resolve(client: number, host: string, port: number): ResolvedTarget;
   jobEnter(job: string): number;
   /** The client ended by itself (exit, error, crash, timeout). */
   clientEnded(client: GuestClient): void;
@@ -675,7 +675,7 @@ export class GuestClient {
       options: p.options ?? {},
       credentials: this.run.spec.credentials,
       limits: this.limits,
-      resolve: () => this.run.resolve(this.id, host, port),
+      resolve: () => Promise.resolve(this.run.resolve(this.id, host, port)),
       emit: (e) => this.emit(e),
       nextOpId: () => this.run.nextOpId(),
       onEvent: (event) => this.toInbox([2, id, event]),

@@ -64,9 +64,6 @@ port.on('message', (m: MainToWorker) => {
     case 'pace':
       run.pacer.setRate(m.commandsPerSecond);
       break;
-    case 'resolved':
-      run.resolved(m.reqId, m.target);
-      break;
   }
 });
 post({ type: 'ready' });

@@ -11,6 +11,7 @@ import type { ResolvedTarget, RunSpec, WorkerToMain } from '../protocol';
 import type { ClientOutcome, Diagnostic, RunStatus } from '../types';
 import { ArmedFaults } from './armed-faults';
 import { boundEvent } from './bound-event';
+import { defaultResolveNode } from '../hosts';
 import { GuestClient, type RunServices } from './client';
 import { FencedStore } from './fenced-store';
 import { Pacer } from './pacer';
@@ -24,9 +25,7 @@ export class SandboxRun implements RunServices {
   readonly nodes: number[];
   private readonly clients: GuestClient[] = [];
   private readonly jobs = new Map<string, number>();
-  private readonly resolving = new Map<number, (t: ResolvedTarget) => void>();
   private readonly startTimers: ReturnType<typeof setTimeout>[] = [];
-  private nextResolve = 1;
   private opId: number;
   private buffer: HistoryInput[] = [];
   private flushScheduled = false;
@@ -115,17 +114,12 @@ export class SandboxRun implements RunServices {
     return n;
   }
 
-  resolve(client: number, host: string, port: number): Promise<ResolvedTarget> {
-    const reqId = this.nextResolve++;
-    return new Promise((resolve) => {
-      this.resolving.set(reqId, resolve);
-      this.post({ type: 'resolve', reqId, client, host, port });
-    });
-  }
-
-  resolved(reqId: number, target: ResolvedTarget): void {
-    this.resolving.get(reqId)?.(target);
-    this.resolving.delete(reqId);
+  /** The node a learner's host and port name, and this client's link to it (hosts.ts has the naming rules). */
+  resolve(client: number, host: string, port: number): ResolvedTarget {
+    const node = defaultResolveNode(host, port, this.nodes);
+    if (node === null) return { ok: false, code: 'ENOTFOUND' };
+    const linkPort = this.spec.linkPorts[`${client}:${node}`];
+    return linkPort === undefined ? { ok: false, code: 'ECONNREFUSED', node } : { ok: true, node, port: linkPort };
   }
 
   clientEnded(): void {
