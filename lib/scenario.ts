@@ -12,6 +12,8 @@ import { seededRandom } from './random';
 
 const node = z.number().int().min(1).max(MAX_NODES);
 const client = z.number().int().min(1).max(MAX_CLIENTS);
+/** Whose event: a client, or (left out) any client of the run — "the second time anyone enters the job". */
+const anyClient = client.optional();
 /** How many matching events to wait for: 2 = the second time Client 1 enters its job. */
 const nth = z.number().int().min(1).max(1_000).default(1);
 
@@ -23,14 +25,14 @@ const nth = z.number().int().min(1).max(1_000).default(1);
  */
 export const triggerSchema = z.discriminatedUnion('on', [
   /** The `redlock` module (or a lesson's helper) reported the lock granted. */
-  z.object({ on: z.literal('lock-acquired'), client, nth }).strict(),
+  z.object({ on: z.literal('lock-acquired'), client: anyClient, nth }).strict(),
   /** The client entered (or left) a protected job; any job unless one is named. */
-  z.object({ on: z.literal('job-enter'), client, job: z.string().min(1).max(100).optional(), nth }).strict(),
-  z.object({ on: z.literal('job-exit'), client, job: z.string().min(1).max(100).optional(), nth }).strict(),
+  z.object({ on: z.literal('job-enter'), client: anyClient, job: z.string().min(1).max(100).optional(), nth }).strict(),
+  z.object({ on: z.literal('job-exit'), client: anyClient, job: z.string().min(1).max(100).optional(), nth }).strict(),
   /** A Redis command of the client's was answered without an error ("SET", any node unless one is named). */
-  z.object({ on: z.literal('command-answered'), client, command: z.string().regex(/^[A-Za-z][A-Za-z.|_-]{0,31}$/), node: node.optional(), nth }).strict(),
+  z.object({ on: z.literal('command-answered'), client: anyClient, command: z.string().regex(/^[A-Za-z][A-Za-z.|_-]{0,31}$/), node: node.optional(), nth }).strict(),
   /** The client logged a line containing this text. */
-  z.object({ on: z.literal('log'), client, text: z.string().min(1).max(200), nth }).strict(),
+  z.object({ on: z.literal('log'), client: anyClient, text: z.string().min(1).max(200), nth }).strict(),
 ]);
 export type Trigger = z.output<typeof triggerSchema>;
 export { describeTrigger, matchesTrigger } from './triggers';

@@ -8,7 +8,7 @@ import type { Trigger } from './scenario';
 
 /** A trigger in words: "Client 1 enters its job". */
 export function describeTrigger(trigger: Trigger): string {
-  const who = `Client ${trigger.client}`;
+  const who = trigger.client === undefined ? 'a client' : `Client ${trigger.client}`;
   const nthTime = trigger.nth > 1 ? ` (time ${trigger.nth})` : '';
   switch (trigger.on) {
     case 'lock-acquired':
@@ -26,7 +26,8 @@ export function describeTrigger(trigger: Trigger): string {
 
 /** Whether a run's event is the kind a trigger waits for (the run and the count are the runner's business). */
 export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
-  if (!('client' in event) || event.client !== trigger.client) return false;
+  if (!('client' in event) || event.client === 0) return false;
+  if (trigger.client !== undefined && event.client !== trigger.client) return false;
   switch (trigger.on) {
     case 'lock-acquired':
       return event.type === 'lock' && event.event === 'acquired';

@@ -204,7 +204,7 @@ function checkStepsFit(scenario: Scenario, fm: FrontMatter, p: string): void {
     if ('client' in step && step.client > scenario.clients) {
       throw new LessonFormatError(relative(p), `steps.${i}.client`, `Client ${step.client} does not exist: the scenario runs ${scenario.clients} client(s)`);
     }
-    if (step.when && step.when.client > scenario.clients) {
+    if (step.when?.client !== undefined && step.when.client > scenario.clients) {
       throw new LessonFormatError(relative(p), `steps.${i}.when.client`, `Client ${step.when.client} does not exist: the scenario runs ${scenario.clients} client(s)`);
     }
     if (step.when && 'node' in step.when && step.when.node !== undefined && step.when.node > fm.topology.nodes) {

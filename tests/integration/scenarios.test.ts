@@ -137,6 +137,21 @@ describe('scenarios', () => {
     expect(lab.node(1).state).toBe('paused');
   });
 
+  it('a trigger without a client counts every client: the second job entered by anyone', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const scenario = scenarioSchema.parse({ id: 'anyone', title: 'Anyone', steps: [{ at: 0, when: { on: 'job-enter', nth: 2 }, action: 'node-pause', node: 1 }] });
+    const handle = runScenario(lab, scenario, { runId: 'run-1' });
+    lab.history.append({ type: 'job', phase: 'enter', client: 1, job: 'send', execution: 1, runId: 'run-1' });
+    lab.history.append({ type: 'console', client: 0, level: 'warn', text: 'not a client of the run', runId: 'run-1' });
+    expect(lab.history.since(0).some((e) => e.type === 'scenario' && e.step === 'node-pause')).toBe(false);
+    const second = lab.history.append({ type: 'job', phase: 'enter', client: 3, job: 'send', execution: 2, runId: 'run-1' });
+    const outcomes = await handle.done;
+    expect(outcomes.map((o) => o.ok)).toEqual([true]);
+    const pause = lab.history.since(0).find((e) => e.type === 'scenario' && e.step === 'node-pause')!;
+    expect(pause.t).toBeGreaterThanOrEqual(second.t);
+    expect(pause.type === 'scenario' && pause.detail).toBe('pause Node 1 (as soon as a client enters its job (time 2))');
+  });
+
   it('settles a step whose event never came when the scenario is cancelled, saying which event', async () => {
     const lab = await startLab({ nodes: 1 });
     const scenario = scenarioSchema.parse({
