@@ -101,6 +101,11 @@ export function describeTiming(when: Trigger | undefined, at: number): string {
   return `${at ? `${at} ms after` : 'as soon as'} ${describeTrigger(when)}`;
 }
 
+/** A step in words with when it fired, for its history line: "pause Client 1 (300 ms after Client 1 is granted the lock)". */
+export function describeScheduledStep(step: ScenarioStep, at: number): string {
+  return step.when ? `${describeStep(step)} (${describeTiming(step.when, at)})` : describeStep(step);
+}
+
 /** A step in words, for the history and the timeline: "kill Node 3". */
 export function describeStep(step: ScenarioStep): string {
   const { at: _at, when: _when, action, ...input } = step;

@@ -46,3 +46,47 @@ export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
   }
 }
 
+
+/** What the run's console says of a step whose moment never came. */
+export function neverFiredText(step: string, trigger: Trigger): string {
+  return `The scenario's step "${step}" never fired: it waits until ${describeTrigger(trigger)}, and that did not happen in this run.`;
+}
+
+/**
+ * Steps waiting for their moment, fed the run's events in order. The server's scenario runner and the
+ * sandbox's armed faults both use it, so "the second time" and "300 ms after" mean the same in both.
+ */
+export class TriggerWatch<T> {
+  private readonly waiting: { item: T; when: Trigger; at: number; seen: number }[] = [];
+
+  add(item: T, when: Trigger, at: number): void {
+    this.waiting.push({ item, when, at, seen: 0 });
+  }
+
+  get size(): number {
+    return this.waiting.length;
+  }
+
+  /**
+   * The items this event makes due, each with the lab time it is due: the event's own time plus its `at`, so a
+   * watcher that sees the event late delays the step only by that lateness, never by it twice.
+   */
+  observe(event: HistoryEvent): { item: T; due: number }[] {
+    const due: { item: T; due: number }[] = [];
+    for (let i = 0; i < this.waiting.length; ) {
+      const w = this.waiting[i]!;
+      if (!matchesTrigger(w.when, event) || ++w.seen < w.when.nth) {
+        i++;
+        continue;
+      }
+      this.waiting.splice(i, 1);
+      due.push({ item: w.item, due: event.t + w.at });
+    }
+    return due;
+  }
+
+  /** The items still waiting, with their triggers; the watch is empty after. */
+  drain(): { item: T; when: Trigger }[] {
+    return this.waiting.splice(0).map(({ item, when }) => ({ item, when }));
+  }
+}

@@ -28,6 +28,15 @@ export function programFaultDone(fault: ProgramFault): string {
   }
 }
 
+/** Why a fault cannot act on a client in this state, in the same words wherever it is refused; null: it can. */
+export function programFaultRefusal(fault: ProgramFault, client: { ended: boolean; paused: boolean }): string | null {
+  const who = clientLabel(fault.client);
+  if (client.ended) return `${who} has already ended`;
+  if (fault.action === 'client-pause' && client.paused) return `${who} is already paused`;
+  if (fault.action === 'client-resume' && !client.paused) return `${who} is not paused`;
+  return null;
+}
+
 /** The history's arguments of such a fault (as the server's nemesis records them). */
 export function programFaultArgs(fault: ProgramFault): Record<string, number | null> {
   switch (fault.action) {

@@ -5,7 +5,7 @@
  */
 import { clientLabel } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
-import { programFaultArgs, programFaultDone } from '@/lib/faults/client-words';
+import { programFaultArgs, programFaultDone, programFaultRefusal } from '@/lib/faults/client-words';
 import type { FaultInput } from '@/lib/faults/inputs';
 import type { Lab } from '../lab/lab';
 import { operate } from './nemesis';
@@ -34,7 +34,8 @@ function target(lab: Lab, run: RunningClients | null, client: number): RunningCl
 export function pauseClient(lab: Lab, run: RunningClients | null, { client, durationMs }: FaultInput<'client-pause'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
   return operate(lab, 'client-pause', { target: clientLabel(client), client }, programFaultArgs({ action: 'client-pause', client, durationMs }), async () => {
-    if (r.isPaused(client)) throw new LabOperationError('conflict', `${clientLabel(client)} is already paused`);
+    const refused = programFaultRefusal({ action: 'client-pause', client, durationMs }, { ended: false, paused: r.isPaused(client) });
+    if (refused) throw new LabOperationError('conflict', refused);
     r.pause(client, durationMs);
     return { value: { client }, detail: programFaultDone({ action: 'client-pause', client, durationMs }) };
   });
@@ -42,8 +43,9 @@ export function pauseClient(lab: Lab, run: RunningClients | null, { client, dura
 
 export function resumeClient(lab: Lab, run: RunningClients | null, { client }: FaultInput<'client-resume'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
-  return operate(lab, 'client-resume', { target: clientLabel(client), client }, {}, async () => {
-    if (!r.isPaused(client)) throw new LabOperationError('conflict', `${clientLabel(client)} is not paused`);
+  return operate(lab, 'client-resume', { target: clientLabel(client), client }, programFaultArgs({ action: 'client-resume', client }), async () => {
+    const refused = programFaultRefusal({ action: 'client-resume', client }, { ended: false, paused: r.isPaused(client) });
+    if (refused) throw new LabOperationError('conflict', refused);
     r.resume(client);
     return { value: { client }, detail: programFaultDone({ action: 'client-resume', client }) };
   });
@@ -51,7 +53,7 @@ export function resumeClient(lab: Lab, run: RunningClients | null, { client }: F
 
 export function crashClient(lab: Lab, run: RunningClients | null, { client }: FaultInput<'client-crash'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
-  return operate(lab, 'client-crash', { target: clientLabel(client), client }, {}, async () => {
+  return operate(lab, 'client-crash', { target: clientLabel(client), client }, programFaultArgs({ action: 'client-crash', client }), async () => {
     r.crash(client);
     return { value: { client }, detail: programFaultDone({ action: 'client-crash', client }) };
   });
@@ -59,7 +61,7 @@ export function crashClient(lab: Lab, run: RunningClients | null, { client }: Fa
 
 export function skewClient(lab: Lab, run: RunningClients | null, { client, offsetMs }: FaultInput<'client-skew'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
-  return operate(lab, 'client-skew', { target: clientLabel(client), client }, { offsetMs }, async () => {
+  return operate(lab, 'client-skew', { target: clientLabel(client), client }, programFaultArgs({ action: 'client-skew', client, offsetMs }), async () => {
     r.skew(client, offsetMs);
     return { value: { client }, detail: programFaultDone({ action: 'client-skew', client, offsetMs }) };
   });

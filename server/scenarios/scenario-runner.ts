@@ -5,7 +5,9 @@
  * a scenario event, then carried out by the catalogue's operation, exactly
  * as the same fault from a button (client faults act on the running program).
  */
-import { describeStep, describeTiming, describeTrigger, matchesTrigger, schedule, type Scenario, type ScenarioStep, type Trigger } from '@/lib/scenario';
+import { describeScheduledStep, describeStep, schedule, type Scenario, type ScenarioStep } from '@/lib/scenario';
+import { atLabTime } from '@/lib/due-timer';
+import { describeTrigger, neverFiredText, TriggerWatch } from '@/lib/triggers';
 import { needsProgram } from '@/lib/faults/catalogue';
 import { PROGRAM_FAULT_OPS, type ProgramFault } from '@/lib/faults/client-words';
 import type { ArmedFault } from '../sandbox/worker/armed-faults';
@@ -49,7 +51,7 @@ export function isArmedInSandbox(step: ScenarioStep): boolean {
 export function armedFault(step: ScenarioStep, at: number): ArmedFault {
   const { at: _at, when, ...fault } = step;
   if (!when || !isArmedInSandbox(step)) throw new Error(`"${describeStep(step)}" is not a step the sandbox carries out`);
-  return { when, at, fault: fault as ProgramFault, detail: `${describeStep(step)} (${describeTiming(when, at)})` };
+  return { when, at, fault: fault as ProgramFault, detail: describeScheduledStep(step, at) };
 }
 
 export function runScenario(
@@ -63,10 +65,10 @@ export function runScenario(
   const clients = options.clients ?? null;
   const plan = schedule(scenario);
   const origin = options.origin ?? lab.now();
-  /** Pending steps: their timer, and how to settle them if the scenario is cancelled first. */
-  const pending = new Map<NodeJS.Timeout, () => void>();
-  /** Triggered steps still waiting for their event: how many matches they have seen, and how to arm or settle them. */
-  const waiting = new Set<{ step: ScenarioStep; trigger: Trigger; seen: number; armAt(due: number): void; settle(): void }>();
+  /** Steps armed for a time: how to stop their timer and settle them if the scenario is cancelled first. */
+  const pending = new Set<{ cancel(): void; settle(): void }>();
+  /** Triggered steps still waiting for their event, with how to arm and settle each. */
+  const waiting = new TriggerWatch<{ step: ScenarioStep; arm(due: number): void; settle(): void }>();
   let cancelled = false;
   let stopWatching = (): void => undefined;
   lab.history.append({
@@ -81,45 +83,39 @@ export function runScenario(
       new Promise<StepOutcome>((resolve) => {
         const fire = () => {
           if (cancelled || lab.closed) return resolve({ at, step, ok: false, error: 'cancelled' });
-          const detail = step.when ? `${describeStep(step)} (${describeTiming(step.when, at)})` : describeStep(step);
-          lab.history.append({ type: 'scenario', step: step.action, detail, ...(runId ? { runId } : {}) });
+          lab.history.append({ type: 'scenario', step: step.action, detail: describeScheduledStep(step, at), ...(runId ? { runId } : {}) });
           perform(lab, step, clients).then(
             () => resolve({ at, step, ok: true }),
             (error: unknown) => resolve({ at, step, ok: false, error: (error as Error).message }),
           );
         };
         // Measured from the scenario's origin (or the trigger's event), not from the previous step, so delays do
-        // not accumulate. Node's timers count whole milliseconds on a truncated clock, so one can fire up to 1 ms
-        // before the lab clock (sub-millisecond) says the step is due: re-arm for what is left until it is.
+        // not accumulate; never before the lab clock says the step is due.
         const arm = (due: number) => {
-          const timer = setTimeout(() => {
-            pending.delete(timer);
-            if (lab.now() < due) arm(due);
-            else fire();
-          }, Math.max(0, Math.ceil(due - lab.now())));
-          pending.set(timer, () => resolve({ at, step, ok: false, error: 'cancelled' }));
+          const timer = atLabTime(due, () => lab.now(), () => {
+            pending.delete(entry);
+            fire();
+          });
+          const entry = { cancel: timer.cancel, settle: () => resolve({ at, step, ok: false, error: 'cancelled' }) };
+          pending.add(entry);
         };
         if (!step.when) return arm(origin + at);
         const trigger = step.when;
-        waiting.add({
-          step,
+        waiting.add(
+          {
+            step,
+            arm,
+            settle: () => resolve({ at, step, ok: false, error: `never fired: it waits until ${describeTrigger(trigger)}, and that did not happen` }),
+          },
           trigger,
-          seen: 0,
-          // The event's own time, not the moment this loop saw it: a busy server delays the step only by
-          // how late the event reached us, never by that twice.
-          armAt: (eventT) => arm(eventT + at),
-          settle: () => resolve({ at, step, ok: false, error: `never fired: it waits until ${describeTrigger(trigger)}, and that did not happen` }),
-        });
+          at,
+        );
       }),
   );
   if (waiting.size > 0) {
     stopWatching = lab.history.subscribe((event) => {
       if (runId !== undefined && event.runId !== runId) return;
-      for (const waiter of waiting) {
-        if (!matchesTrigger(waiter.trigger, event) || ++waiter.seen < waiter.trigger.nth) continue;
-        waiting.delete(waiter);
-        waiter.armAt(event.t);
-      }
+      for (const { item, due } of waiting.observe(event)) item.arm(due);
       if (waiting.size === 0) stopWatching();
     });
   }
@@ -128,17 +124,15 @@ export function runScenario(
     cancel: ({ runEnded = false } = {}) => {
       cancelled = true;
       stopWatching();
-      for (const waiter of waiting) {
+      for (const { item, when } of waiting.drain()) {
         if (runEnded && !lab.closed) {
-          const text = `The scenario's step "${describeStep(waiter.step)}" never fired: it waits until ${describeTrigger(waiter.trigger)}, and that did not happen in this run.`;
-          lab.history.append({ type: 'console', client: 0, level: 'warn', text, ...(runId ? { runId } : {}) });
+          lab.history.append({ type: 'console', client: 0, level: 'warn', text: neverFiredText(describeStep(item.step), when), ...(runId ? { runId } : {}) });
         }
-        waiter.settle();
+        item.settle();
       }
-      waiting.clear();
-      for (const [timer, settle] of pending) {
-        clearTimeout(timer);
-        settle();
+      for (const entry of pending) {
+        entry.cancel();
+        entry.settle();
       }
       pending.clear();
     },

@@ -13,11 +13,12 @@
  * nemesis invoke and its ok (or fail), and the client's own pause/crash/skew.
  */
 import { clientLabel } from '@/lib/cluster';
-import { programFaultArgs, programFaultDone, type ProgramFault } from '@/lib/faults/client-words';
+import { programFaultArgs, programFaultDone, programFaultRefusal, type ProgramFault } from '@/lib/faults/client-words';
+import { atLabTime } from '@/lib/due-timer';
 import type { HistoryEvent, HistoryInput } from '@/lib/history';
 import type { Trigger } from '@/lib/scenario';
 import { describeFault } from '@/lib/faults/catalogue';
-import { describeTrigger, matchesTrigger } from '@/lib/triggers';
+import { neverFiredText, TriggerWatch } from '@/lib/triggers';
 
 export interface ArmedFault {
   when: Trigger;
@@ -46,56 +47,43 @@ export interface ArmedFaultTarget {
 }
 
 export class ArmedFaults {
-  private readonly waiting: { armed: ArmedFault; seen: number }[];
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
+  private readonly waiting = new TriggerWatch<ArmedFault>();
+  private readonly timers = new Set<{ cancel(): void }>();
   private stopped = false;
 
   constructor(
     armed: readonly ArmedFault[],
     private readonly host: ArmedFaultHost,
   ) {
-    this.waiting = armed.map((a) => ({ armed: a, seen: 0 }));
+    for (const a of armed) this.waiting.add(a, a.when, a.at);
   }
 
   /** Every event of the run, as it is emitted (with its time). */
-  observe(event: HistoryEvent | (HistoryInput & { t: number })): void {
-    if (this.stopped || this.waiting.length === 0) return;
-    for (let i = 0; i < this.waiting.length; ) {
-      const w = this.waiting[i]!;
-      if (!matchesTrigger(w.armed.when, event as HistoryEvent) || ++w.seen < w.armed.when.nth) {
-        i++;
-        continue;
-      }
-      this.waiting.splice(i, 1);
-      const due = event.t + w.armed.at;
+  observe(event: HistoryInput & { t: number }): void {
+    if (this.stopped || this.waiting.size === 0) return;
+    for (const { item, due } of this.waiting.observe(event as HistoryEvent)) {
       // Due now: carried out before this event's consequences reach the client's code.
-      if (this.host.now() >= due) this.fire(w.armed);
-      else this.fireAt(due, w.armed);
+      if (this.host.now() >= due) this.fire(item);
+      else {
+        const timer = atLabTime(due, () => this.host.now(), () => {
+          this.timers.delete(timer);
+          this.fire(item);
+        });
+        this.timers.add(timer);
+      }
     }
-  }
-
-  /** Timers count whole milliseconds on another clock than the lab's: one that fires early is armed again for the rest. */
-  private fireAt(due: number, armed: ArmedFault): void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      if (this.host.now() < due) this.fireAt(due, armed);
-      else this.fire(armed);
-    }, Math.max(1, Math.ceil(due - this.host.now())));
-    this.timers.add(timer);
   }
 
   /** The run ended by itself: each step whose moment never came says so in the run's console. */
   reportUnfired(): void {
-    for (const { armed } of this.waiting) {
-      const text = `The scenario's step "${describeFault(armed.fault.action, armed.fault)}" never fired: it waits until ${describeTrigger(armed.when)}, and that did not happen in this run.`;
-      this.host.emit({ type: 'console', client: 0, level: 'warn', text });
+    for (const { item, when } of this.waiting.drain()) {
+      this.host.emit({ type: 'console', client: 0, level: 'warn', text: neverFiredText(describeFault(item.fault.action, item.fault), when) });
     }
-    this.waiting.length = 0;
   }
 
   stop(): void {
     this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
+    for (const t of this.timers) t.cancel();
     this.timers.clear();
   }
 
@@ -106,15 +94,12 @@ export class ArmedFaults {
     const base = { type: 'nemesis', op: fault.action, target: who, client: fault.client, args: programFaultArgs(fault) } as const;
     emit({ type: 'scenario', step: fault.action, detail });
     emit({ ...base, phase: 'invoke' });
-    const refused = this.refusal(fault);
-    if (refused) {
-      emit({ ...base, phase: 'fail', detail: refused });
-      return;
-    }
+    const target = this.host.target(fault.client);
+    const refused = target ? programFaultRefusal(fault, { ended: target.status !== null, paused: target.isPaused }) : `${who} is not part of this run`;
+    if (refused !== null || !target) return emit({ ...base, phase: 'fail', detail: refused ?? '' });
     // Recorded before it is carried out, as the server records its own client faults (its ok comes before the
     // client's pause or crash event) — and because a crash may end the run, after which nothing more is sent.
     emit({ ...base, phase: 'ok', detail: programFaultDone(fault) });
-    const target = this.host.target(fault.client)!;
     switch (fault.action) {
       case 'client-pause':
         target.pause(fault.durationMs);
@@ -129,16 +114,5 @@ export class ArmedFaults {
         target.setSkew(fault.offsetMs);
         break;
     }
-  }
-
-  /** The same refusals as the server's (server/nemesis/client-faults.ts), in the same words. */
-  private refusal(fault: ProgramFault): string | null {
-    const who = clientLabel(fault.client);
-    const target = this.host.target(fault.client);
-    if (!target) return `${who} is not part of this run`;
-    if (target.status !== null) return `${who} has already ended`;
-    if (fault.action === 'client-pause' && target.isPaused) return `${who} is already paused`;
-    if (fault.action === 'client-resume' && !target.isPaused) return `${who} is not paused`;
-    return null;
   }
 }
