@@ -35,7 +35,6 @@ export const triggerSchema = z.discriminatedUnion('on', [
   z.object({ on: z.literal('log'), client: anyClient, text: z.string().min(1).max(200), nth }).strict(),
 ]);
 export type Trigger = z.output<typeof triggerSchema>;
-export { describeTrigger, matchesTrigger } from './triggers';
 
 /** Without `when`, `at` is ms after the program starts; with it, ms after the trigger's event. */
 const timing = { at: z.number().int().min(0).max(120_000), when: triggerSchema.optional() };

@@ -5,6 +5,7 @@
  * tune TTLs, pauses and job lengths while writing a lesson.
  *
  *   node --import tsx lessons/tools/try-lesson.ts <folder> [scenario-id|exercise|wrong] [runs]
+ *   PROGRAM=answer.ts node --import tsx lessons/tools/try-lesson.ts <folder> exercise   # an answer of your own
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -68,7 +69,9 @@ async function main(): Promise<void> {
   const trials: Trial[] = [];
   const settings = (extra?: CheckerSettings): CheckerSettings => ({ ...lesson.checker, ...extra });
   if (which === 'exercise' || which === 'wrong') {
-    const code = which === 'exercise' ? lesson.solution : programSource(lesson, lesson.exercise.knownWrong);
+    // PROGRAM=<file>: grade an answer of your own, as "Check my solution" would (expected to hold).
+    const own = process.env.PROGRAM ? fs.readFileSync(process.env.PROGRAM, 'utf8') : null;
+    const code = own ?? (which === 'exercise' ? lesson.solution : programSource(lesson, lesson.exercise.knownWrong));
     for (const id of lesson.exercise.scenarios) {
       const s = lesson.lessonScenarios.find((x) => x.id === id);
       if (!s) continue;
