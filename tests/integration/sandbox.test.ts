@@ -174,6 +174,34 @@ redis.disconnect();`;
     }
   });
 
+  it('a reply that arrived while the thread was busy is read before the command timeout is judged (a busy machine fails nobody)', async () => {
+    // The GET to Node 1 takes ~20 ms (10 ms each way); the PING to Node 2 comes back at once, and the client then
+    // keeps the thread busy for 150 ms, as a worker starved of CPU on a loaded server would be. The GET's reply is
+    // waiting in the socket long before its 60 ms timeout is looked at; timers run before sockets are read, so a
+    // plain timer would call it timed out. (The client's own clock still sees the whole 150 ms.)
+    const link = new LinkProxy('test → Node 1', { port: () => cluster.nodes[0]!.port });
+    link.setDelay(10, 0);
+    const port = await link.start();
+    try {
+      const code = `const Redis = require('ioredis');
+const slow = new Redis({ host: 'redis-1.internal', port: 6379, commandTimeout: 60 });
+const fast = new Redis({ host: 'redis-2.internal', port: 6379 });
+await Promise.all([slow, fast].map((c) => new Promise((r) => c.once('ready', r))));
+const reply = slow.get('busy:key');
+await fast.ping();
+const until = Date.now() + 150;
+while (Date.now() < until) {}
+try { console.log('get:', await reply); } catch (e) { console.log('get failed:', e.message); }
+slow.disconnect();
+fast.disconnect();`;
+      const run = startProgram(pool, cluster, code, { linkPort: (_client, node) => (node === 1 ? port : (cluster.nodes[node - 1]?.port ?? null)) });
+      await run.done;
+      expect(run.console(1)).toEqual(['get: null']);
+    } finally {
+      await link.close();
+    }
+  });
+
   it('skew moves Date.now but not performance.now', async () => {
     const code = `import lab from 'lab';
 const wall = Date.now();

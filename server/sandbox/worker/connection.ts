@@ -107,7 +107,8 @@ export class HostConnection {
       username: this.deps.credentials.username,
       password: this.deps.credentials.password,
       connectTimeout: positive(o.connectTimeout) ?? this.deps.limits.connectTimeoutMs,
-      commandTimeout: positive(o.commandTimeout) ?? this.deps.limits.commandTimeoutMs,
+      // No commandTimeout here: ioredis's own timer would fire before a reply already waiting in the socket
+      // is read whenever this thread was starved of CPU (see `answerWithin`).
       maxRetriesPerRequest: o.maxRetriesPerRequest === undefined ? 1 : o.maxRetriesPerRequest,
       enableOfflineQueue: o.enableOfflineQueue ?? true,
       db: typeof o.db === 'number' ? o.db : 0,
@@ -163,7 +164,7 @@ export class HostConnection {
     this.inflight.set(opId, { command: name, node });
     this.deps.emit({ type: 'redis', phase: 'invoke', opId, client: this.deps.client, node, command: name, args: args.slice(1) });
     try {
-      const reply = name === 'QUIT' ? await redis.quit() : await redis.call(name, ...args.slice(1));
+      const reply = await this.answerWithin(name === 'QUIT' ? redis.quit() : redis.call(name, ...args.slice(1)));
       const value = toReplyJson(reply);
       if (this.inflight.delete(opId)) {
         this.deps.emit({ type: 'redis', phase: 'ok', opId, client: this.deps.client, node, command: name, reply: value });
@@ -215,7 +216,7 @@ export class HostConnection {
     try {
       const batch = atomic ? redis.multi() : redis.pipeline();
       for (const c of commands) batch.call(c[0] ?? '', ...c.slice(1));
-      const raw = await batch.exec();
+      const raw = await this.answerWithin(batch.exec());
       if (multiOp) complete(multiOp, { reply: 'OK' });
       if (raw === null) {
         // EXEC answered nil: a WATCHed key changed, and none of the queued commands ran.
@@ -240,6 +241,45 @@ export class HostConnection {
       for (const op of [multiOp, ...ops, execOp]) if (op) complete(op, { error: shaped.message, definite });
       return { ok: false, error: shaped };
     }
+  }
+
+  /**
+   * The learner's `commandTimeout` (or the run's), as ioredis words it, but fair to a busy machine.
+   * Timers run before the loop reads its sockets: after this thread waited for a CPU, ioredis's timer
+   * would fail a command whose reply had arrived in time and sat unread. So the deadline is only
+   * noticed in the loop's check phase, after the poll phase has read every reply that is there; a
+   * command fails only if its reply has not arrived by the time the thread could look. The client's
+   * own clock (Redlock's elapsed time) still counts the whole wait, so no lock is granted that
+   * should not be.
+   */
+  private answerWithin<T>(reply: Promise<T>): Promise<T> {
+    const ms = positive(this.deps.options.commandTimeout) ?? this.deps.limits.commandTimeoutMs;
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const timer = setTimeout(
+        () =>
+          setImmediate(() => {
+            if (settled) return;
+            settled = true;
+            reject(new Error('Command timed out'));
+          }),
+        ms,
+      );
+      reply.then(
+        (value) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+    });
   }
 
   /**
