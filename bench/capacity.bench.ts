@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { io, type Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
-import { createLabServer, type RunningLabServer } from '@/server/app-server';
+import { createLabServer } from '@/server/app-server';
 import { configFromEnv } from '@/server/config';
 import { faultLatencies } from './fault-latency';
 import { processFootprint, startServerProcess } from './server-process';

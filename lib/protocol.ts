@@ -63,8 +63,8 @@ export interface ServerToClientEvents {
   'run:verdict': (verdict: RunVerdict & { labId: string }) => void;
   /** A syntax or runtime error at a line of the learner's code. */
   'run:diagnostic': (diagnostic: Diagnostic & { runId: string; labId: string }) => void;
-  /** How the run ended, with the final verdict. */
-  'run:ended': (ended: RunEnded & { labId: string }) => void;
+  /** How the run ended, with the final verdict; `info` names the run when the tab may not have seen it start (catch-up). */
+  'run:ended': (ended: RunEnded & { labId: string; info?: RunInfo }) => void;
   /** "Check my solution" is running: which graded run is next. */
   'exercise:progress': (progress: GradeProgress & { labId: string }) => void;
   /** An error not tied to an acknowledgement (e.g. a message sent without one). */

@@ -120,5 +120,6 @@ export interface RunCatchUp {
   active: RunInfo | null;
   /** The active run's verdict so far. */
   verdict: RunVerdict | null;
-  lastEnded: RunEnded | null;
+  /** The last run to end, with the run it was (a tab that joins now never saw it start). */
+  last: { info: RunInfo; ended: RunEnded } | null;
 }

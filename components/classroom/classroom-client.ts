@@ -19,10 +19,7 @@ import type { Result } from '@/lib/result';
 import type { RunInfo } from '@/lib/run';
 import type { LabStore } from '@/components/lab/lab-store';
 import { LabSocketClient, type CommandResult, type LabCommandTransport, type LabSocket } from '@/components/lab/socket-client';
-import { check } from '@/lib/checker';
-import { lowerBoundT } from '@/components/lab/run-state';
 import {
-  endedFromHistory,
   isClassroomLabCommand,
   LabPushRouter,
   learnerKey,
@@ -58,8 +55,6 @@ export class ClassroomClient {
   private socket: LabSocket | null = null;
   private credentials: Credentials | null = null;
   private joinAttempt = 0;
-  /** The class's run when this tab joined, until its end is known. */
-  private inheritedRun: RunInfo | null = null;
   private readonly router: LabPushRouter;
   private readonly now: () => number;
   private readonly ackTimeoutMs: number;
@@ -116,7 +111,7 @@ export class ClassroomClient {
     socket.on('history:append', (batch) => this.router.push(batch.labId, { kind: 'history', batch }));
     socket.on('run:started', ({ labId, ...info }) => this.router.push(labId, { kind: 'run-started', info }));
     socket.on('run:verdict', ({ labId, ...verdict }) => this.router.push(labId, { kind: 'verdict', verdict }));
-    socket.on('run:ended', ({ labId, ...ended }) => this.router.push(labId, { kind: 'run-ended', ended }));
+    socket.on('run:ended', ({ labId, info, ...ended }) => this.router.push(labId, { kind: 'run-ended', ended, ...(info ? { info } : {}) }));
     socket.on('lab:closed', ({ labId, reason }) => {
       if (labId === this.router.current) this.over(`The class's lab was closed: ${reason}`);
     });
@@ -181,12 +176,10 @@ export class ClassroomClient {
     const saved: Credentials = credentials.role === 'learner' ? { ...credentials, learnerId: joined.learnerId } : credentials;
     this.credentials = saved;
     saveCredentials(this.options.storage, saved);
-    // The ack's snapshot first (it names the lab), then the class's current demo, then what waited for the ack.
+    // The ack's snapshot first (it names the lab), then what waited for the ack: the history, and the
+    // server's catch-up of the class's run (going on, or ended with its verdict).
     this.labActions.receiveSnapshot(joined.lab, this.now());
-    if (joined.demo) this.showRun(joined.demo.run);
     this.router.joined(joined.labId);
-    this.inheritedRun = joined.demo?.run ?? null;
-    this.settleInheritedRun();
     this.labActions.setConnection('ready');
     this.classActions.joined(joined);
     if (joined.role === 'instructor' && this.classState.demos === null) void this.loadDemos();
@@ -228,14 +221,13 @@ export class ClassroomClient {
       case 'links':
         return actions.receiveLinks(push.diff);
       case 'history':
-        actions.receiveHistory(push.batch);
-        return this.settleInheritedRun();
+        return actions.receiveHistory(push.batch);
       case 'run-started':
         return this.showRun(push.info);
       case 'verdict':
         return actions.receiveVerdict(push.verdict);
       case 'run-ended':
-        return actions.runEnded(push.ended);
+        return actions.runEnded(push.ended, push.info);
     }
   }
 
@@ -244,27 +236,6 @@ export class ClassroomClient {
     if (this.options.labStore.getState().run.info?.runId === info.runId) return;
     this.labActions.runRequested({ code: '', scenario: null, checker: null });
     this.labActions.runStarted(info);
-  }
-
-  /**
-   * A demo that ended before this tab joined (or re-joined) is not pushed
-   * again: its end is read from the history (which may arrive after the
-   * join's ack) and its verdict checked here, in the browser, from the same
-   * history. Only for the run the class had when we joined: a run seen
-   * starting gets its run:ended pushed.
-   */
-  private settleInheritedRun(): void {
-    const info = this.inheritedRun;
-    if (!info) return;
-    const state = this.options.labStore.getState();
-    if (state.run.info?.runId !== info.runId || state.run.ended) {
-      this.inheritedRun = null; // another run started, or this one's end was pushed
-      return;
-    }
-    const outcome = endedFromHistory(state.history, info);
-    if (!outcome) return;
-    const from = lowerBoundT(state.history, info.startedAt);
-    this.labActions.runEnded({ runId: info.runId, outcome, verdict: check(state.history.slice(from), { final: true }) });
   }
 
   private sendLabCommand(event: ClientEventName, input: unknown, timeoutMs: number, ack: AckCallback): void {

@@ -10,15 +10,13 @@ import type {
   ClassroomDemoStarted,
   ClassroomFollow,
   ClassroomJoined,
-  ClassroomLabCommand,
   ClassroomProgress,
   ClassroomRole,
   DemoSummary,
   RosterEntry,
 } from '@/lib/classroom';
-import type { HistoryEvent } from '@/lib/history';
 import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
-import type { ClientOutcome, RunEnded, RunInfo, RunOutcome, RunVerdict } from '@/lib/run';
+import type { RunEnded, RunInfo, RunVerdict } from '@/lib/run';
 
 /**
  * - `idle`: nothing asked yet (a learner who has not given a name).
@@ -102,7 +100,7 @@ export type LabPush =
   | { kind: 'history'; batch: HistoryBatch }
   | { kind: 'run-started'; info: RunInfo }
   | { kind: 'verdict'; verdict: RunVerdict }
-  | { kind: 'run-ended'; ended: RunEnded };
+  | { kind: 'run-ended'; ended: RunEnded; info?: RunInfo };
 
 /** Pushes kept per lab before the ack; beyond this the oldest go (a snapshot follows anyway). */
 const MAX_PENDING_PER_LAB = 5_000;
@@ -268,26 +266,4 @@ export const sameReport = (a: ClassroomProgress | null, b: ClassroomProgress): b
 export function followHref(follow: ClassroomFollow): string {
   const base = `/lessons/${encodeURIComponent(follow.lesson)}`;
   return follow.scenario ? `${base}?scenario=${encodeURIComponent(follow.scenario)}` : base;
-}
-
-// ---------------------------------------------------------------------------
-// A demo that ended before this tab (re-)joined: its run:ended was pushed before we were here.
-
-/**
- * How the run ended, read from the history: once every client of the run
- * has an exit, error or crash event, the run is over. Null while any client
- * has not ended (the run goes on, and its run:ended will be pushed).
- */
-export function endedFromHistory(history: readonly HistoryEvent[], run: RunInfo): RunOutcome | null {
-  const ends = new Map<number, ClientOutcome>();
-  let lastT = run.startedAt;
-  for (const e of history) {
-    if (e.runId !== run.runId) continue;
-    lastT = Math.max(lastT, e.t);
-    if (e.type !== 'client' || (e.event !== 'exit' && e.event !== 'error' && e.event !== 'crash')) continue;
-    const status: ClientOutcome['status'] = e.event === 'crash' ? 'crashed' : e.event === 'error' ? 'error' : 'exited';
-    ends.set(e.client, { client: e.client, status, ...(e.detail ? { error: e.detail } : {}) });
-  }
-  if (ends.size < run.clients) return null;
-  return { runId: run.runId, status: 'completed', clients: [...ends.values()].sort((a, b) => a.client - b.client), durationMs: lastT - run.startedAt };
 }

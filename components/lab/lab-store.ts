@@ -92,7 +92,7 @@ export interface LabActions {
   runStopping(): void;
   receiveVerdict(verdict: RunVerdict): void;
   receiveDiagnostic(diagnostic: Diagnostic & { runId: string }): void;
-  runEnded(ended: RunEnded): void;
+  runEnded(ended: RunEnded, info?: RunInfo): void;
   // "Check my solution" (written by the socket client).
   exerciseRequested(slug: string): void;
   exerciseProgress(progress: GradeProgress): void;
@@ -158,7 +158,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       runStopping: () => set((s) => ({ run: reduceRunStopping(s.run) })),
       receiveVerdict: (verdict) => set((s) => ({ run: reduceRunVerdict(s.run, verdict) })),
       receiveDiagnostic: (diagnostic) => set((s) => ({ run: reduceRunDiagnostic(s.run, diagnostic) })),
-      runEnded: (ended) => set((s) => ({ run: reduceRunEnded(s.run, ended) })),
+      runEnded: (ended, info) => set((s) => ({ run: reduceRunEnded(s.run, ended, info) })),
       exerciseRequested: (slug) => set((s) => ({ exercise: reduceExerciseRequested(s.exercise, slug) })),
       exerciseProgress: (progress) => set((s) => ({ exercise: reduceExerciseProgress(s.exercise, progress) })),
       exerciseResult: (result) => set((s) => ({ exercise: reduceExerciseResult(s.exercise, result) })),

@@ -123,9 +123,15 @@ export function reduceRunDiagnostic(run: RunData, diagnostic: Diagnostic & { run
   return { ...run, diagnostics: [...run.diagnostics, entry] };
 }
 
-export function reduceRunEnded(run: RunData, ended: RunEnded): RunData {
-  if (isOtherRun(run, ended.runId)) return run;
-  return { ...run, phase: 'ended', ended, verdict: ended.verdict };
+/**
+ * A run's end, with the server's final verdict (the browser never works one out itself). With
+ * `info` (a catch-up: the tab joined after the run ended, or while it showed an older one) the
+ * view moves to that run first.
+ */
+export function reduceRunEnded(run: RunData, ended: RunEnded, info?: RunInfo): RunData {
+  const shown = info && info.runId === ended.runId && run.info?.runId !== info.runId ? reduceRunStarted({ ...run, ended }, info) : run;
+  if (isOtherRun(shown, ended.runId)) return shown;
+  return { ...shown, phase: 'ended', ended, verdict: ended.verdict };
 }
 
 export function reduceRunStopping(run: RunData): RunData {

@@ -160,8 +160,8 @@ export class LabSocketClient {
     socket.on('run:diagnostic', ({ labId, ...diagnostic }) => {
       if (mine(labId)) this.actions.receiveDiagnostic(diagnostic);
     });
-    socket.on('run:ended', ({ labId, ...ended }) => {
-      if (mine(labId)) this.actions.runEnded(ended);
+    socket.on('run:ended', ({ labId, info, ...ended }) => {
+      if (mine(labId)) this.actions.runEnded(ended, info);
     });
     socket.on('exercise:progress', ({ labId, ...progress }) => {
       if (mine(labId)) this.actions.exerciseProgress(progress);

@@ -16,31 +16,22 @@
 import crypto from 'node:crypto';
 import type { Server, Socket } from 'socket.io';
 import {
-  classroomCommandSchema,
-  classroomCreateSchema,
-  classroomDemoSchema,
-  classroomFollowSchema,
-  classroomJoinSchema,
   classroomPath,
-  classroomProgressSchema,
   EMPTY_PROGRESS,
   type ClassroomDemoStarted,
-  type ClassroomFollow,
   type ClassroomJoined,
   type ClassroomLabCommand,
   type ClassroomRole,
   type DemoRef,
   type RosterEntry,
 } from '@/lib/classroom';
-import { DEFAULT_TOPOLOGY, type LabSnapshot } from '@/lib/cluster';
-import type { HistoryEvent } from '@/lib/history';
-import { newestWithin } from '@/lib/history-size';
-import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
-import { emptySchema } from '@/lib/schemas';
+import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
+import type { CommandInput } from '@/lib/commands';
+import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { LabOperationError, ok, toFailure, type Result } from '@/lib/result';
-import type { RunCatchUp, RunInfo } from '@/lib/run';
-import { sendCatchUp } from '../realtime/lab-publisher';
-import { parseInput } from '@/lib/validate';
+import type { RunInfo } from '@/lib/run';
+import { commandRegistrar } from '../realtime/command-handlers';
+import { enterView, labRoom, type LabView } from '../realtime/lab-view';
 import type { Lab } from '../lab/lab';
 import type { LabManager } from '../lab/lab-manager';
 import { MemoryClassroomStore, RedisClassroomStore, type ClassroomRecord, type ClassroomStore } from './classroom-store';
@@ -60,7 +51,7 @@ export interface ClassroomMembership {
 
 /** A request for the server that owns a classroom's lab. */
 export type OwnerRequest =
-  | { type: 'snapshot'; code: string }
+  | { type: 'view'; code: string }
   | { type: 'command'; code: string; command: ClassroomLabCommand; input: unknown }
   | { type: 'demo'; code: string; ref: DemoRef; seed: number | undefined }
   | { type: 'end'; code: string };
@@ -79,15 +70,14 @@ export interface ClassroomSocketData {
 
 type HubServer = Server<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 export type HubSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
-export type RegisterHandler = (event: ClientEventName, handler: (input: unknown) => Promise<Result<unknown>>) => void;
 
 /** What the realtime layer lends the hub: its labs, their publishing, and its lab commands. */
 export interface ClassroomContext {
   labs: LabManager;
   publish(lab: Lab): void;
   runLabCommand(lab: Lab, command: ClassroomLabCommand, input: unknown): Promise<unknown>;
-  /** The lab's run going on, or its last run's end, for a member who joins now. */
-  runCatchUp(lab: Lab): RunCatchUp | null;
+  /** What a member who joins now is sent of the lab (on the lab's owner). */
+  view(lab: Lab): LabView;
 }
 
 export interface ClassroomHubOptions {
@@ -100,17 +90,10 @@ export interface ClassroomHubOptions {
   log?: (line: string) => void;
 }
 
-interface Snapshot {
-  snapshot: LabSnapshot;
-  history: HistoryEvent[];
-  runs: RunCatchUp | null;
-}
-
 const classRoom = (code: string) => `classroom:${code}`;
 const instructorsRoom = (code: string) => `classroom:${code}:instructors`;
 /** Every tab of one learner, on any server: the learner is away only when this room is empty. */
 const learnerRoom = (code: string, learnerId: string) => `classroom:${code}:learner:${learnerId}`;
-const labRoomOf = (labId: string) => `lab:${labId}`;
 const idleWords = (ms: number) => (ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} s`);
 /** Redis keys outlive the idle period a little, so the owner's sweep (not the expiry) ends a classroom normally. */
 const KEY_TTL_MARGIN_MS = 60_000;
@@ -170,57 +153,46 @@ export class ClassroomHub {
     return this.owned.size;
   }
 
-  /** The classroom handlers of one socket. */
-  register(socket: HubSocket, on: RegisterHandler): void {
-    const limited = (event: ClientEventName, handler: (input: unknown) => Promise<unknown>) =>
-      on(event, async (input) => {
-        const bucket = this.bucketOf(socket);
-        if (!bucket.take())
-          throw new LabOperationError('rate-limited', `Too many actions from this tab: wait ${bucket.waitMs} ms and try again`);
-        return ok(await handler(input));
-      });
-
-    limited('classroom:create', (input) => this.create(socket, input));
-    limited('classroom:join', (input) => this.join(socket, input));
-    limited('classroom:leave', async (input) => {
-      parseInput(emptySchema, input, 'classroom:leave');
+  /** The classroom handlers of one socket; classroom actions share one allowance per socket, apart from its own lab's. */
+  register(socket: HubSocket): void {
+    const on = commandRegistrar(socket, () => {
+      const bucket = this.bucketOf(socket);
+      if (!bucket.take()) throw new LabOperationError('rate-limited', `Too many actions from this tab: wait ${bucket.waitMs} ms and try again`);
+    });
+    on('classroom:create', (input) => this.create(socket, input));
+    on('classroom:join', (input) => this.join(socket, input));
+    on('classroom:leave', async () => {
       await this.leave(socket);
       return null;
     });
-    limited('classroom:demos', async (input) => {
-      parseInput(emptySchema, input, 'classroom:demos');
+    on('classroom:demos', async () => {
       this.memberOf(socket);
       return listDemos();
     });
-    limited('classroom:command', async (input) => {
+    on('classroom:command', async ({ command, input }) => {
       const member = this.instructorOf(socket, 'classroom:command');
-      const { command, input: commandInput } = parseInput(classroomCommandSchema, input, 'classroom:command');
-      return this.toOwner(member.code, { type: 'command', code: member.code, command, input: commandInput });
+      return this.toOwner(member.code, { type: 'command', code: member.code, command, input });
     });
-    limited('classroom:demo', async (input) => {
+    on('classroom:demo', async ({ demo, seed }) => {
       const member = this.instructorOf(socket, 'classroom:demo');
-      const { demo, seed } = parseInput(classroomDemoSchema, input, 'classroom:demo');
       resolveDemo(demo, seed); // an unknown demo is refused here, before a round trip to the owner
-      return this.toOwner(member.code, { type: 'demo', code: member.code, ref: demo, seed });
+      return (await this.toOwner(member.code, { type: 'demo', code: member.code, ref: demo, seed })) as ClassroomDemoStarted;
     });
-    limited('classroom:follow', async (input) => {
+    on('classroom:follow', async (follow) => {
       const member = this.instructorOf(socket, 'classroom:follow');
-      const follow: ClassroomFollow = parseInput(classroomFollowSchema, input, 'classroom:follow');
       assertFollowTarget(follow.lesson, follow.scenario);
       if (!(await this.store.update(member.code, { follow, lastActiveAt: Date.now() }))) throw this.gone(member.code);
       this.hubIo.to(classRoom(member.code)).emit('classroom:follow', { ...follow, code: member.code });
       return follow;
     });
-    limited('classroom:end', async (input) => {
+    on('classroom:end', async () => {
       const member = this.instructorOf(socket, 'classroom:end');
-      parseInput(emptySchema, input, 'classroom:end');
       await this.toOwner(member.code, { type: 'end', code: member.code });
       return null;
     });
-    limited('classroom:progress', async (input) => {
+    on('classroom:progress', async (progress) => {
       const member = this.memberOf(socket);
       if (member.role !== 'learner' || !member.learnerId) throw new LabOperationError('forbidden', 'Only learners report progress');
-      const progress = parseInput(classroomProgressSchema, input, 'classroom:progress');
       const entry = await this.store.updateLearner(member.code, member.learnerId, (e) => ({ ...e, progress, updatedAt: Date.now() }));
       if (!entry) throw this.gone(member.code);
       await this.store.update(member.code, { lastActiveAt: Date.now() });
@@ -265,8 +237,7 @@ export class ClassroomHub {
     return new LabOperationError('not-found', `There is no classroom ${code} (it may have ended)`);
   }
 
-  private async create(socket: HubSocket, input: unknown): Promise<ClassroomJoined> {
-    const { token, name } = parseInput(classroomCreateSchema, input, 'classroom:create');
+  private async create(socket: HubSocket, { token, name }: CommandInput<'classroom:create'>): Promise<ClassroomJoined> {
     if (!this.token?.matches(token)) throw new LabOperationError('forbidden', 'That is not the instructor token');
     const { labs, publish } = this.context;
     const lab = await labs.create(DEFAULT_TOPOLOGY, 3);
@@ -288,8 +259,7 @@ export class ClassroomHub {
     return this.enter(socket, record, 'instructor', null);
   }
 
-  private async join(socket: HubSocket, input: unknown): Promise<ClassroomJoined> {
-    const { code, name, learnerId: asked, instructorToken } = parseInput(classroomJoinSchema, input, 'classroom:join');
+  private async join(socket: HubSocket, { code, name, learnerId: asked, instructorToken }: CommandInput<'classroom:join'>): Promise<ClassroomJoined> {
     const record = await this.store.get(code);
     if (!record) throw this.gone(code);
     if (instructorToken !== undefined) {
@@ -317,25 +287,19 @@ export class ClassroomHub {
     return joined;
   }
 
-  /** Puts the socket in the classroom's rooms and sends it the lab (snapshot in the ack and as an event, then the history). */
+  /** Puts the socket in the classroom's rooms and sends it the lab's view from its owner, as an own lab's tab is sent its lab (lab-view.ts). */
   private async enter(socket: HubSocket, record: ClassroomRecord, role: ClassroomRole, learnerId: string | null): Promise<ClassroomJoined> {
     if (socket.data.classroom && socket.data.classroom.code !== record.code) await this.leave(socket);
     socket.data.classroom = { code: record.code, role, learnerId, labId: record.labId };
-    const rooms = [classRoom(record.code), labRoomOf(record.labId)];
+    const rooms = [classRoom(record.code), labRoom(record.labId)];
     if (role === 'instructor') rooms.push(instructorsRoom(record.code));
     if (learnerId) rooms.push(learnerRoom(record.code, learnerId));
-    // In the rooms first, then the snapshot: an event in between arrives twice (de-duplicated by seq), never not at all.
-    await socket.join(rooms);
-    let owned: Snapshot;
-    try {
-      owned = (await this.toOwner(record.code, { type: 'snapshot', code: record.code })) as Snapshot;
-    } catch (error) {
-      await this.leave(socket);
-      throw error;
-    }
-    const { snapshot, history, runs } = owned;
-    socket.emit('lab:snapshot', snapshot);
-    setImmediate(() => sendCatchUp(socket, record.labId, history, runs));
+    const snapshot = await enterView(socket, rooms, async () => (await this.toOwner(record.code, { type: 'view', code: record.code })) as LabView).catch(
+      async (error: unknown) => {
+        await this.leave(socket);
+        throw error;
+      },
+    );
     const fresh = (await this.store.get(record.code)) ?? record;
     return {
       code: record.code,
@@ -359,7 +323,7 @@ export class ClassroomHub {
     const rooms = [classRoom(member.code), instructorsRoom(member.code)];
     if (member.learnerId) rooms.push(learnerRoom(member.code, member.learnerId));
     // The lab's room is shared with a learner's own lab only if it is the same lab, which lab:join refuses.
-    if (socket.data.labId !== member.labId) rooms.push(labRoomOf(member.labId));
+    if (socket.data.labId !== member.labId) rooms.push(labRoom(member.labId));
     await Promise.all(rooms.map((room) => socket.leave(room)));
     // At shutdown the sockets drop after the coordination connection is being closed: nothing to tell anyone.
     if (member.role !== 'learner' || !member.learnerId || !this.io || this.closing) return;
@@ -407,9 +371,8 @@ export class ClassroomHub {
       const lab = this.owned.get(request.code);
       if (!lab || lab.closed) throw this.gone(request.code);
       switch (request.type) {
-        case 'snapshot':
-          // No more history than a tab keeps (lib/history-size): it may cross to another server first.
-          return ok({ snapshot: lab.snapshot(), history: [...newestWithin(lab.history.since(0))], runs: this.context.runCatchUp(lab) } satisfies Snapshot);
+        case 'view':
+          return ok(this.context.view(lab));
         case 'command': {
           await this.store.update(request.code, { lastActiveAt: Date.now() });
           return ok(await this.context.runLabCommand(lab, request.command, request.input));
@@ -439,7 +402,7 @@ export class ClassroomHub {
     this.owned.delete(code);
     if (this.io) {
       this.io.to(classRoom(code)).emit('classroom:ended', { code, reason });
-      this.io.in(classRoom(code)).socketsLeave([classRoom(code), instructorsRoom(code), labRoomOf(lab.id)]);
+      this.io.in(classRoom(code)).socketsLeave([classRoom(code), instructorsRoom(code), labRoom(lab.id)]);
     }
     await this.store.delete(code).catch((error: unknown) => console.error('[classroom] could not delete its record:', error));
     if (!lab.closed) await this.context.labs.destroy(lab.id, `classroom ${code} ended: ${reason}`);

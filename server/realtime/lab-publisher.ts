@@ -5,10 +5,9 @@
  */
 import type { Server } from 'socket.io';
 import type { HistoryEvent } from '@/lib/history';
-import { newestWithin } from '@/lib/history-size';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
-import type { RunCatchUp } from '@/lib/run';
 import type { Lab } from '../lab/lab';
+import { labRoom } from './lab-view';
 
 /**
  * A change leaves on the next turn of the event loop (so one operation's
@@ -16,8 +15,6 @@ import type { Lab } from '../lab/lab';
  * busy run's history is coalesced instead of sent event by event.
  */
 const MIN_GAP_MS = 10;
-
-export const labRoom = (labId: string): string => `lab:${labId}`;
 
 export function publishLab(io: Server<ClientToServerEvents, ServerToClientEvents>, lab: Lab): () => void {
   const room = labRoom(lab.id);
@@ -101,29 +98,4 @@ export function publishLab(io: Server<ClientToServerEvents, ServerToClientEvents
     lab.off('reset', onReset);
     lab.off('closed', onClosed);
   };
-}
-
-/** History is sent to a joining viewer in slices, so a long history does not become one huge frame. */
-const HISTORY_SLICE = 2_000;
-
-type CatchUpSocket = { emit: Server<ClientToServerEvents, ServerToClientEvents>['emit'] };
-
-/**
- * Brings one viewer up to date after its snapshot: the history in slices,
- * then the run going on or the last run's end, so a tab that reloads (or a
- * learner who joins a class late) sees the verdict, not an empty panel.
- */
-export function sendCatchUp(socket: CatchUpSocket, labId: string, all: readonly HistoryEvent[], runs: RunCatchUp | null): void {
-  // No more than a tab keeps: the rest would be dropped on arrival, after costing the socket's buffer.
-  const history = newestWithin(all);
-  for (let from = 0; from < history.length; from += HISTORY_SLICE) {
-    socket.emit('history:append', { labId, from: history[from]!.seq, events: history.slice(from, from + HISTORY_SLICE) });
-  }
-  if (!runs) return;
-  if (runs.active) {
-    socket.emit('run:started', { ...runs.active, labId });
-    if (runs.verdict) socket.emit('run:verdict', { ...runs.verdict, labId });
-  } else if (runs.lastEnded) {
-    socket.emit('run:ended', { ...runs.lastEnded, labId });
-  }
 }

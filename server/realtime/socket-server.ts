@@ -8,47 +8,25 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import type { LabSnapshot, Topology } from '@/lib/cluster';
 import { DEFAULT_CLIENTS, DEFAULT_TOPOLOGY, sameTopology } from '@/lib/cluster';
-import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
-import { LabOperationError, ok, toFailure, type Result } from '@/lib/result';
-import { labJoinSchema, labResetSchema } from '@/lib/schemas';
-import { parseInput } from '@/lib/validate';
+import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import { LabOperationError } from '@/lib/result';
 import type { Lab } from '../lab/lab';
 import type { LabManager } from '../lab/lab-manager';
-import { FAULT_OPS, FAULTS, faultOfEvent } from '@/lib/faults/catalogue';
-import { applyFaultRequest } from '../nemesis/operations';
 import { LabRuns } from '../runs/lab-runs';
 import type { RunAdmission } from '../runs/run-admission';
 import type { SandboxPool } from '../sandbox';
-import { emptySchema } from '@/lib/schemas';
-import { exerciseCheckSchema, type GradeProgress } from '@/lib/grading';
-import { gradeExercise } from '../grading/grader';
-import { lessonBySlug } from '../grading/lesson-registry';
-import type { ClassroomLabCommand } from '@/lib/classroom';
 import type { ClassroomHub, ClassroomServerEvents, ClassroomSocketData } from '../classroom/classroom-hub';
-import { labRoom, publishLab, sendCatchUp } from './lab-publisher';
+import { commandRegistrar } from './command-handlers';
+import { LAB_COMMAND_NAMES, runClassroomLabCommand, runLabCommand, type LabCommandContext } from './lab-commands';
+import { publishLab } from './lab-publisher';
+import { enterView, labRoom, viewOf } from './lab-view';
 import { originAllowed } from './origin';
 import { TokenBucket } from './token-bucket';
 import type { BrowserIdentities } from './browser-identity';
 import { refuse } from '../ops/refusals';
 
-
 type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
-
-type Notify = (progress: GradeProgress) => void;
-
-/** Commands on the lab's running program. */
-const runCommands = {
-  'run:start': (runs: LabRuns, input: unknown) => runs.start(input),
-  'run:stop': (runs: LabRuns, input: unknown) => {
-    parseInput(emptySchema, input, 'run:stop');
-    return runs.stop();
-  },
-  'exercise:check': (runs: LabRuns, input: unknown, _lab: Lab, notify: Notify) => {
-    const { slug, code } = parseInput(exerciseCheckSchema, input, 'exercise:check');
-    return gradeExercise(lessonBySlug(slug), code, runs, notify);
-  },
-} satisfies Partial<Record<ClientEventName, (runs: LabRuns, input: unknown, lab: Lab, notify: Notify) => Promise<unknown>>>;
 
 export interface RealtimeOptions {
   allowedOrigins: string[];
@@ -181,37 +159,23 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     });
   };
 
-  /** A lab command (a fault, or a run) on `lab`, as a classroom's instructor sends it to the classroom's lab. */
-  const runLabCommand = async (lab: Lab, command: ClassroomLabCommand, input: unknown): Promise<unknown> => {
-    const fault = faultOfEvent(command);
-    if (fault) return applyFaultRequest(fault, { lab, clients: runsByLab.get(lab)?.current ?? null }, input);
-    const run = (runCommands as Partial<Record<ClassroomLabCommand, (runs: LabRuns, input: unknown, lab: Lab, notify: Notify) => Promise<unknown>>>)[command];
-    if (!run) throw new LabOperationError('invalid-input', `"${command}" is not a lab command`);
-    return run(runsOf(lab), input, lab, () => undefined);
-  };
+  /** What a command on `lab` acts on; the grader's progress goes to everyone watching the lab. */
+  const commandContext = (lab: Lab): LabCommandContext => ({
+    lab,
+    runs: () => runsOf(lab),
+    existingRuns: () => runsByLab.get(lab) ?? null,
+    notify: (progress) => io.to(labRoom(lab.id)).emit('exercise:progress', { ...progress, labId: lab.id }),
+  });
   const classrooms = options.classrooms;
-  classrooms?.attach(io, { labs, publish, runLabCommand, runCatchUp: (lab) => runsByLab.get(lab)?.catchUp() ?? null });
+  classrooms?.attach(io, {
+    labs,
+    publish,
+    runLabCommand: (lab, command, input) => runClassroomLabCommand(command, commandContext(lab), input),
+    view: (lab) => viewOf(lab, runsByLab.get(lab)?.catchUp() ?? null),
+  });
 
   io.on('connection', (raw) => {
     const socket = raw as LabSocket;
-    /** Registers a handler that always answers through the ack, or through lab:error when there is none. */
-    const on = (event: ClientEventName, handler: (input: unknown) => Promise<Result<unknown>>) => {
-      (socket as unknown as { on(e: string, fn: (...args: unknown[]) => void): void }).on(event, (...args: unknown[]) => {
-        const ack = args.at(-1);
-        const input = args.length > 1 ? args[0] : undefined;
-        if (typeof ack !== 'function') {
-          socket.emit('lab:error', { code: 'invalid-input', message: `"${event}" needs an acknowledgement callback` });
-          return;
-        }
-        handler(input)
-          .catch((error: unknown) => {
-            if (!(error instanceof LabOperationError)) console.error(`[realtime] ${event} failed:`, error);
-            return toFailure(error);
-          })
-          .then((result) => (ack as (r: Result<unknown>) => void)(result));
-      });
-    };
-
     const browser = socket.data.browser;
     const who = (labId?: string) => ({ ...(labId ? { labId } : {}), ...(browser ? { browser } : {}), socket: socket.id });
 
@@ -249,12 +213,9 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       if (shared && !shared.take())
         throw limited(`Too many commands on this lab from all its tabs together: wait ${shared.waitMs} ms and try again`, lab.id);
     };
-    const onLimited = (event: ClientEventName, handler: (input: unknown) => Promise<Result<unknown>>) =>
-      on(event, async (input) => {
-        if (bucket && !bucket.take())
-          throw limited(`Too many lab commands from this tab: wait ${bucket.waitMs} ms and try again`, socket.data.labId);
-        return handler(input);
-      });
+    const on = commandRegistrar(socket, () => {
+      if (bucket && !bucket.take()) throw limited(`Too many lab commands from this tab: wait ${bucket.waitMs} ms and try again`, socket.data.labId);
+    });
 
     const leaveCurrent = () => {
       const current = socket.data.labId;
@@ -272,17 +233,10 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       labs.attach(lab.id, socket.id);
     };
 
-    const join = async (lab: Lab): Promise<LabSnapshot> => {
+    const join = (lab: Lab): Promise<LabSnapshot> => {
       holdLab(lab);
       publish(lab);
-      await socket.join(labRoom(lab.id));
-      const from = viewFrom.get(lab) ?? 0;
-      const snapshot: LabSnapshot = { ...lab.snapshot(), historyFrom: from };
-      // The snapshot travels in the ack and as an event (for listeners that only watch events);
-      // the history follows as ordinary batches, which a viewer de-duplicates by seq.
-      socket.emit('lab:snapshot', snapshot);
-      setImmediate(() => sendCatchUp(socket, lab.id, lab.history.since(from), runsByLab.get(lab)?.catchUp() ?? null));
-      return snapshot;
+      return enterView(socket, [labRoom(lab.id)], () => viewOf(lab, runsByLab.get(lab)?.catchUp() ?? null, viewFrom.get(lab) ?? 0));
     };
 
     /**
@@ -307,8 +261,7 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
         ? labs.createFor(browser, options.labsPerBrowser, topology, clients, { socket: socket.id })
         : labs.create(topology, clients);
 
-    onLimited('lab:join', async (input) => {
-      const { labId, topology, clients, clean } = parseInput(labJoinSchema, input, 'lab:join');
+    on('lab:join', async ({ labId, topology, clients, clean }) => {
       // A classroom's lab is driven only through classroom:* (where roles are checked), never joined as one's own.
       if (labId && classrooms?.isClassroomLab(labId))
         throw new LabOperationError('forbidden', "That lab belongs to a classroom: join the classroom (classroom:join) to watch it");
@@ -323,41 +276,29 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
           holdLab(existing);
           await rebuild(existing, wanted, clients ?? existing.clients);
         }
-        return ok(await join(existing));
+        return join(existing);
       }
-      const lab = await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? DEFAULT_CLIENTS);
-      return ok(await join(lab));
+      return join(await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? DEFAULT_CLIENTS));
     });
 
-    onLimited('lab:reset', async (input) => {
-      const { topology, clients } = parseInput(labResetSchema, input, 'lab:reset');
+    on('lab:reset', async ({ topology, clients }) => {
       const current = socket.data.labId ? labs.get(socket.data.labId) : undefined;
-      if (!current || current.closed) return ok(await join(await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? DEFAULT_CLIENTS)));
+      if (!current || current.closed) return join(await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? DEFAULT_CLIENTS));
       takeLab(current);
       await rebuild(current, topology ?? current.topology, clients ?? current.clients);
-      return ok(await join(current));
+      return join(current);
     });
 
-    for (const op of FAULT_OPS) {
-      onLimited(FAULTS[op].event, async (input) => {
-        const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
-        if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
-        takeLab(lab);
-        return ok(await applyFaultRequest(op, { lab, clients: runsByLab.get(lab)?.current ?? null }, input));
-      });
-    }
+    /** The socket's own lab, for a command on it. */
+    const ownLab = (): Lab => {
+      const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
+      if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
+      takeLab(lab);
+      return lab;
+    };
+    for (const event of LAB_COMMAND_NAMES) on(event, (input) => runLabCommand(event, commandContext(ownLab()), input));
 
-    for (const [event, command] of Object.entries(runCommands) as [ClientEventName, (runs: LabRuns, input: unknown, lab: Lab, notify: Notify) => Promise<unknown>][]) {
-      onLimited(event, async (input) => {
-        const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
-        if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
-        takeLab(lab);
-        const notify: Notify = (progress) => io.to(labRoom(lab.id)).emit('exercise:progress', { ...progress, labId: lab.id });
-        return ok(await command(runsOf(lab), input, lab, notify));
-      });
-    }
-
-    classrooms?.register(socket, on);
+    classrooms?.register(socket);
 
     socket.on('disconnect', leaveCurrent);
   });

@@ -11,9 +11,9 @@ import { IncrementalChecker } from '@/lib/checker';
 import type { Verdict } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
+import type { z } from 'zod';
 import { runStartSchema, type Diagnostic, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
 import { clientStart, schedule } from '@/lib/scenario';
-import { parseInput } from '@/lib/validate';
 import type { RunUsage } from '../lab/history-log';
 import type { Lab } from '../lab/lab';
 import { refuse } from '../ops/refusals';
@@ -25,7 +25,8 @@ import { cutVerdict, historyCutMessage, type HistoryCut } from './history-cut';
 import type { Admitted, RunAdmission } from './run-admission';
 import { clampLimits } from './run-limits';
 
-type RunStart = ReturnType<typeof runStartSchema.parse>;
+/** A run's request, parsed at the edge it came in by (a browser's run:start, a classroom demo, a lesson file). */
+export type RunStart = z.output<typeof runStartSchema>;
 
 interface Events {
   /** The run waits for room on the server: this many runs are ahead of it (running or queued). */
@@ -100,7 +101,7 @@ export class LabRuns extends EventEmitter<Events> {
   private active: ActiveRun | null = null;
   private runCount = 0;
   private starting: Promise<unknown> = Promise.resolve();
-  private last: RunEnded | null = null;
+  private last: { info: RunInfo; ended: RunEnded } | null = null;
   /** Aborts the wait for admission of a run that a newer Run (or Stop) replaced. */
   private waitingFor: AbortController | null = null;
 
@@ -119,29 +120,25 @@ export class LabRuns extends EventEmitter<Events> {
     return this.active;
   }
 
-  get lastEnded(): RunEnded | null {
-    return this.last;
-  }
-
   /** For a viewer who joins now: the run going on (with its verdict so far), or how the last one ended. */
   catchUp(): RunCatchUp {
     const run = this.active;
     return {
       active: run?.info ?? null,
       verdict: run ? { runId: run.runId, verdict: run.checker.verdict() } : null,
-      lastEnded: this.last,
+      last: this.last,
     };
   }
 
   /** How the run `runId` ended: waits while it is the current run. */
   whenEnded(runId: string): Promise<RunEnded> {
     if (this.active?.runId === runId) return this.active.finished;
-    if (this.last?.runId === runId) return Promise.resolve(this.last);
+    if (this.last?.ended.runId === runId) return Promise.resolve(this.last.ended);
     return Promise.reject(new LabOperationError('not-found', `Run ${runId} is neither running nor the last one to end`));
   }
 
   /** Starts one at a time: a second Run pressed while the first is being set up waits for it, then replaces it. */
-  start(input: unknown): Promise<RunInfo> {
+  start(input: RunStart): Promise<RunInfo> {
     this.waitingFor?.abort();
     const next = this.starting.then(
       () => this.startNow(input),
@@ -151,8 +148,8 @@ export class LabRuns extends EventEmitter<Events> {
     return next;
   }
 
-  private async startNow(input: unknown): Promise<RunInfo> {
-    const { code, clients: asked, scenario, limits: askedLimits, checker: checkerSettings, topology, fresh } = parseInput(runStartSchema, input, 'run');
+  private async startNow(input: RunStart): Promise<RunInfo> {
+    const { code, clients: asked, scenario, limits: askedLimits, checker: checkerSettings, topology, fresh } = input;
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
     await this.stop();
@@ -302,7 +299,7 @@ export class LabRuns extends EventEmitter<Events> {
       const verdict = cut ? cutVerdict(checked, cut) : checked;
       const ended: RunEnded = { runId, outcome: cut ? { ...outcome, status: 'limit', error: cut.message } : outcome, verdict };
       if (this.active === run) this.active = null;
-      this.last = ended;
+      this.last = { info, ended };
       run.finish(ended);
       this.emit('ended', ended);
     });

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { BUSY_SLOTS, type MainToWorker, type ResolvedTarget, type WorkerToMain } from './protocol';
+import { BUSY_SLOTS, type MainToWorker, type WorkerToMain } from './protocol';
 import { stuckInLearnerCode } from './watchdog';
 import {
   DEFAULT_LIMITS,

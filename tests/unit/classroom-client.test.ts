@@ -13,7 +13,9 @@ import { Server, type Socket as ServerSocket } from 'socket.io';
 import { io } from 'socket.io-client';
 import type { ClassroomDemoStarted, ClassroomJoined } from '@/lib/classroom';
 import type { LabSnapshot, NodeView } from '@/lib/cluster';
+import { check } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
+import type { RunEnded } from '@/lib/run';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { fail, ok } from '@/lib/result';
 import { createLabStore, type LabStore } from '@/components/lab/lab-store';
@@ -58,10 +60,17 @@ const demo: ClassroomDemoStarted = {
   run: { runId: 'run-2', clients: 2, scenario: { id: 'gc', title: 'GC', seed: 7 }, startedAt: 900 },
 };
 
+/** The demo's end as the server reports it: a verdict the browser could not have worked out from the two exits it sees. */
+const endedDemoRun: RunEnded = {
+  runId: 'run-2',
+  outcome: { runId: 'run-2', status: 'completed', durationMs: 60, clients: [1, 2].map((client) => ({ client, status: 'exited' as const })) },
+  verdict: { ...check([], { final: true }), valid: 'violated' },
+};
+
 type Sock = ServerSocket<ClientToServerEvents, ServerToClientEvents>;
 interface Fake {
   url: string;
-  /** Join into a class whose demo already ended, its history sent only after the ack. */
+  /** Join into a class whose last run (started by an instructor's command, not a demo) already ended; its end is sent only after the ack. */
   endedDemo: boolean;
   commands: unknown[];
   joins: unknown[];
@@ -92,15 +101,17 @@ async function startFake(): Promise<Fake> {
         labId: LAB,
         lab: snapshot(),
         follow: null,
-        demo: fake.endedDemo ? demo : null,
+        demo: null,
         roster: role === 'instructor' ? [] : null,
         maxLearners: 30,
       };
       setTimeout(() => {
         ack(ok(joined));
         if (fake.endedDemo) {
+          // As the real server's catch-up does: the history, then the last run's end with its verdict and the run it was.
           const ends = [1, 2].map((client, i) => ({ seq: 2 + i, t: 950 + i, type: 'client', client, event: 'exit', runId: 'run-2' }) as HistoryEvent);
           socket.emit('history:append', { labId: LAB, from: 2, events: ends });
+          socket.emit('run:ended', { labId: LAB, info: demo.run, ...endedDemoRun });
         }
       }, 20);
     });
@@ -217,12 +228,15 @@ describe('ClassroomClient', () => {
 });
 
 describe('ClassroomClient joining after a demo ended', () => {
-  it("reads the demo's end from history that arrives after the ack, instead of showing it as still running", async () => {
+  it("shows the class's last run as the server sent it (the run, its end and verdict), and works out none of its own", async () => {
     fake.endedDemo = true;
     const { labStore, classStore } = connect({ role: 'learner', code: CODE, name: 'Ada', learnerId: null });
     await until(() => expect(classStore.getState().status).toBe('joined'));
     await until(() => expect(labStore.getState().run.phase).toBe('ended'));
-    expect(labStore.getState().run.ended?.outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited']);
-    expect(labStore.getState().run.verdict?.final).toBe(true);
+    const run = labStore.getState().run;
+    expect(run.info?.runId).toBe('run-2');
+    expect(run.ended?.outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited']);
+    // The history alone shows no overlap; the server's checker (with the run's origin and the lesson's settings) said otherwise.
+    expect(run.verdict).toEqual(endedDemoRun.verdict);
   });
 });

@@ -5,7 +5,6 @@ import type { HistoryEvent } from '@/lib/history';
 import {
   CLASSROOM_LAB_COMMAND_NAMES,
   emptyClassroomData,
-  endedFromHistory,
   followHref,
   isClassroomLabCommand,
   LabPushRouter,
@@ -163,22 +162,3 @@ describe('saved credentials', () => {
   });
 });
 
-describe('endedFromHistory', () => {
-  const run = { runId: 'r', clients: 2, scenario: null, startedAt: 100 };
-  const client = (seq: number, t: number, c: number, event: string, runId = 'r') => ({ seq, t, type: 'client', client: c, event, runId }) as HistoryEvent;
-
-  it('is null while a client of the run has not ended, and the outcome once all have', () => {
-    const history = [client(0, 100, 1, 'start'), client(1, 101, 2, 'start'), client(2, 900, 1, 'exit'), client(3, 950, 2, 'exit', 'other-run')];
-    expect(endedFromHistory(history, run)).toBeNull();
-    history.push(client(4, 1_300, 2, 'crash'));
-    expect(endedFromHistory(history, run)).toEqual({
-      runId: 'r',
-      status: 'completed',
-      clients: [
-        { client: 1, status: 'exited' },
-        { client: 2, status: 'crashed' },
-      ],
-      durationMs: 1_200,
-    });
-  });
-});

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyLabData, MAX_HISTORY_BYTES, reduceHistory, type LabData } from '@/components/lab/lab-state';
 import type { HistoryEvent } from '@/lib/history';
 import { eventBytes, newestWithin, TAB_HISTORY_EVENTS } from '@/lib/history-size';
-import { sendCatchUp } from '@/server/realtime/lab-publisher';
+import { sendCatchUp } from '@/server/realtime/lab-view';
 import { DEFAULT_HISTORY_BUDGET } from '@/server/lab/history-log';
 
 const LAB = 'lab-aaaaaaaa';

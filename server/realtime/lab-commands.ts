@@ -1,0 +1,58 @@
+/**
+ * The commands that act on a lab — every fault of the catalogue, Run, Stop,
+ * "Check my solution" — declared once, typed by the protocol, and used by
+ * both doors into a lab: a learner's socket on their own lab, and an
+ * instructor's `classroom:command` on the classroom's lab. Inputs arrive
+ * parsed (lib/commands.ts); nothing here validates twice.
+ */
+import type { ClassroomLabCommand } from '@/lib/classroom';
+import { parseCommand, type CommandInput, type CommandValue } from '@/lib/commands';
+import { FAULT_OPS, FAULTS, type FaultOp } from '@/lib/faults/catalogue';
+import type { GradeProgress } from '@/lib/grading';
+import type { Lab } from '../lab/lab';
+import { applyFault } from '../nemesis/operations';
+import { gradeExercise } from '../grading/grader';
+import { lessonBySlug } from '../grading/lesson-registry';
+import type { LabRuns } from '../runs/lab-runs';
+
+/** What a lab command acts on. */
+export interface LabCommandContext {
+  lab: Lab;
+  /** The lab's runs, created on first use (a fault on a lab that never ran a program needs none). */
+  runs(): LabRuns;
+  /** The lab's runs if it has had any (client faults reach the running program through them). */
+  existingRuns(): LabRuns | null;
+  /** "Check my solution": where the grader's progress goes. */
+  notify(progress: GradeProgress): void;
+}
+
+export type LabCommand = ClassroomLabCommand | 'exercise:check';
+type LabCommandHandler<E extends LabCommand> = (ctx: LabCommandContext, input: CommandInput<E>) => Promise<CommandValue<E>>;
+type LabCommandTable = { [E in LabCommand]: LabCommandHandler<E> };
+
+type FaultHandlers = { [K in FaultOp as (typeof FAULTS)[K]['event']]: LabCommandHandler<(typeof FAULTS)[K]['event']> };
+const faultHandler =
+  <K extends FaultOp>(op: K) =>
+  (ctx: LabCommandContext, input: Parameters<typeof applyFault<K>>[2]) =>
+    applyFault(op, { lab: ctx.lab, clients: ctx.existingRuns()?.current ?? null }, input);
+// Each event's input and reply are the ones its op declares (lib/protocol.ts's FaultEvents); the map cannot say so per key.
+const faultHandlers = Object.fromEntries(FAULT_OPS.map((op) => [FAULTS[op].event, faultHandler(op)])) as unknown as FaultHandlers;
+
+export const LAB_COMMANDS: LabCommandTable = {
+  ...faultHandlers,
+  'run:start': (ctx, input) => ctx.runs().start(input),
+  'run:stop': (ctx) => ctx.runs().stop(),
+  'exercise:check': (ctx, { slug, code }) => gradeExercise(lessonBySlug(slug), code, ctx.runs(), ctx.notify),
+};
+
+export const LAB_COMMAND_NAMES = Object.keys(LAB_COMMANDS) as LabCommand[];
+
+/** Runs a parsed lab command. */
+export function runLabCommand<E extends LabCommand>(event: E, ctx: LabCommandContext, input: CommandInput<E>): Promise<CommandValue<E>> {
+  return (LAB_COMMANDS[event] as LabCommandHandler<E>)(ctx, input);
+}
+
+/** A classroom's lab command: its input travelled inside `classroom:command` (possibly from another server), so it is parsed here. */
+export function runClassroomLabCommand(command: ClassroomLabCommand, ctx: LabCommandContext, raw: unknown): Promise<unknown> {
+  return runLabCommand(command, ctx, parseCommand(command, raw));
+}
