@@ -24,6 +24,12 @@ const nth = z.number().int().min(1).max(1_000).default(1);
  * event, it lands where the lesson means it to, however slow the run.
  */
 export const triggerSchema = z.discriminatedUnion('on', [
+  /**
+   * The client starts (before its first line runs). A client fault at this moment lands before any
+   * client's code does: "Client 2 waits until Client 1 holds the lock" is a pause of Client 2 when
+   * Client 1 starts (a client paused before its start begins when resumed) and a resume later.
+   */
+  z.object({ on: z.literal('client-start'), client: anyClient, nth }).strict(),
   /** The `redlock` module (or a lesson's helper) reported the lock granted. */
   z.object({ on: z.literal('lock-acquired'), client: anyClient, nth }).strict(),
   /** The client entered (or left) a protected job; any job unless one is named. */

@@ -11,6 +11,8 @@ export function describeTrigger(trigger: Trigger): string {
   const who = trigger.client === undefined ? 'a client' : `Client ${trigger.client}`;
   const nthTime = trigger.nth > 1 ? ` (time ${trigger.nth})` : '';
   switch (trigger.on) {
+    case 'client-start':
+      return `${who} starts${nthTime}`;
     case 'lock-acquired':
       return `${who} is granted the lock${nthTime}`;
     case 'job-enter':
@@ -29,6 +31,8 @@ export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
   if (!('client' in event) || event.client === 0) return false;
   if (trigger.client !== undefined && event.client !== trigger.client) return false;
   switch (trigger.on) {
+    case 'client-start':
+      return event.type === 'client' && event.event === 'start';
     case 'lock-acquired':
       return event.type === 'lock' && event.event === 'acquired';
     case 'job-enter':

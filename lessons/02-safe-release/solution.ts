@@ -1,5 +1,5 @@
 // Lesson 2 — safe release, a reference solution.
-// Each worker sends its batch inside the lock (300 ms, well within the TTL),
+// Each worker sends its batch inside the lock (500 ms, well within the TTL),
 // then uploads a report before releasing. The upload is slow today, so the
 // lock expires before the release — and the release is a plain DEL.
 import Redis from 'ioredis';
@@ -8,7 +8,7 @@ import lab from 'lab';
 
 const redis = new Redis({ host: 'redis-1.internal', port: 6379 });
 const KEY = 'lock:send-invoices';
-const TTL_MS = 600;
+const TTL_MS = 1000;
 
 async function acquire(key: string, ttlMs: number): Promise<string | null> {
   const token = randomUUID();
@@ -37,8 +37,8 @@ while ((token = await acquire(KEY, TTL_MS)) === null) {
   await lab.sleep(40 + Math.floor(Math.random() * 20));
 }
 try {
-  await lab.job('send-invoices').run(300); // the critical section
-  await lab.sleep(450); // upload the report: outside the section, but still before the release
+  await lab.job('send-invoices').run(500); // the critical section
+  await lab.sleep(900); // upload the report: outside the section, but still before the release
 } finally {
   const mine = await release(KEY, token);
   lab.log(mine ? 'released my lock' : 'my lock had expired: nothing to release');

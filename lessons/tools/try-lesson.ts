@@ -53,7 +53,7 @@ async function runOnce(lesson: Lesson, trial: Trial, root: string, n: number): P
     const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
     await runs.start({ code: trial.code, scenario: trial.scenario, checker: trial.checker });
     const result = await ended;
-    if (process.env.DUMP) fs.writeFileSync(process.env.DUMP, JSON.stringify(lab.history.since(0)));
+    if (process.env.DUMP) fs.writeFileSync(`${process.env.DUMP}-${n}.json`, JSON.stringify(lab.history.since(0)));
     return result;
   } finally {
     await pool.close();

@@ -8,8 +8,9 @@ import type { Topology } from '@/lib/cluster';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import type { DemoRef, DemoSummary } from '@/lib/classroom';
 import { LabOperationError } from '@/lib/result';
-import type { RunStartInput } from '@/lib/run';
-import { scenarioSchema, type Scenario } from '@/lib/scenario';
+import { parseCommand } from '@/lib/commands';
+import type { RunStart } from '../runs/lab-runs';
+import { scenarioSchema, type Scenario, type Trigger } from '@/lib/scenario';
 import { allLessons, lessonBySlug } from '../grading/lesson-registry';
 
 interface BuiltinDemo {
@@ -20,7 +21,7 @@ interface BuiltinDemo {
   topology: Topology;
   code: string;
   scenario: Scenario;
-  checker: RunStartInput['checker'];
+  checker: RunStart['checker'];
 }
 
 /**
@@ -79,6 +80,15 @@ try {
 for (const redis of nodes) redis.disconnect();
 `;
 
+/**
+ * Client 2 waits (paused from the moment Client 1 starts, 8 s at most) until Client 1 has `moment`: the
+ * demo then shows its point whichever client a busy server would have let in first.
+ */
+const client2Waits = (moment: Trigger) => [
+  { at: 0, when: { on: 'client-start', client: 1 }, action: 'client-pause', client: 2, durationMs: 8_000 },
+  { at: 0, when: moment, action: 'client-resume', client: 2 },
+] as const;
+
 const pauseScenario = (id: string, title: string, description: string): Scenario =>
   scenarioSchema.parse({
     id,
@@ -86,11 +96,14 @@ const pauseScenario = (id: string, title: string, description: string): Scenario
     description,
     seed: 1,
     clients: 2,
-    // Client 1 has its lock before 700 ms even on a busy machine, and is mid-job when it stops for 2 s;
-    // its 1 s lock expires while it sleeps, Client 2 (trying since 600 ms) takes it, and Client 1 wakes up
-    // with 800 ms or more of work left: two clients in the critical section.
-    staggerMs: 600,
-    steps: [{ at: 700, action: 'client-pause', client: 1, durationMs: 2_000 }],
+    staggerMs: 100,
+    // Client 1 stops 300 ms into its 1.5 s job and sleeps until Client 2 has done its own (8 s at most): its
+    // 1 s lock expires meanwhile, Client 2 takes it, and Client 1 wakes up with most of its work still to do.
+    steps: [
+      ...client2Waits({ on: 'lock-acquired', client: 1, nth: 1 }),
+      { at: 300, when: { on: 'job-enter', client: 1 }, action: 'client-pause', client: 1, durationMs: 8_000 },
+      { at: 0, when: { on: 'job-exit', client: 2 }, action: 'client-resume', client: 1 },
+    ],
   });
 
 export const BUILTIN_DEMOS: readonly BuiltinDemo[] = [
@@ -98,11 +111,11 @@ export const BUILTIN_DEMOS: readonly BuiltinDemo[] = [
     id: 'gc-pause-breaks-redlock',
     title: 'GC pause breaks Redlock',
     description:
-      'Client 1 takes a Redlock lock over five nodes, then stops for 2 s (a GC pause) in the middle of its work while its 1 s lock expires. Client 2 takes the lock; Client 1 wakes up and writes anyway: two writers.',
+      'Client 1 takes a Redlock lock over five nodes, then stops (a GC pause) in the middle of its work until Client 2 is done, while its 1 s lock expires. Client 2 takes the lock; Client 1 wakes up and writes anyway: two writers.',
     role: 'break',
     topology: DEFAULT_TOPOLOGY,
     code: redlockProgram(1_000, 1_500, false),
-    scenario: pauseScenario('gc-pause-breaks-redlock', 'GC pause breaks Redlock', 'Client 1 pauses for 2 s, longer than its lock lives.'),
+    scenario: pauseScenario('gc-pause-breaks-redlock', 'GC pause breaks Redlock', 'Client 1 pauses longer than its lock lives.'),
     checker: { lockKeys: ['lock:invoice:42'] },
   },
   {
@@ -122,7 +135,8 @@ export const BUILTIN_DEMOS: readonly BuiltinDemo[] = [
       staggerMs: 200,
       steps: [
         { at: 0, action: 'replication-hold' },
-        { at: 700, action: 'failover' },
+        ...client2Waits({ on: 'job-enter', client: 1, nth: 1 }),
+        { at: 200, when: { on: 'job-enter', client: 1 }, action: 'failover' },
       ],
     }),
     checker: { livenessBoundMs: 3_000, lockKeys: ['lock:send-invoices'] },
@@ -135,7 +149,7 @@ export const BUILTIN_DEMOS: readonly BuiltinDemo[] = [
     role: 'fix',
     topology: DEFAULT_TOPOLOGY,
     code: redlockProgram(1_000, 1_500, true),
-    scenario: pauseScenario('fencing-saves-the-day', 'Fencing saves the day', 'The same 2 s pause; the store checks fencing tokens.'),
+    scenario: pauseScenario('fencing-saves-the-day', 'Fencing saves the day', 'The same long pause; the store checks fencing tokens.'),
     checker: { lockKeys: ['lock:invoice:42'] },
   },
 ];
@@ -143,7 +157,8 @@ export const BUILTIN_DEMOS: readonly BuiltinDemo[] = [
 export interface ResolvedDemo {
   title: string;
   seed: number;
-  run: RunStartInput & { topology: Topology };
+  /** Parsed here, as a browser's run:start is at the socket: the built-in demos are checked like anything else. */
+  run: RunStart & { topology: Topology };
 }
 
 /** The run a demo stands for, with `seed` (or the scenario's own) in place. */
@@ -152,7 +167,8 @@ export function resolveDemo(ref: DemoRef, seed: number | undefined): ResolvedDem
     const demo = BUILTIN_DEMOS.find((d) => d.id === ref.builtin);
     if (!demo) throw new LabOperationError('not-found', `There is no built-in demo "${ref.builtin}"`);
     const scenario = { ...demo.scenario, seed: seed ?? demo.scenario.seed };
-    return { title: demo.title, seed: scenario.seed, run: { code: demo.code, scenario, topology: demo.topology, fresh: true, checker: demo.checker } };
+    const run = parseCommand('run:start', { code: demo.code, scenario, topology: demo.topology, fresh: true, checker: demo.checker });
+    return { title: demo.title, seed: scenario.seed, run: { ...run, topology: demo.topology } };
   }
   const lesson = lessonBySlug(ref.lesson);
   const entry = lesson.lessonScenarios.find((s) => s.id === ref.scenario);
@@ -161,7 +177,7 @@ export function resolveDemo(ref: DemoRef, seed: number | undefined): ResolvedDem
   return {
     title: `${lesson.title}: ${entry.scenario.title}`,
     seed: scenario.seed,
-    run: { code: entry.code, scenario, topology: lesson.topology, fresh: true, checker: { ...lesson.checker, ...entry.checker } },
+    run: { ...parseCommand('run:start', { code: entry.code, scenario, topology: lesson.topology, fresh: true, checker: { ...lesson.checker, ...entry.checker } }), topology: lesson.topology },
   };
 }
 

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCommand } from '@/lib/commands';
 import type { RunEnded, RunStartInput } from '@/lib/run';
 import { LabRuns } from '@/server/runs/lab-runs';
 import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
@@ -24,7 +25,7 @@ async function run(input: RunStartInput, topology: Parameters<typeof startLab>[0
   const lab = await startLab(topology);
   const runs = new LabRuns(lab, pool);
   const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
-  await runs.start(input);
+  await runs.start(parseCommand('run:start', input));
   return ended;
 }
 
@@ -87,7 +88,7 @@ describe('runs judged by the checker', () => {
     const runs = new LabRuns(lab, pool);
     const runOnce = async (input: RunStartInput) => {
       const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
-      const info = await runs.start(input);
+      const info = await runs.start(parseCommand('run:start', input));
       return { info, ended: await ended };
     };
     // The lab clock moves on by a first run of 1.5 s.
@@ -225,7 +226,7 @@ describe('scenario steps that wait for an event of the run, carried out next to 
   async function runIn(lab: Awaited<ReturnType<typeof startLab>>, input: RunStartInput) {
     const runs = new LabRuns(lab, pool);
     const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
-    await runs.start(input);
+    await runs.start(parseCommand('run:start', input));
     const outcome = await ended;
     return { outcome, events: lab.history.since(0).filter((e) => e.runId === outcome.runId) };
   }
@@ -280,6 +281,41 @@ describe('scenario steps that wait for an event of the run, carried out next to 
     expect(events.some((e) => e.type === 'client' && e.event === 'resume')).toBe(true);
     const warnings = events.flatMap((e) => (e.type === 'console' && e.level === 'warn' ? [e.text] : []));
     expect(warnings).toEqual(['The scenario\'s step "crash Client 1" never fired: it waits until Client 1 logs "never said", and that did not happen in this run.']);
+  });
+
+  it('holds Client 2 from its very start until Client 1 has the lock, whichever client would have been first', async () => {
+    const lab = await startLab({ nodes: 1 });
+    // Both start at once (no stagger): without the hold, either could lock first.
+    const code = [
+      "import Redis from 'ioredis';",
+      "import lab from 'lab';",
+      "const r = new Redis({ host: 'redis-1.internal' });",
+      "while ((await r.set('lock', String(lab.client), 'PX', 2000, 'NX')) !== 'OK') await lab.sleep(20);",
+      "await lab.job('work').run(100);",
+      "await r.del('lock');",
+      'r.disconnect();',
+    ].join('\n');
+    const { outcome, events } = await runIn(lab, {
+      code,
+      clients: 2,
+      scenario: {
+        id: 'hold',
+        title: 'Hold',
+        clients: 2,
+        steps: [
+          { at: 0, when: { on: 'client-start', client: 1 }, action: 'client-pause', client: 2, durationMs: 8_000 },
+          { at: 0, when: { on: 'job-enter', client: 1 }, action: 'client-resume', client: 2 },
+        ],
+      },
+    });
+    expect(outcome.outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited']);
+    const enters = events.flatMap((e) => (e.type === 'job' && e.phase === 'enter' ? [e.client] : []));
+    expect(enters).toEqual([1, 2]);
+    // Nothing of Client 2's code ran before it was let go.
+    const resumed = events.findIndex((e) => e.type === 'client' && e.client === 2 && e.event === 'resume');
+    const firstCommand = events.findIndex((e) => e.type === 'redis' && e.client === 2);
+    expect(resumed).toBeGreaterThan(0);
+    expect(firstCommand).toBeGreaterThan(resumed);
   });
 });
 

@@ -1,0 +1,54 @@
+/** Scenario triggers: which events match, how the nth match and `at` make a step due, and the words for each. */
+import { describe, expect, it } from 'vitest';
+import type { HistoryEvent } from '@/lib/history';
+import { triggerSchema } from '@/lib/scenario';
+import { describeTrigger, matchesTrigger, neverFiredText, TriggerWatch } from '@/lib/triggers';
+
+let seq = 0;
+const ev = (t: number, e: Record<string, unknown>): HistoryEvent => ({ seq: seq++, t, runId: 'run-1', ...e }) as HistoryEvent;
+const start = (t: number, client: number) => ev(t, { type: 'client', client, event: 'start' });
+const pause = (t: number, client: number) => ev(t, { type: 'client', client, event: 'pause' });
+const acquired = (t: number, client: number) => ev(t, { type: 'lock', client, event: 'acquired', resources: ['k'], token: 'x', attempt: 1 });
+const enter = (t: number, client: number, job = 'send') => ev(t, { type: 'job', client, phase: 'enter', job, execution: 1 });
+
+describe('matchesTrigger', () => {
+  it('client-start matches the start of that client (or of any), and nothing else of it', () => {
+    const one = triggerSchema.parse({ on: 'client-start', client: 1 });
+    const any = triggerSchema.parse({ on: 'client-start' });
+    expect(matchesTrigger(one, start(0, 1))).toBe(true);
+    expect(matchesTrigger(one, start(0, 2))).toBe(false);
+    expect(matchesTrigger(one, pause(0, 1))).toBe(false);
+    expect(matchesTrigger(any, start(0, 3))).toBe(true);
+  });
+
+  it('job triggers match their phase, and their job when one is named', () => {
+    const named = triggerSchema.parse({ on: 'job-enter', client: 2, job: 'send' });
+    expect(matchesTrigger(named, enter(0, 2, 'send'))).toBe(true);
+    expect(matchesTrigger(named, enter(0, 2, 'render'))).toBe(false);
+    expect(matchesTrigger(triggerSchema.parse({ on: 'job-exit', client: 2 }), enter(0, 2))).toBe(false);
+  });
+});
+
+describe('TriggerWatch', () => {
+  it('makes a step due at its nth match, `at` after that event, and only once', () => {
+    const watch = new TriggerWatch<string>();
+    watch.add('resume', triggerSchema.parse({ on: 'lock-acquired', client: 1, nth: 2 }), 300);
+    expect(watch.observe(acquired(100, 1))).toEqual([]);
+    expect(watch.observe(acquired(150, 2))).toEqual([]);
+    expect(watch.observe(acquired(900, 1))).toEqual([{ item: 'resume', due: 1_200 }]);
+    expect(watch.observe(acquired(950, 1))).toEqual([]);
+    expect(watch.size).toBe(0);
+  });
+
+  it('hands back what never fired, with its trigger, in words', () => {
+    const watch = new TriggerWatch<string>();
+    const when = triggerSchema.parse({ on: 'client-start', client: 1 });
+    watch.add('hold Client 2', when, 0);
+    const [left] = watch.drain();
+    expect(left).toEqual({ item: 'hold Client 2', when });
+    expect(describeTrigger(when)).toBe('Client 1 starts');
+    expect(neverFiredText('pause Client 2', when)).toBe(
+      'The scenario\'s step "pause Client 2" never fired: it waits until Client 1 starts, and that did not happen in this run.',
+    );
+  });
+});
