@@ -10,7 +10,7 @@
 import type { LockEvent } from '../history';
 import type { ClientSignal } from './clients';
 import type { DiagnosisLog } from './diagnoses';
-import type { RawLockSignal } from './redis-model';
+import type { RawLockSignal } from './lock-signals';
 import { clientLabel, formatDuration, quote } from './format';
 
 export interface Hold {

@@ -1,0 +1,31 @@
+/**
+ * Diagnosis: a client read the lock key as free (GET → nil), then SET it
+ * without NX after another client had taken it in between. Drawn only from a
+ * definite write: an uncertain key proves nothing.
+ */
+import type { RedisCompleteEvent, RedisInvokeEvent } from '../history';
+import type { DiagnosisLog } from './diagnoses';
+import type { KeyEntry, KeyspaceObserver, ParsedSet } from './keyspace';
+import { clientLabel, nodeLabel, quote } from './format';
+
+export class CheckThenSetRace implements KeyspaceObserver {
+  constructor(private readonly log: DiagnosisLog) {}
+
+  set(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet, replaced: KeyEntry | undefined, _ttlMs: number | null | undefined, readFreeAt: number | undefined): void {
+    if (!replaced || readFreeAt === undefined || set.nx) return;
+    const { client, node } = invoke;
+    // Taken by someone else after this client's read, not by a write we are unsure of.
+    if (replaced.setter === null || replaced.setter === client || !(replaced.setT > readFreeAt) || replaced.uncertain) return;
+    this.log.add({
+      kind: 'check-then-set-race',
+      check: 'mutual-exclusion',
+      subject: `${client}|${set.key}`,
+      message:
+        `${clientLabel(client)} read ${quote(set.key)} on ${nodeLabel(node)} as free, then SET it without NX ` +
+        `after ${clientLabel(replaced.setter)} had taken it: checking then setting is not atomic; use SET … NX.`,
+      seqs: [replaced.setSeq, invoke.seq, done.seq],
+      window: { from: readFreeAt, to: done.t },
+      clients: [client, replaced.setter],
+    });
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * Diagnosis: a node restarted without persistence forgot a live lock, then
+ * granted that key to another client while the first holder's TTL had not
+ * run out.
+ */
+import type { NodeStateEvent, RedisCompleteEvent, RedisInvokeEvent } from '../history';
+import type { DiagnosisLog } from './diagnoses';
+import type { KeyEntry, KeyspaceObserver } from './keyspace';
+import type { LockSignals } from './lock-signals';
+import { clientLabel, formatDuration, nodeLabel, quote } from './format';
+
+interface Forgotten {
+  entry: KeyEntry;
+  /** The node's `up` event that lost it. */
+  seq: number;
+  t: number;
+}
+
+export class RestartWithoutPersistence implements KeyspaceObserver {
+  /** Per node, the lock keys it lost in its last restart, live when it went down; each waits for the next write of its key. */
+  private readonly forgotten = new Map<number, Map<string, Forgotten>>();
+
+  constructor(
+    private readonly log: DiagnosisLog,
+    private readonly locks: Pick<LockSignals, 'isLockKey'>,
+  ) {}
+
+  restarted(node: number, lost: ReadonlyMap<string, KeyEntry>, downAt: number, up: NodeStateEvent): void {
+    const forgotten = new Map<string, Forgotten>();
+    for (const [key, entry] of lost) {
+      if (entry.expiresAt > downAt && this.locks.isLockKey(key)) forgotten.set(key, { entry, seq: up.seq, t: up.t });
+    }
+    this.forgotten.set(node, forgotten);
+  }
+
+  wrote(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string): void {
+    const { client, node } = invoke;
+    const lost = this.forgotten.get(node)?.get(key);
+    if (!lost) return;
+    // Only the first write after the restart can be the regrant.
+    this.forgotten.get(node)?.delete(key);
+    const { entry } = lost;
+    if (entry.setter === null || entry.setter === client || entry.expiresAt <= done.t) return;
+    this.log.add({
+      kind: 'restart-without-persistence',
+      check: 'mutual-exclusion',
+      subject: `${node}|${key}`,
+      message:
+        `${nodeLabel(node)} restarted without persistence while ${clientLabel(entry.setter)}'s lock ${quote(key)} on it ` +
+        `had ${formatDuration(entry.expiresAt - lost.t)} left, then granted it to ${clientLabel(client)}: ` +
+        `keep a restarted node down for longer than the TTL (delayed restart) or persist with AOF.`,
+      seqs: [entry.setSeq, lost.seq, done.seq],
+      window: { from: lost.t, to: done.t },
+      clients: [entry.setter, client],
+    });
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Lock signals for code that does not use the `redlock` module: which of the
+ * keyspace's reports are a lock being acquired, extended or released, and
+ * with which token. holds.ts turns them into holds.
+ *
+ * A key is a lock key once something treats it as one: a SET NX on it, a
+ * setting script, a LockEvent naming it, or the lab's `lockKeys` option. A
+ * plain SET is an acquire only on a lock key, or right after the same client
+ * read the key as free (a hand-made check-then-set lock).
+ */
+import type { RedisCompleteEvent, RedisInvokeEvent } from '../history';
+import type { KeyEntry, KeyspaceObserver, ParsedSet } from './keyspace';
+
+export type RawLockSignal =
+  | {
+      kind: 'acquire';
+      outcome: 'ok' | 'fail' | 'unknown';
+      client: number;
+      node: number;
+      key: string;
+      token: string;
+      /** null: set without expiry; undefined: unknown. */
+      ttlMs: number | null | undefined;
+      /** When the command was sent: an acquire of unknown outcome may have taken effect any time from here to `t`. */
+      invokeT: number;
+      t: number;
+      seq: number;
+    }
+  | { kind: 'extend'; client: number; node: number; key: string; ttlMs: number | undefined; t: number; seq: number }
+  | { kind: 'release'; client: number; node: number; key: string; t: number; seq: number };
+
+/** Most events imply no lock signal: share one empty answer rather than allocate one per event. */
+const NONE: readonly RawLockSignal[] = Object.freeze([]);
+
+export class LockSignals implements KeyspaceObserver {
+  private readonly lockKeys = new Set<string>();
+  /** The signals of the event being observed; allocated on the first, so an event without any costs nothing. */
+  private found: RawLockSignal[] | null = null;
+
+  constructor(extraLockKeys: readonly string[]) {
+    for (const key of extraLockKeys) this.lockKeys.add(key);
+  }
+
+  addLockKey(key: string): void {
+    this.lockKeys.add(key);
+  }
+
+  isLockKey(key: string): boolean {
+    return this.lockKeys.has(key);
+  }
+
+  /** The signals the last event implied (usually none), handed over once. */
+  take(): readonly RawLockSignal[] {
+    const found = this.found;
+    if (found === null) return NONE;
+    this.found = null;
+    return found;
+  }
+
+  set(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet, replaced: KeyEntry | undefined, ttlMs: number | null | undefined, readFreeAt: number | undefined): void {
+    if (set.nx) this.lockKeys.add(set.key);
+    const isLockSet = set.nx || readFreeAt !== undefined || this.lockKeys.has(set.key);
+    if (done.phase === 'info') {
+      if (isLockSet && !set.xx) this.acquire(invoke, done, set.key, set.value, set.ttlMs, 'unknown');
+      return;
+    }
+    if (done.phase === 'fail') {
+      if (isLockSet && set.nx) this.acquire(invoke, done, set.key, set.value, set.ttlMs, 'fail');
+      return;
+    }
+    if (done.reply === null) {
+      // NX refused (the key existed) or XX refused (it did not).
+      if (set.nx) this.acquire(invoke, done, set.key, set.value, set.ttlMs, 'fail');
+      return;
+    }
+    // SET XX of the value the key already held: the holder renewing its own lock.
+    if (set.xx && replaced?.value === set.value) this.extend(invoke, done, set.key, ttlMs ?? undefined);
+    else if (isLockSet && !set.xx) this.acquire(invoke, done, set.key, set.value, set.ttlMs, 'ok');
+  }
+
+  scriptSet(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, token: string, ttlMs: number | undefined, mine: boolean, took: boolean): void {
+    if (done.phase === 'info') {
+      // A renewal of unknown outcome is not counted: the hold keeps the expiry we know of.
+      if (!mine) {
+        this.lockKeys.add(key);
+        this.acquire(invoke, done, key, token, ttlMs, 'unknown');
+      }
+      return;
+    }
+    if (done.phase !== 'ok') return;
+    if (mine) {
+      if (took) this.extend(invoke, done, key, ttlMs);
+      return;
+    }
+    this.lockKeys.add(key);
+    this.acquire(invoke, done, key, token, ttlMs, took ? 'ok' : 'fail');
+  }
+
+  /** Only a definite delete releases: one that failed or may not have run leaves the hold until its key expires. */
+  deleted(invoke: RedisInvokeEvent, done: RedisCompleteEvent, keys: readonly string[]): void {
+    for (const key of keys) {
+      if (this.lockKeys.has(key)) this.push({ kind: 'release', client: invoke.client, node: invoke.node, key, t: done.t, seq: done.seq });
+    }
+  }
+
+  /** A script that renews is an extend script, so its keys count whatever they are; a bare EXPIRE only on a lock key. */
+  expired(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, ttlMs: number | undefined, byScript: boolean): void {
+    if (byScript || this.lockKeys.has(key)) this.extend(invoke, done, key, ttlMs);
+  }
+
+  private acquire(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, token: string, ttlMs: number | null | undefined, outcome: 'ok' | 'fail' | 'unknown'): void {
+    this.push({ kind: 'acquire', outcome, client: invoke.client, node: invoke.node, key, token, ttlMs, invokeT: invoke.t, t: done.t, seq: done.seq });
+  }
+
+  private extend(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, ttlMs: number | undefined): void {
+    this.push({ kind: 'extend', client: invoke.client, node: invoke.node, key, ttlMs, t: done.t, seq: done.seq });
+  }
+
+  private push(signal: RawLockSignal): void {
+    if (this.found === null) this.found = [signal];
+    else this.found.push(signal);
+  }
+}
