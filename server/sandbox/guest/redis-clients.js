@@ -5,6 +5,8 @@
   'use strict';
   const call = L.call;
   const request = L.request;
+  const CALL = L.CALL;
+  const REQUEST = L.REQUEST;
   const EventEmitter = L.EventEmitter;
 
   const COMMANDS = [
@@ -78,12 +80,12 @@
     _open() {
       if (this._id) return;
       const self = this;
-      this._id = call('connect', { flavor: 'ioredis', host: String(this.options.host), port: Number(this.options.port), options: pickOptions(this.options) });
+      this._id = call(CALL.connect, { flavor: 'ioredis', host: String(this.options.host), port: Number(this.options.port), options: pickOptions(this.options) });
       L.connListeners.set(this._id, function (ev) {
         if (ev.event === 'error') {
           const err = L.toGuestError(ev.error);
           if (self.listenerCount('error') > 0) self.emit('error', err);
-          else call('console', { level: 'error', text: '[ioredis] Unhandled error event: ' + err.name + ': ' + err.message });
+          else call(CALL.console, { level: 'error', text: '[ioredis] Unhandled error event: ' + err.name + ': ' + err.message });
           return;
         }
         self.status = ev.event === 'ready' ? 'ready' : ev.event;
@@ -116,7 +118,7 @@
     }
     _send(args, cb) {
       if (!this._id) this._open();
-      const p = request('command', { conn: this._id, args: args });
+      const p = request(REQUEST.command, { conn: this._id, args: args });
       if (typeof cb === 'function') p.then(function (v) { cb(null, v); }, function (e) { cb(e); });
       return p;
     }
@@ -132,7 +134,7 @@
     defineCommand(name, definition) {
       const lua = String(definition.lua);
       const numberOfKeys = definition.numberOfKeys;
-      const sha = call('hash', { algorithm: 'sha1', data: lua, encoding: 'hex' });
+      const sha = call(CALL.hash, { algorithm: 'sha1', data: lua, encoding: 'hex' });
       const self = this;
       this._scripts[name] = { lua: lua, numberOfKeys: numberOfKeys };
       this[name] = function () {
@@ -156,12 +158,12 @@
       if (!this._id) { this.status = 'end'; return Promise.resolve('OK'); }
       const self = this;
       this.status = 'end';
-      const p = request('quit', this._id).then(function (v) { self.emit('end'); return v; });
+      const p = request(REQUEST.quit, this._id).then(function (v) { self.emit('end'); return v; });
       if (typeof cb === 'function') p.then(function (v) { cb(null, v); }, cb);
       return p;
     }
     disconnect() {
-      if (this._id) call('disconnect', this._id);
+      if (this._id) call(CALL.disconnect, this._id);
       this.status = 'end';
     }
     multi(commands, options) {
@@ -243,7 +245,7 @@
       if (!redis._id) redis._open();
       const p = this._queue.length === 0
         ? Promise.resolve([])
-        : request('batch', { conn: redis._id, commands: this._queue, atomic: this._atomic }).then(function (entries) {
+        : request(REQUEST.batch, { conn: redis._id, commands: this._queue, atomic: this._atomic }).then(function (entries) {
             if (entries === null) return null;
             return entries.map(function (e, i) {
               if (e[0] === 1) return [L.toGuestError(e[1]), null];
@@ -324,7 +326,7 @@
       this.isOpen = true;
       return new Promise(function (resolve, reject) {
         let settled = false;
-        self._id = call('connect', { flavor: 'redis', host: self._host, port: self._port, options: self._conn });
+        self._id = call(CALL.connect, { flavor: 'redis', host: self._host, port: self._port, options: self._conn });
         L.connListeners.set(self._id, function (ev) {
           if (ev.event === 'error') {
             const err = L.toGuestError(ev.error);
@@ -345,7 +347,7 @@
     }
     sendCommand(args) {
       if (!this.isOpen) return Promise.reject(new ClientClosedError());
-      return request('command', { conn: this._id, args: flatten(args) }).catch(function (e) { throw toNodeRedisError(e); });
+      return request(REQUEST.command, { conn: this._id, args: flatten(args) }).catch(function (e) { throw toNodeRedisError(e); });
     }
     set(key, value, opts) {
       return this.sendCommand(setArgs(key, value, opts));
@@ -374,13 +376,13 @@
       if (!this.isOpen) return Promise.reject(new ClientClosedError());
       this.isOpen = false;
       this.isReady = false;
-      return request('quit', this._id);
+      return request(REQUEST.quit, this._id);
     }
     disconnect() {
       if (!this.isOpen) return Promise.reject(new ClientClosedError());
       this.isOpen = false;
       this.isReady = false;
-      call('disconnect', this._id);
+      call(CALL.disconnect, this._id);
       return Promise.resolve();
     }
     duplicate(override) {
@@ -422,7 +424,7 @@
       const transforms = this._transforms;
       this._queue = [];
       this._transforms = [];
-      return request('batch', { conn: client._id, commands: commands, atomic: atomic }).then(function (entries) {
+      return request(REQUEST.batch, { conn: client._id, commands: commands, atomic: atomic }).then(function (entries) {
         if (entries === null) throw new WatchError();
         return entries.map(function (e, i) {
           if (e[0] === 1) return toNodeRedisError(L.toGuestError(e[1]));
