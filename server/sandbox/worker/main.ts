@@ -21,7 +21,7 @@ export async function f(key: string): Promise<string | null> { for (const x of [
 `;
 
 /** Evaluated in this order in every client: core.js first (it takes `__host`), then the modules that build on what it shares. */
-const GUEST_FILES = ['core.js', 'basics.js', 'redis-clients.js', 'redlock.js'];
+const GUEST_FILES = ['core.js', 'basics.js', 'redis-shared.js', 'ioredis.js', 'node-redis.js', 'redlock.js'];
 
 const port = parentPort;
 if (!port) throw new Error('sandbox worker must run in a worker thread');
