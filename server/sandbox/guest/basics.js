@@ -2,6 +2,7 @@
 (function (L) {
   'use strict';
   const call = L.call;
+  const CALL = L.CALL;
 
   // ---- crypto / node:crypto ---------------------------------------------------
   function bytesFromHex(hex) {
@@ -18,7 +19,7 @@
     toString(encoding) {
       const enc = encoding || 'utf8';
       if (enc === 'hex') return this._hex;
-      if (enc === 'base64' || enc === 'base64url') return call('hexTo', { hex: this._hex, encoding: enc });
+      if (enc === 'base64' || enc === 'base64url') return call(CALL.hexTo, { hex: this._hex, encoding: enc });
       return String.fromCharCode.apply(null, bytesFromHex(this._hex));
     }
     readUInt32BE(offset) {
@@ -26,28 +27,28 @@
     }
   }
   const crypto = {
-    randomUUID: function () { return call('uuid'); },
+    randomUUID: function () { return call(CALL.uuid); },
     randomBytes: function (n, cb) {
       const size = Number(n);
       if (!(size >= 0 && size <= 65536)) throw new RangeError('The value of "size" is out of range. It must be >= 0 && <= 65536. Received ' + n);
-      const buf = new LabBuffer(call('randomHex', size));
+      const buf = new LabBuffer(call(CALL.randomHex, size));
       if (typeof cb === 'function') { L.setTimeout(function () { cb(null, buf); }, 0); return undefined; }
       return buf;
     },
     randomInt: function (min, max) {
       if (max === undefined) { max = min; min = 0; }
-      return call('randomInt', [Number(min), Number(max)]);
+      return call(CALL.randomInt, [Number(min), Number(max)]);
     },
     createHash: function (algorithm) {
       let data = '';
       const hash = {
         update: function (chunk) { data += String(chunk); return hash; },
-        digest: function (encoding) { return call('hash', { algorithm: String(algorithm), data: data, encoding: encoding || 'hex' }); },
+        digest: function (encoding) { return call(CALL.hash, { algorithm: String(algorithm), data: data, encoding: encoding || 'hex' }); },
       };
       return hash;
     },
     getRandomValues: function (array) {
-      const hex = call('randomHex', array.length * (array.BYTES_PER_ELEMENT || 1));
+      const hex = call(CALL.randomHex, array.length * (array.BYTES_PER_ELEMENT || 1));
       const bytes = bytesFromHex(hex);
       const width = array.BYTES_PER_ELEMENT || 1;
       for (let i = 0; i < array.length; i++) {
@@ -103,12 +104,12 @@
           run: async function (work, then) {
             const ms = typeof work === 'number' ? work : 0;
             const fn = typeof work === 'function' ? work : typeof then === 'function' ? then : null;
-            const execution = call('jobEnter', job);
+            const execution = call(CALL.jobEnter, job);
             try {
               if (ms > 0) await sleep(ms);
               if (fn) return await fn(execution);
             } finally {
-              call('jobExit', { job: job, execution: execution });
+              call(CALL.jobExit, { job: job, execution: execution });
             }
             return execution;
           },
@@ -116,7 +117,7 @@
       },
       store: {
         write: function (key, value, token) {
-          const r = call('storeWrite', { key: String(key), value: String(value), token: token === undefined || token === null ? null : Number(token) });
+          const r = call(CALL.storeWrite, { key: String(key), value: String(value), token: token === undefined || token === null ? null : Number(token) });
           if (!r.accepted) {
             const err = new Error(r.reason);
             err.code = 'EFENCED';
@@ -124,10 +125,10 @@
           }
           return token === undefined ? null : token;
         },
-        read: function (key) { return call('storeRead', String(key)); },
+        read: function (key) { return call(CALL.storeRead, String(key)); },
       },
       log: function () {
-        call('console', { level: 'info', text: Array.prototype.map.call(arguments, function (a) { return L.inspect(a, 0); }).join(' ') });
+        call(CALL.console, { level: 'info', text: Array.prototype.map.call(arguments, function (a) { return L.inspect(a, 0); }).join(' ') });
       },
     };
     lab.default = lab;

@@ -2,6 +2,10 @@
 // It turns the few host functions in `__host` into Node-like globals and a
 // `require` with the lab's modules. Intrinsics are captured first so a
 // program that tampers with prototypes only breaks itself.
+//
+// Op names are never spelled here: `__host.names` is the host's own table
+// (server/sandbox/worker/guest-names.ts), frozen — CALL for host calls,
+// REQUEST for async Redis requests, DISPATCH for the host's entries into us.
 (function () {
   'use strict';
   const host = globalThis.__host;
@@ -9,6 +13,9 @@
   const hostCall = host.call;
   const hostNow = host.now;
   const hostPerf = host.perf;
+  const CALL = host.names.call;
+  const REQUEST = host.names.request;
+  const DISPATCH = host.names.dispatch;
   const parse = JSON.parse;
   const stringify = JSON.stringify;
   const RealDate = Date;
@@ -70,7 +77,7 @@
       apply(mapSet, pending, [id, { resolve: resolve, reject: reject }]);
       if (outbox === null) {
         outbox = [];
-        call('request', [id, op, payload]);
+        call(CALL.request, [id, op, payload]);
       } else {
         outbox[outbox.length] = [id, op, payload];
       }
@@ -153,16 +160,16 @@
     return Array.prototype.map.call(args, function (a) { return inspect(a, 0); }).join(' ');
   }
   const console = {
-    log: function () { call('console', { level: 'log', text: format(arguments) }); },
-    info: function () { call('console', { level: 'info', text: format(arguments) }); },
-    debug: function () { call('console', { level: 'log', text: format(arguments) }); },
-    warn: function () { call('console', { level: 'warn', text: format(arguments) }); },
-    error: function () { call('console', { level: 'error', text: format(arguments) }); },
+    log: function () { call(CALL.console, { level: 'log', text: format(arguments) }); },
+    info: function () { call(CALL.console, { level: 'info', text: format(arguments) }); },
+    debug: function () { call(CALL.console, { level: 'log', text: format(arguments) }); },
+    warn: function () { call(CALL.console, { level: 'warn', text: format(arguments) }); },
+    error: function () { call(CALL.console, { level: 'error', text: format(arguments) }); },
   };
 
   // ---- uncaught errors ------------------------------------------------------
   function uncaught(e, kind) {
-    call('uncaught', { kind: kind, error: describe(e) });
+    call(CALL.uncaught, { kind: kind, error: describe(e) });
   }
   function runCallback(fn, thisArg, args) {
     try {
@@ -181,10 +188,10 @@
     constructor(id) {
       defineProperty(this, '_id', { value: id });
     }
-    ref() { call('timerRef', [this._id, true]); return this; }
-    unref() { call('timerRef', [this._id, false]); return this; }
+    ref() { call(CALL.timerRef, [this._id, true]); return this; }
+    unref() { call(CALL.timerRef, [this._id, false]); return this; }
     hasRef() { return true; }
-    refresh() { call('timerRefresh', this._id); return this; }
+    refresh() { call(CALL.timerRefresh, this._id); return this; }
     [Symbol.toPrimitive]() { return this._id; }
   }
   function addTimer(fn, ms, args, repeat) {
@@ -193,12 +200,12 @@
     apply(mapSet, timers, [id, { fn: fn, args: args, repeat: repeat }]);
     let delay = Number(ms);
     if (!(delay >= 1 && delay <= 2147483647)) delay = 1;
-    call('timerSet', [id, delay, repeat]);
+    call(CALL.timerSet, [id, delay, repeat]);
     return new Timeout(id);
   }
   function clearTimer(t) {
     const id = t instanceof Timeout ? t._id : Number(t);
-    if (apply(mapDelete, timers, [id])) call('timerClear', id);
+    if (apply(mapDelete, timers, [id])) call(CALL.timerClear, id);
   }
   function setTimeout(fn, ms) { return addTimer(fn, ms, slice(arguments, 2), false); }
   function setInterval(fn, ms) { return addTimer(fn, ms, slice(arguments, 2), true); }
@@ -216,11 +223,11 @@
   LabDate.UTC = RealDate.UTC;
 
   // ---- dispatch: the only way the host calls into the client ----------------
-  // 'inbox' carries, in arrival order, replies ([0, id, value] / [1, id, error]) and connection
-  // events ([2, conn, event]) that reached the host together; 'timer' fires one timer.
+  // DISPATCH.inbox carries, in arrival order, replies ([0, id, value] / [1, id, error]) and connection
+  // events ([2, conn, event]) that reached the host together; DISPATCH.timer fires one timer.
   const connListeners = new RealMap();
   function dispatch(kind, id, json) {
-    if (kind === 'inbox') {
+    if (kind === DISPATCH.inbox) {
       const items = parse(json);
       for (let i = 0; i < items.length; i++) {
         const item = items[i];
@@ -231,7 +238,7 @@
           settle(item[1], item[0] === 0, item[2]);
         }
       }
-    } else if (kind === 'timer') {
+    } else if (kind === DISPATCH.timer) {
       const t = apply(mapGet, timers, [id]);
       if (!t) return;
       if (!t.repeat) apply(mapDelete, timers, [id]);
@@ -257,8 +264,10 @@
     return cache[key];
   }
 
-  const info = call('info');
+  const info = call(CALL.info);
   const lab = {
+    CALL: CALL,
+    REQUEST: REQUEST,
     call: call,
     request: request,
     connListeners: connListeners,
@@ -314,12 +323,12 @@
       // Like Node's CommonJS: top-level `this` is module.exports.
       p = apply(fn, module.exports, [module.exports, requireModule, module, fileName, '/lab']);
     } catch (e) {
-      call('mainDone', { ok: false, error: describe(e) });
+      call(CALL.mainDone, { ok: false, error: describe(e) });
       return;
     }
     apply(promiseThen, p, [
-      function () { call('mainDone', { ok: true }); },
-      function (e) { call('mainDone', { ok: false, error: describe(e) }); },
+      function () { call(CALL.mainDone, { ok: true }); },
+      function (e) { call(CALL.mainDone, { ok: false, error: describe(e) }); },
     ]);
   };
 })();

@@ -5,6 +5,7 @@
 (function (L) {
   'use strict';
   const call = L.call;
+  const CALL = L.CALL;
   const EventEmitter = L.EventEmitter;
 
   const ACQUIRE_SCRIPT = [
@@ -52,7 +53,7 @@
 
   const sha = {};
   function shaOf(script) {
-    if (!sha[script]) sha[script] = call('hash', { algorithm: 'sha1', data: script, encoding: 'hex' });
+    if (!sha[script]) sha[script] = call(CALL.hash, { algorithm: 'sha1', data: script, encoding: 'hex' });
     return sha[script];
   }
 
@@ -76,12 +77,12 @@
 
   function nodeOf(client) {
     const id = client && (client._id || 0);
-    const node = id ? call('connNode', id) : null;
+    const node = id ? call(CALL.connNode, id) : null;
     return typeof node === 'number' ? node : 0;
   }
 
   function lockEvent(fields) {
-    call('lockEvent', fields);
+    call(CALL.lockEvent, fields);
   }
 
   class Lock {
@@ -169,7 +170,7 @@
       if (Math.floor(duration) !== duration) throw new Error('Duration must be an integer value in milliseconds.');
       const s = this._settings(settings);
       const keys = resources.map(String);
-      const value = call('randomHex', 16);
+      const value = call(CALL.randomHex, 16);
       const attempts = [];
       const maxAttempts = s.retryCount === -1 ? Infinity : s.retryCount + 1;
       for (let attempt = 1; attempt <= maxAttempts; attempt++) {

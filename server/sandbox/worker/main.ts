@@ -10,6 +10,8 @@ import { newQuickJSWASMModule, newVariant, RELEASE_SYNC } from 'quickjs-emscript
 import type { MainToWorker, WorkerToMain } from '../protocol';
 import { currentThreadId } from '../thread-cpu';
 import { transpileLearnerCode } from '../transpile';
+import { GUEST_NAMES } from './guest-names';
+import { installHost } from './guest-runtime';
 import { SandboxRun } from './run';
 import { SliceMeter } from './slice-meter';
 
@@ -18,7 +20,8 @@ const r: Redis = new Redis({ host: 'redis-1', port: 6379 });
 export async function f(key: string): Promise<string | null> { for (const x of [1, 2]) await r.get(key + x); return r.get(key); }
 `;
 
-const GUEST_FILES = ['core.js', 'basics.js', 'redis-clients.js', 'redlock.js'];
+/** Evaluated in this order in every client: core.js first (it takes `__host`), then the modules that build on what it shares. */
+const GUEST_FILES = ['core.js', 'basics.js', 'redis-shared.js', 'ioredis.js', 'node-redis.js', 'redlock.js'];
 
 const port = parentPort;
 if (!port) throw new Error('sandbox worker must run in a worker thread');
@@ -98,14 +101,12 @@ function warmUp(): void {
   transpileLearnerCode(WARM_UP_PROGRAM, 'warm-up.ts');
   const runtime = quickjs.newRuntime();
   const ctx = runtime.newContext();
-  const host = ctx.newObject();
-  const stub = ctx.newFunction('call', (op) => ctx.newString(op && ctx.getString(op) === 'info' ? '{"client":0,"clients":1,"nodes":[]}' : ''));
-  const zero = ctx.newFunction('now', () => ctx.newNumber(0));
-  ctx.setProp(host, 'call', stub);
-  ctx.setProp(host, 'now', zero);
-  ctx.setProp(host, 'perf', zero);
-  ctx.setProp(ctx.global, '__host', host);
-  for (const h of [stub, zero, host]) h.dispose();
+  // The same handshake as a client's boot, with stubs: only 'info' needs an answer for the modules to load.
+  installHost(ctx, {
+    call: (op) => (op === GUEST_NAMES.call.info ? { client: 0, clients: 1, nodes: [] } : undefined),
+    now: () => 0,
+    perf: () => 0,
+  });
   for (let round = 0; round < 3; round++) {
     for (const source of guestSources) {
       const r = ctx.evalCode(source.code, source.name);
