@@ -66,7 +66,10 @@ class ActiveRun implements RunningClients {
     this.resolveFinished(ended);
   }
 
-  /** Follows the run's own client events, so pause/crash refusals match what the clients really did. */
+  /**
+   * Follows the run's own client events, so pause/crash refusals match what the clients really did — including
+   * what happened in the worker alone (a pause's own end after its duration, a scenario's armed fault).
+   */
   observe(event: HistoryEvent): void {
     if (event.type !== 'client' || event.runId !== this.runId) return;
     if (event.event === 'pause') this.paused.add(event.client);
@@ -83,10 +86,14 @@ class ActiveRun implements RunningClients {
   isPaused(client: number): boolean {
     return this.paused.has(client);
   }
+  // What the server asks for counts at once, not when the worker's event comes back: a Resume pressed (or a
+  // scenario step fired) right after a Pause must find the client paused.
   pause(client: number, durationMs?: number): void {
+    this.paused.add(client);
     this.handle.pauseClient(client, durationMs);
   }
   resume(client: number): void {
+    this.paused.delete(client);
     this.handle.resumeClient(client);
   }
   crash(client: number): void {

@@ -222,6 +222,26 @@ describe('a fresh start', () => {
   });
 });
 
+describe('client faults from the buttons', () => {
+  it('a Resume pressed right after a Pause finds the client paused (the server knows what it asked for)', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const runs = new LabRuns(lab, pool);
+    const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
+    const info = await runs.start(parseCommand('run:start', { code: "import lab from 'lab';\nawait lab.sleep(1500);", clients: 1 }));
+    // Both before the worker's pause event can have come back: the second is not refused as "not paused".
+    await Promise.all([fault(lab, 'client-pause', { client: 1 }, runs.current), fault(lab, 'client-resume', { client: 1 }, runs.current)]);
+    const outcome = await ended;
+    expect(outcome.outcome.clients.map((c) => c.status)).toEqual(['exited']);
+    const all = lab.history.since(0);
+    const events = all.filter((e) => e.runId === info.runId);
+    expect(all.filter((e) => e.type === 'nemesis' && e.phase !== 'invoke').map((e) => e.type === 'nemesis' && `${e.op} ${e.phase}`)).toEqual([
+      'client-pause ok',
+      'client-resume ok',
+    ]);
+    expect(events.filter((e) => e.type === 'client' && (e.event === 'pause' || e.event === 'resume')).map((e) => e.type === 'client' && e.event)).toEqual(['pause', 'resume']);
+  });
+});
+
 describe('scenario steps that wait for an event of the run, carried out next to the clients', () => {
   async function runIn(lab: Awaited<ReturnType<typeof startLab>>, input: RunStartInput) {
     const runs = new LabRuns(lab, pool);
