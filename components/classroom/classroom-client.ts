@@ -1,24 +1,25 @@
 /**
- * The browser side of the classroom protocol (lib/protocol.ts, `classroom:*`),
- * on its own socket.io connection, beside any lab the tab has of its own.
+ * The classroom, as a layer on the browser's one socket client
+ * (components/lab/lab-connection.ts), speaking `classroom:*`.
  *
  * It joins the class (as instructor or learner), re-joins as the same person
  * after a reconnect, and feeds two stores: the classroom store (roster, demo,
- * "follow me") and a lab store fed with the same pure reducers as a personal
+ * "follow me") and a lab store fed by the same `applyLabPush` as a personal
  * lab, so the same components show the shared lab. Every lab push is
  * filtered by the classroom's labId; the pushes that arrive before the
- * join's acknowledgement wait per labId (LabPushRouter).
+ * join's acknowledgement wait per labId (LabPushRouter). The run's verdict
+ * is always the server's, sent live or in the join's catch-up.
  *
  * The lab's controls talk to `lab`, a LabSocketClient whose commands are
- * routed through `classroom:command` (the server refuses them for learners).
+ * relayed through `classroom:command` (the server refuses them for learners).
  */
-import { io } from 'socket.io-client';
 import type { ClassroomDemoStarted, ClassroomFollow, ClassroomJoined, ClassroomProgress, DemoRef, DemoSummary } from '@/lib/classroom';
+import type { CommandRequest, CommandValue } from '@/lib/commands';
 import type { ClientEventName } from '@/lib/protocol';
-import type { Result } from '@/lib/result';
 import type { RunInfo } from '@/lib/run';
 import type { LabStore } from '@/components/lab/lab-store';
-import { LabSocketClient, type CommandResult, type LabCommandTransport, type LabSocket } from '@/components/lab/socket-client';
+import { applyLabPush, LabConnection, toErrorCode, type Answer, type LabPush, type LabSocket } from '@/components/lab/lab-connection';
+import { LabSocketClient, type CommandResult, type LabCommandTransport } from '@/components/lab/socket-client';
 import {
   isClassroomLabCommand,
   LabPushRouter,
@@ -27,7 +28,6 @@ import {
   INSTRUCTOR_TOKEN_KEY,
   type Credentials,
   type CredentialStorage,
-  type LabPush,
 } from './classroom-state';
 import type { ClassroomStore } from './classroom-store';
 
@@ -43,16 +43,10 @@ export interface ClassroomClientOptions {
   joinTimeoutMs?: number;
 }
 
-type AckCallback = (err: Error | null, result: unknown) => void;
-/** One loose signature for emits whose event is chosen at run time (socket.io's typings cannot follow it through timeout()). */
-interface LooseEmitter {
-  emit(event: string, input: unknown, ack: AckCallback): unknown;
-}
-
 export class ClassroomClient {
   /** The shared lab's commands (Kill Node 3, …), routed through classroom:command. */
   readonly lab: LabSocketClient;
-  private socket: LabSocket | null = null;
+  private readonly connection: LabConnection;
   private credentials: Credentials | null = null;
   private joinAttempt = 0;
   private readonly router: LabPushRouter;
@@ -65,10 +59,8 @@ export class ClassroomClient {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
     this.joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
     this.router = new LabPushRouter((push) => this.apply(push));
-    const transport: LabCommandTransport = {
-      connected: () => this.socket?.connected === true && this.classState.status === 'joined',
-      emit: (event, input, timeoutMs, ack) => this.sendLabCommand(event, input, timeoutMs, ack),
-    };
+    this.connection = new LabConnection(options.openSocket);
+    const transport: LabCommandTransport = { request: (event, input, timeoutMs) => this.relayLabCommand(event, input, timeoutMs) };
     this.lab = new LabSocketClient({ store: options.labStore, storage: null, transport });
   }
 
@@ -86,34 +78,25 @@ export class ClassroomClient {
 
   /** Connects; joins at once if `credentials` are known (a reload), else waits for `join`. */
   start(credentials: Credentials | null): void {
-    if (this.socket) return;
+    if (this.connection.socket) return;
     this.credentials = credentials;
-    const socket = (this.options.openSocket ?? (() => io({ autoConnect: false })))();
-    this.socket = socket;
     this.classActions.setStatus(credentials ? 'connecting' : 'idle');
-
-    socket.on('connect', () => {
-      if (this.credentials) this.join(this.credentials);
-    });
-    socket.on('disconnect', (reason) => {
-      if (reason === 'io client disconnect') return;
-      const status = this.classState.status;
-      if (status === 'joined' || status === 'joining') this.classActions.setStatus('reconnecting', 'Lost the connection to the class; reconnecting…');
-      if (reason === 'io server disconnect') socket.connect();
-    });
-    socket.on('connect_error', (error) => {
-      if (!socket.active) this.classActions.setStatus('failed', `The lab server refused the connection: ${error.message}`);
-    });
-
-    socket.on('lab:snapshot', (snapshot) => this.router.push(snapshot.labId, { kind: 'snapshot', snapshot }));
-    socket.on('nodes:update', (diff) => this.router.push(diff.labId, { kind: 'nodes', diff }));
-    socket.on('links:update', (diff) => this.router.push(diff.labId, { kind: 'links', diff }));
-    socket.on('history:append', (batch) => this.router.push(batch.labId, { kind: 'history', batch }));
-    socket.on('run:started', ({ labId, ...info }) => this.router.push(labId, { kind: 'run-started', info }));
-    socket.on('run:verdict', ({ labId, ...verdict }) => this.router.push(labId, { kind: 'verdict', verdict }));
-    socket.on('run:ended', ({ labId, info, ...ended }) => this.router.push(labId, { kind: 'run-ended', ended, ...(info ? { info } : {}) }));
-    socket.on('lab:closed', ({ labId, reason }) => {
-      if (labId === this.router.current) this.over(`The class's lab was closed: ${reason}`);
+    const socket = this.connection.start({
+      connected: () => {
+        if (this.credentials) this.join(this.credentials);
+      },
+      lost: () => {
+        const status = this.classState.status;
+        if (status === 'joined' || status === 'joining') this.classActions.setStatus('reconnecting', 'Lost the connection to the class; reconnecting…');
+      },
+      refused: (message, retrying) => {
+        if (!retrying) this.classActions.setStatus('failed', `The lab server refused the connection: ${message}`);
+      },
+      push: (labId, push) => {
+        if (push.kind !== 'closed') return this.router.push(labId, push);
+        if (labId === this.router.current) this.over(`The class's lab was closed: ${push.reason}`);
+      },
+      error: ({ code, message }) => this.labActions.reportError({ command: 'Class', code: toErrorCode(code), message }),
     });
 
     const ours = (code: string) => code === this.classState.info?.code;
@@ -132,22 +115,17 @@ export class ClassroomClient {
     socket.on('classroom:ended', ({ code, reason }) => {
       if (ours(code)) this.over(reason);
     });
-
-    socket.connect();
   }
 
   stop(): void {
     this.joinAttempt++;
-    this.socket?.removeAllListeners();
-    this.socket?.disconnect();
-    this.socket = null;
+    this.connection.stop();
   }
 
   /** Joins (or re-joins) the class as `credentials` say. */
   join(credentials: Credentials): void {
     this.credentials = credentials;
-    const socket = this.socket;
-    if (!socket?.connected) {
+    if (!this.connection.connected) {
       this.classActions.setStatus('connecting');
       return;
     }
@@ -158,12 +136,13 @@ export class ClassroomClient {
       credentials.role === 'instructor'
         ? { code: credentials.code, instructorToken: credentials.token }
         : { code: credentials.code, name: credentials.name, ...(credentials.learnerId ? { learnerId: credentials.learnerId } : {}) };
-    socket.timeout(this.joinTimeoutMs).emit('classroom:join', input, (err, result) => {
+    void this.connection.request('classroom:join', input, this.joinTimeoutMs).then((answer) => {
       if (attempt !== this.joinAttempt) return;
-      if (err) {
+      if (!answer.answered) {
         this.classActions.setStatus('failed', 'The lab server did not answer in time.', 'timeout');
         return;
       }
+      const result = answer.result;
       if (!result.ok) {
         this.refused(credentials, result.error.code, result.error.message);
         return;
@@ -212,23 +191,10 @@ export class ClassroomClient {
   }
 
   private apply(push: LabPush): void {
-    const actions = this.labActions;
-    switch (push.kind) {
-      case 'snapshot':
-        return actions.receiveSnapshot(push.snapshot, this.now());
-      case 'nodes':
-        return actions.receiveNodes(push.diff, this.now());
-      case 'links':
-        return actions.receiveLinks(push.diff);
-      case 'history':
-        return actions.receiveHistory(push.batch);
-      case 'run-started':
-        return this.showRun(push.info);
-      case 'verdict':
-        return actions.receiveVerdict(push.verdict);
-      case 'run-ended':
-        return actions.runEnded(push.ended, push.info);
-    }
+    if (push.kind === 'closed') return; // handled as it arrives, never held for a join
+    // A demo's start also comes as classroom:demo; the lab's own run:started may follow it.
+    if (push.kind === 'run-started') return this.showRun(push.info);
+    applyLabPush(this.options.labStore, push, this.now());
   }
 
   /** A new run on the shared lab (a demo): the last run's verdict and timeline give way to it. */
@@ -238,24 +204,20 @@ export class ClassroomClient {
     this.labActions.runStarted(info);
   }
 
-  private sendLabCommand(event: ClientEventName, input: unknown, timeoutMs: number, ack: AckCallback): void {
+  /** The class lab's controls: a lab command, relayed to the class's lab by `classroom:command`. */
+  private relayLabCommand(event: ClientEventName, input: unknown, timeoutMs: number): Promise<Answer<unknown>> {
     if (!isClassroomLabCommand(event)) {
-      ack(null, { ok: false, error: { code: 'forbidden', message: `${event} is not available on the class's lab` } });
-      return;
+      return Promise.resolve({ answered: true, result: { ok: false, error: { code: 'forbidden', message: `${event} is not available on the class's lab` } } });
     }
-    const socket = this.socket;
-    if (!socket) {
-      ack(null, { ok: false, error: { code: 'offline', message: 'Not connected to the lab server.' } });
-      return;
-    }
-    (socket.timeout(timeoutMs) as unknown as LooseEmitter).emit('classroom:command', { command: event, input }, ack);
+    if (this.classState.status !== 'joined') return Promise.resolve({ answered: false, why: 'offline' });
+    return this.connection.request('classroom:command', { command: event, input }, timeoutMs);
   }
 
   /** Runs a failure demo on the class's lab, with `seed` (or the demo's own). */
   async runDemo(demo: Pick<DemoSummary, 'ref' | 'title'>, seed?: number): Promise<CommandResult<ClassroomDemoStarted>> {
     const input: { demo: DemoRef; seed?: number } = { demo: demo.ref };
     if (seed !== undefined) input.seed = seed;
-    const result = await this.request<ClassroomDemoStarted>('classroom:demo', input, `Run demo: ${demo.title}`, this.joinTimeoutMs);
+    const result = await this.request('classroom:demo', input, `Run demo: ${demo.title}`, this.joinTimeoutMs);
     if (result.ok) {
       this.classActions.demo(result.value);
       this.showRun(result.value.run);
@@ -264,46 +226,42 @@ export class ClassroomClient {
   }
 
   follow(lesson: string, scenario: string | null): Promise<CommandResult<ClassroomFollow>> {
-    return this.request<ClassroomFollow>('classroom:follow', { lesson, scenario }, 'Follow me');
+    return this.request('classroom:follow', { lesson, scenario }, 'Follow me');
   }
 
   end(): Promise<CommandResult<null>> {
-    return this.request<null>('classroom:end', {}, 'End class');
+    return this.request('classroom:end', {}, 'End class');
   }
 
   /** A learner's progress report (quietly: the roster is the instructor's, a failed report is retried on the next change). */
   reportProgress(progress: ClassroomProgress): Promise<CommandResult<null>> {
-    return this.request<null>('classroom:progress', progress, 'Report progress', this.ackTimeoutMs, { quiet: true });
+    return this.request('classroom:progress', progress, 'Report progress', this.ackTimeoutMs, { quiet: true });
   }
 
   async loadDemos(): Promise<CommandResult<DemoSummary[]>> {
-    const result = await this.request<DemoSummary[]>('classroom:demos', {}, 'List demos');
+    const result = await this.request('classroom:demos', {}, 'List demos');
     if (result.ok) this.classActions.demos(result.value);
     return result;
   }
 
-  private request<T>(
-    event: 'classroom:demo' | 'classroom:follow' | 'classroom:end' | 'classroom:progress' | 'classroom:demos',
-    input: unknown,
+  private async request<E extends 'classroom:demo' | 'classroom:follow' | 'classroom:end' | 'classroom:progress' | 'classroom:demos'>(
+    event: E,
+    input: CommandRequest<E>,
     label: string,
     timeoutMs = this.ackTimeoutMs,
     { quiet = false }: { quiet?: boolean } = {},
-  ): Promise<CommandResult<T>> {
-    const socket = this.socket;
-    const fail = (code: 'offline' | 'timeout', message: string): CommandResult<T> => {
+  ): Promise<CommandResult<CommandValue<E>>> {
+    const fail = (code: 'offline' | 'timeout', message: string): CommandResult<never> => {
       if (!quiet) this.labActions.reportError({ command: label, code, message });
       return { ok: false, error: { code, message } };
     };
-    if (!socket?.connected || this.classState.status !== 'joined') return Promise.resolve(fail('offline', 'Not in the class right now.'));
+    if (!this.connection.connected || this.classState.status !== 'joined') return fail('offline', 'Not in the class right now.');
     if (!quiet) this.labActions.setPending(label, true);
-    return new Promise((resolve) => {
-      (socket.timeout(timeoutMs) as unknown as LooseEmitter).emit(event, input, (err, answer) => {
-        if (!quiet) this.labActions.setPending(label, false);
-        if (err) return resolve(fail('timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`));
-        const result = answer as Result<T>;
-        if (!result.ok && !quiet) this.labActions.reportError({ command: label, code: result.error.code, message: result.error.message });
-        resolve(result);
-      });
-    });
+    const answer = await this.connection.request(event, input, timeoutMs);
+    if (!quiet) this.labActions.setPending(label, false);
+    if (!answer.answered) return fail('timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`);
+    const result = answer.result;
+    if (!result.ok && !quiet) this.labActions.reportError({ command: label, code: result.error.code, message: result.error.message });
+    return result;
   }
 }

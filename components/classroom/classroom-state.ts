@@ -5,7 +5,6 @@
  * learner's browser sends. Pure and zod-free (the page bundle stays small),
  * unit-tested in tests/unit/classroom-state.test.ts.
  */
-import type { LabSnapshot } from '@/lib/cluster';
 import type {
   ClassroomDemoStarted,
   ClassroomFollow,
@@ -15,8 +14,6 @@ import type {
   DemoSummary,
   RosterEntry,
 } from '@/lib/classroom';
-import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
-import type { RunEnded, RunInfo, RunVerdict } from '@/lib/run';
 
 /**
  * - `idle`: nothing asked yet (a learner who has not given a name).
@@ -93,14 +90,8 @@ export function reduceEnded(data: ClassroomData, reason: string): ClassroomData 
 // ---------------------------------------------------------------------------
 // The shared lab's pushes.
 
-export type LabPush =
-  | { kind: 'snapshot'; snapshot: LabSnapshot }
-  | { kind: 'nodes'; diff: NodesDiff }
-  | { kind: 'links'; diff: LinksDiff }
-  | { kind: 'history'; batch: HistoryBatch }
-  | { kind: 'run-started'; info: RunInfo }
-  | { kind: 'verdict'; verdict: RunVerdict }
-  | { kind: 'run-ended'; ended: RunEnded; info?: RunInfo };
+export type { LabPush } from '@/components/lab/lab-connection';
+import type { LabPush } from '@/components/lab/lab-connection';
 
 /** Pushes kept per lab before the ack; beyond this the oldest go (a snapshot follows anyway). */
 const MAX_PENDING_PER_LAB = 5_000;

@@ -1,23 +1,25 @@
 /**
- * The one module of the browser that speaks Lock Lab's socket protocol
- * (lib/protocol.ts). It joins the tab's lab, folds every server push into
- * the store, re-joins after a reconnect, and turns commands into
- * acknowledged emits that resolve to a Result. Components never touch the
- * socket: they read the store and call these commands.
+ * The tab's own lab, as a layer on the browser's one socket client
+ * (lab-connection.ts): it joins the tab's lab, folds that lab's pushes into
+ * the store, re-joins after a reconnect, and turns commands into requests
+ * that resolve to a Result (pending under their button's name meanwhile).
+ * Components never touch the socket: they read the store and call these
+ * commands.
  */
-import { io, type Socket } from 'socket.io-client';
 import { sameTopology, type LabSnapshot, type Topology } from '@/lib/cluster';
 import type { GradeResult } from '@/lib/grading';
-import type { ClientEventName, ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
-import type { ErrorCode, LabError, Result } from '@/lib/result';
+import type { CommandRequest, CommandValue } from '@/lib/commands';
+import type { ClientEventName } from '@/lib/protocol';
+import type { LabError } from '@/lib/result';
 import type { RunEnded, RunInfo, RunStartInput } from '@/lib/run';
 import { FAULTS, labelFault, type FaultOp, type FaultReply } from '@/lib/faults/catalogue';
 import type { FaultRequest } from '@/lib/faults/inputs';
 import type { LabJoinInput, LabResetInput, TopologyInput } from '@/lib/schemas';
 import type { RunRequest } from './run-state';
 import type { CommandErrorCode, LabStore } from './lab-store';
+import { applyLabPush, LabConnection, toErrorCode, type Answer, type LabSocket } from './lab-connection';
 
-export type LabSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+export type { LabSocket } from './lab-connection';
 
 /** A command's outcome: the server's Result, or an error the browser saw itself (no answer, no connection). */
 export type CommandResult<T> =
@@ -61,29 +63,16 @@ export interface LabSocketClientOptions {
   transport?: LabCommandTransport;
 }
 
-/** Where a client's commands go when they do not go to its own socket (see `transport`). */
+/** Where a client's commands go when they do not go to its own lab (see `transport`). */
 export interface LabCommandTransport {
-  connected(): boolean;
-  /** Emits `event` with `input`; `ack` gets an error on timeout, else the Result. */
-  emit(event: ClientEventName, input: unknown, timeoutMs: number, ack: (err: Error | null, result: unknown) => void): void;
+  /** Sends lab command `event` with `input`; the server's Result, or why none came. */
+  request(event: ClientEventName, input: unknown, timeoutMs: number): Promise<Answer<unknown>>;
 }
 
 export const LAB_ID_STORAGE_KEY = 'lock-lab:lab-id';
 /** The page the tab's lab last served (see `page`). */
 export const LAB_PAGE_STORAGE_KEY = 'lock-lab:lab-page';
 
-type CommandInput<E extends ClientEventName> = Parameters<ClientToServerEvents[E]>[0];
-type CommandValue<E extends ClientEventName> =
-  Parameters<ClientToServerEvents[E]>[1] extends (result: Result<infer T>) => void ? T : never;
-
-/**
- * socket.io's typings cannot follow an event name chosen by a type parameter
- * through `timeout()`, so `send` emits through this one loose signature; the
- * public command methods keep the precise types of lib/protocol.ts.
- */
-interface LooseAckEmitter {
-  emit(event: string, input: unknown, ack: (err: Error | null, result: unknown) => void): unknown;
-}
 
 /** Fault inputs are whole milliseconds and numbers; a field left undefined is left out. */
 function wholeNumbers<T extends object>(input: T): T {
@@ -93,7 +82,7 @@ function wholeNumbers<T extends object>(input: T): T {
 }
 
 export class LabSocketClient {
-  private socket: LabSocket | null = null;
+  private readonly connection: LabConnection;
   /** Counts joins so a late answer to an abandoned join is ignored. */
   private joinAttempt = 0;
   private readonly now: () => number;
@@ -106,6 +95,7 @@ export class LabSocketClient {
     this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
     this.joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
     this.gradeTimeoutMs = options.gradeTimeoutMs ?? 300_000;
+    this.connection = new LabConnection(options.openSocket);
   }
 
   private get actions() {
@@ -114,71 +104,38 @@ export class LabSocketClient {
 
   /** Connects and joins the tab's lab. Calling it twice does nothing. */
   start(): void {
-    if (this.socket) return;
-    const socket = (this.options.openSocket ?? defaultOpenSocket)();
-    this.socket = socket;
-
-    socket.on('connect', () => this.join());
-    socket.on('disconnect', (reason) => {
-      if (reason === 'io client disconnect') return;
-      this.actions.setConnection('reconnecting', 'Lost the connection to the lab server; reconnecting…');
-      // A disconnect decided by the server is not retried by socket.io on its own.
-      if (reason === 'io server disconnect') socket.connect();
+    const store = this.options.store;
+    this.connection.start({
+      connected: () => this.join(),
+      lost: () => this.actions.setConnection('reconnecting', 'Lost the connection to the lab server; reconnecting…'),
+      refused: (message, retrying) => {
+        if (retrying) {
+          const first = store.getState().connection === 'connecting';
+          this.actions.setConnection(first ? 'connecting' : 'reconnecting', 'Cannot reach the lab server; retrying…');
+        } else {
+          // Not retried: the server turned the connection down (e.g. a foreign Origin).
+          this.actions.setConnection('failed', `The lab server refused the connection: ${message}`);
+        }
+      },
+      push: (labId, push) => {
+        if (push.kind === 'snapshot') {
+          // A snapshot names the tab's lab (a join's, or the lab rebuilt in place).
+          this.options.storage?.setItem(LAB_ID_STORAGE_KEY, labId);
+          return applyLabPush(store, push, this.now());
+        }
+        if (labId !== store.getState().labId) return;
+        if (push.kind !== 'closed') return applyLabPush(store, push, this.now());
+        this.options.storage?.removeItem(LAB_ID_STORAGE_KEY);
+        this.actions.setConnection('closed', push.reason);
+      },
+      error: ({ code, message }) => this.actions.reportError({ command: 'Lab', code: toErrorCode(code), message }),
     });
-    socket.on('connect_error', (error) => {
-      if (socket.active) {
-        const first = this.options.store.getState().connection === 'connecting';
-        this.actions.setConnection(first ? 'connecting' : 'reconnecting', 'Cannot reach the lab server; retrying…');
-      } else {
-        // Not retried: the server turned the connection down (e.g. a foreign Origin).
-        this.actions.setConnection('failed', `The lab server refused the connection: ${error.message}`);
-      }
-    });
-
-    socket.on('lab:snapshot', (snapshot) => {
-      this.options.storage?.setItem(LAB_ID_STORAGE_KEY, snapshot.labId);
-      this.actions.receiveSnapshot(snapshot, this.now());
-    });
-    socket.on('nodes:update', (diff) => this.actions.receiveNodes(diff, this.now()));
-    socket.on('links:update', (diff) => this.actions.receiveLinks(diff));
-    socket.on('history:append', (batch) => this.actions.receiveHistory(batch));
-    socket.on('lab:closed', ({ labId, reason }) => {
-      if (labId !== this.options.store.getState().labId) return;
-      this.options.storage?.removeItem(LAB_ID_STORAGE_KEY);
-      this.actions.setConnection('closed', reason);
-    });
-    const mine = (labId: string) => labId === this.options.store.getState().labId;
-    socket.on('run:waiting', ({ labId, ahead }) => {
-      if (mine(labId)) this.actions.runWaiting(ahead);
-    });
-    socket.on('run:started', ({ labId, ...info }) => {
-      if (mine(labId)) this.actions.runStarted(info);
-    });
-    socket.on('run:verdict', ({ labId, ...verdict }) => {
-      if (mine(labId)) this.actions.receiveVerdict(verdict);
-    });
-    socket.on('run:diagnostic', ({ labId, ...diagnostic }) => {
-      if (mine(labId)) this.actions.receiveDiagnostic(diagnostic);
-    });
-    socket.on('run:ended', ({ labId, info, ...ended }) => {
-      if (mine(labId)) this.actions.runEnded(ended, info);
-    });
-    socket.on('exercise:progress', ({ labId, ...progress }) => {
-      if (mine(labId)) this.actions.exerciseProgress(progress);
-    });
-    socket.on('lab:error', ({ code, message }) => {
-      this.actions.reportError({ command: 'Lab', code: toErrorCode(code), message });
-    });
-
-    socket.connect();
   }
 
   /** Disconnects; the lab lives on on the server until its idle timeout, so a reload can re-attach. */
   stop(): void {
     this.joinAttempt++;
-    this.socket?.removeAllListeners();
-    this.socket?.disconnect();
-    this.socket = null;
+    this.connection.stop();
   }
 
   /**
@@ -186,8 +143,7 @@ export class LabSocketClient {
    * and by the "try again" / "new lab" buttons.
    */
   join({ fresh = false }: { fresh?: boolean } = {}): void {
-    const socket = this.socket;
-    if (!socket?.connected) return;
+    if (!this.connection.connected) return;
     const storage = this.options.storage;
     if (fresh) storage?.removeItem(LAB_ID_STORAGE_KEY);
     const labId = storage?.getItem(LAB_ID_STORAGE_KEY) ?? undefined;
@@ -201,12 +157,13 @@ export class LabSocketClient {
     const want = this.options.want;
     if (want?.topology) input.topology = want.topology;
     if (want?.clients !== undefined) input.clients = want.clients;
-    socket.timeout(this.joinTimeoutMs).emit('lab:join', input, (err, result) => {
+    void this.connection.request('lab:join', input, this.joinTimeoutMs).then((answer) => {
       if (attempt !== this.joinAttempt) return;
-      if (err) {
+      if (!answer.answered) {
         this.actions.setConnection('failed', 'The lab server did not answer in time while starting your lab.');
         return;
       }
+      const result = answer.result;
       if (result.ok) {
         storage?.setItem(LAB_ID_STORAGE_KEY, result.value.labId);
         if (page !== undefined) storage?.setItem(LAB_PAGE_STORAGE_KEY, page);
@@ -290,44 +247,31 @@ export class LabSocketClient {
   }
 
   /**
-   * Emits a command, marks it pending under its button's name, and resolves
+   * Sends a command, marks it pending under its button's name, and resolves
    * with its Result; a failure is also put in the store so the page shows it.
    */
-  private send<E extends ClientEventName>(
+  private async send<E extends ClientEventName>(
     event: E,
-    input: CommandInput<E>,
+    input: CommandRequest<E>,
     label: string,
     timeoutMs = this.ackTimeoutMs,
   ): Promise<CommandResult<CommandValue<E>>> {
-    const emit = this.commandEmitter(timeoutMs);
-    if (!emit) {
-      return Promise.resolve(this.failed(label, 'offline', 'Not connected to the lab server.'));
-    }
-    this.actions.setPending(label, true);
-    return new Promise<CommandResult<CommandValue<E>>>((resolve) => {
-      emit(event, input, (err, answer) => {
-        this.actions.setPending(label, false);
-        if (err) {
-          resolve(this.failed(label, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`));
-          return;
-        }
-        const result = answer as Result<CommandValue<E>>;
-        if (!result.ok) {
-          this.actions.reportError({ command: label, code: result.error.code, message: result.error.message });
-        }
-        resolve(result);
-      });
-    });
-  }
-
-  /** The transport's emit, or this client's socket's; null while not connected. */
-  private commandEmitter(timeoutMs: number): LooseAckEmitter['emit'] | null {
     const transport = this.options.transport;
-    if (transport) return transport.connected() ? (event, input, ack) => transport.emit(event as ClientEventName, input, timeoutMs, ack) : null;
-    const socket = this.socket;
-    if (!socket?.connected) return null;
-    const emitter = socket.timeout(timeoutMs) as unknown as LooseAckEmitter;
-    return (event, input, ack) => emitter.emit(event, input, ack);
+    const online = transport ? true : this.connection.connected;
+    if (!online) return this.failed(label, 'offline', 'Not connected to the lab server.');
+    this.actions.setPending(label, true);
+    const answer = transport
+      ? ((await transport.request(event, input, timeoutMs)) as Answer<CommandValue<E>>)
+      : await this.connection.request(event, input, timeoutMs);
+    this.actions.setPending(label, false);
+    if (!answer.answered) {
+      return answer.why === 'offline'
+        ? this.failed(label, 'offline', 'Not connected to the lab server.')
+        : this.failed(label, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`);
+    }
+    const result = answer.result;
+    if (!result.ok) this.actions.reportError({ command: label, code: result.error.code, message: result.error.message });
+    return result;
   }
 
   private failed(label: string, code: CommandErrorCode, message: string): CommandResult<never> {
@@ -341,24 +285,4 @@ export function sameShape(actual: Topology, wanted: TopologyInput): boolean {
   const kind = wanted.kind ?? 'masters';
   const nodes = wanted.nodes ?? (kind === 'replicated' ? 2 : 5);
   return sameTopology(actual, { kind, nodes, persistence: wanted.persistence ?? 'none' });
-}
-
-function defaultOpenSocket(): LabSocket {
-  // Same origin as the page: the custom server serves Next and socket.io on one port.
-  return io({ autoConnect: false });
-}
-
-const SERVER_ERROR_CODES: readonly ErrorCode[] = [
-  'invalid-input',
-  'not-found',
-  'conflict',
-  'lab-full',
-  'no-lab',
-  'forbidden',
-  'internal',
-];
-
-function toErrorCode(code: string): CommandErrorCode {
-  const known = SERVER_ERROR_CODES.find((c) => c === code);
-  return known ?? 'internal';
 }

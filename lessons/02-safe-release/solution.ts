@@ -38,7 +38,7 @@ while ((token = await acquire(KEY, TTL_MS)) === null) {
 }
 try {
   await lab.job('send-invoices').run(500); // the critical section
-  await lab.sleep(900); // upload the report: outside the section, but still before the release
+  await lab.sleep(700); // upload the report: outside the section, but still before the release
 } finally {
   const mine = await release(KEY, token);
   lab.log(mine ? 'released my lock' : 'my lock had expired: nothing to release');
