@@ -1,4 +1,4 @@
-// Lesson 5 — Redlock, by hand (the Arabic seed's shape).
+// Lesson 5 — Redlock, by hand (the Arabic production write-up's shape).
 // Five independent masters; a lock counts only with a majority of them.
 import Redis from 'ioredis';
 import { randomBytes } from 'crypto';

@@ -1,5 +1,5 @@
 // Lesson 8 — choosing a lock, with numbers.
-// Five workers fire the same daily report at once (the Arabic seed's cron
+// Five workers fire the same daily report at once (the Arabic production write-up's cron
 // story). Part 1 measures what a lock costs: acquire latency over one node and
 // over five (Redlock). Part 2 runs the report — which must happen once a day.
 import Redis from 'ioredis';
@@ -51,7 +51,7 @@ async function measure(rounds: number): Promise<void> {
   }
   lab.log(summary('single node', oneNode));
   lab.log(summary('Redlock, 5 nodes', fiveNodes) + (failed ? ` — ${failed} attempt(s) missed the quorum` : ''));
-  lab.log('the Arabic seed, production (Redlock, 5 nodes): P50 3.2 ms · P95 8.7 ms · P99 14.1 ms');
+  lab.log('the Arabic production write-up (Redlock, 5 nodes): P50 3.2 ms · P95 8.7 ms · P99 14.1 ms');
 }
 
 // EXERCISE: make the daily report run once per day across all workers.

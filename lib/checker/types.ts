@@ -105,7 +105,7 @@ export interface VerdictStats {
   storeWrites: number;
   lockAcquires: number;
   jobs: JobStats[];
-  /** Executions beyond the expected count over all executions (the seed's "duplicate execution rate"), or null. */
+  /** Executions beyond the expected count over all executions (the Arabic production write-up's "duplicate execution rate"), or null. */
   duplicateRate: number | null;
 }
 

@@ -1,4 +1,4 @@
-// Lesson 5 — the same worker with the `redlock` library (the Norwegian seed's style).
+// Lesson 5 — the same worker with the `redlock` library (the Norwegian course lesson's style).
 // redlock.using() acquires on a majority, extends while the routine runs,
 // and releases at the end; signal.aborted says the lock was lost.
 import Redis from 'ioredis';
