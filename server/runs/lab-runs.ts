@@ -18,7 +18,7 @@ import type { RunUsage } from '../lab/history-log';
 import type { Lab } from '../lab/lab';
 import { refuse } from '../ops/refusals';
 import type { RunningClients } from '../nemesis/client-faults';
-import { armedFault, isArmedInSandbox, runScenario, type ScenarioHandle } from '../scenarios/scenario-runner';
+import { announceScenario, armedFault, isArmedInSandbox, isSetupStep, playSetupSteps, runScenario, type ScenarioHandle } from '../scenarios/scenario-runner';
 import type { RunHandle, SandboxLimits, SandboxPool } from '../sandbox';
 import { WORKER_HEAP_MB } from '../sandbox/pool';
 import { cutVerdict, historyCutMessage, type HistoryCut } from './history-cut';
@@ -238,6 +238,17 @@ export class LabRuns extends EventEmitter<Events> {
     // clients (see worker/armed-faults.ts); the scenario runner plays the rest.
     const plan = scenario ? schedule(scenario) : [];
     const armed = plan.filter(({ step }) => isArmedInSandbox(step));
+    const setup = plan.filter(isSetupStep);
+    if (scenario) {
+      announceScenario(lab, scenario, runId);
+      // Recorded for the checker too (it subscribes below, once the run exists): a cut link is part of the run's world.
+      const seen: HistoryEvent[] = [];
+      const collect = lab.history.subscribe((event) => {
+        if (event.runId === undefined || event.runId === runId) seen.push(event);
+      });
+      await playSetupSteps(lab, setup, runId).finally(collect);
+      checker.push(seen);
+    }
     const handle = this.pool.startRun({
       runId,
       code,
@@ -292,7 +303,10 @@ export class LabRuns extends EventEmitter<Events> {
       const startScenario = lab.history.subscribe((event) => {
         if (event.type !== 'client' || event.runId !== runId || event.client !== 1 || event.event !== 'start') return;
         startScenario();
-        if (this.active === run) run.scenario = runScenario(lab, scenario, { runId, clients: run, origin: event.t, delegated: new Set(armed.map((a) => a.step)) });
+        if (this.active === run) {
+          const delegated = new Set([...armed, ...setup].map((a) => a.step));
+          run.scenario = runScenario(lab, scenario, { runId, clients: run, origin: event.t, delegated, announced: true });
+        }
       });
       void handle.done.then(startScenario);
     }

@@ -42,6 +42,36 @@ function perform(lab: Lab, step: ScenarioStep, clients: RunningClients | null): 
   return applyFault(action, { lab, clients }, input as FaultInput<typeof action>);
 }
 
+/**
+ * A step the lab takes before the program starts: at 0 ms, waiting for nothing, on the lab itself (a link cut,
+ * a node killed). "Client 1 cannot reach Nodes 4–5" must hold from Client 1's first command, not from whenever a
+ * busy server gets round to it after Client 1 has started.
+ */
+export function isSetupStep({ at, step }: { at: number; step: ScenarioStep }): boolean {
+  return at === 0 && step.when === undefined && !needsProgram(step.action);
+}
+
+/** The scenario's first line in the run's history: its title, its seed and how many steps it has. */
+export function announceScenario(lab: Lab, scenario: Scenario, runId?: string): void {
+  const plan = schedule(scenario);
+  lab.history.append({
+    type: 'scenario',
+    step: 'start',
+    detail: `${scenario.title} (seed ${scenario.seed}, ${plan.length} step${plan.length === 1 ? '' : 's'})`,
+    ...(runId ? { runId } : {}),
+  });
+}
+
+/** Plays the setup steps (isSetupStep), one after another, before the program starts; each is recorded like any step. */
+export async function playSetupSteps(lab: Lab, steps: readonly { at: number; step: ScenarioStep }[], runId?: string): Promise<void> {
+  for (const { at, step } of steps) {
+    if (lab.closed) return;
+    lab.history.append({ type: 'scenario', step: step.action, detail: describeScheduledStep(step, at), ...(runId ? { runId } : {}) });
+    // A refused setup step is in the history (nemesis fail) like any other; the run goes on, as it would have.
+    await perform(lab, step, null).catch(() => undefined);
+  }
+}
+
 /** A step the sandbox carries out itself: a fault on the program that waits for an event of the run (see worker/armed-faults.ts). */
 export function isArmedInSandbox(step: ScenarioStep): boolean {
   return step.when !== undefined && (PROGRAM_FAULT_OPS as readonly string[]).includes(step.action);
@@ -58,8 +88,9 @@ export function runScenario(
   lab: Lab,
   scenario: Scenario,
   /** `origin`: the lab time the steps' `at` counts from (default: now), e.g. when the program's first client started. */
-  /** `delegated`: steps the sandbox carries out itself (isArmedInSandbox); counted, not played here. */
-  options: { runId?: string; clients?: RunningClients; origin?: number; delegated?: ReadonlySet<ScenarioStep> } = {},
+  /** `delegated`: steps played elsewhere (the sandbox's armed faults, the setup before the program); counted, not played here. */
+  /** `announced`: the scenario's first line is already in the history (announceScenario). */
+  options: { runId?: string; clients?: RunningClients; origin?: number; delegated?: ReadonlySet<ScenarioStep>; announced?: boolean } = {},
 ): ScenarioHandle {
   const { runId } = options;
   const clients = options.clients ?? null;
@@ -71,12 +102,7 @@ export function runScenario(
   const waiting = new TriggerWatch<{ step: ScenarioStep; arm(due: number): void; settle(): void }>();
   let cancelled = false;
   let stopWatching = (): void => undefined;
-  lab.history.append({
-    type: 'scenario',
-    step: 'start',
-    detail: `${scenario.title} (seed ${scenario.seed}, ${plan.length} step${plan.length === 1 ? '' : 's'})`,
-    ...(runId ? { runId } : {}),
-  });
+  if (!options.announced) announceScenario(lab, scenario, runId);
   const delegated = options.delegated;
   const outcomes = plan.filter(({ step }) => !delegated?.has(step)).map(
     ({ at, step }) =>

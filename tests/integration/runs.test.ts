@@ -126,7 +126,13 @@ describe('runs judged by the checker', () => {
         title: 'GC pause breaks Redlock',
         clients: 2,
         staggerMs: 100,
-        steps: [{ at: 150, action: 'client-pause', client: 1, durationMs: 1_200 }],
+        // Aimed at moments, not clock times, so a busy machine cannot reorder it: Client 2 waits for Client 1's
+        // lock, and Client 1 stops 100 ms into its job, for 1.2 s (its 600 ms lock expires meanwhile).
+        steps: [
+          { at: 0, when: { on: 'client-start', client: 1 }, action: 'client-pause', client: 2, durationMs: 8_000 },
+          { at: 0, when: { on: 'lock-acquired', client: 1 }, action: 'client-resume', client: 2 },
+          { at: 100, when: { on: 'job-enter', client: 1 }, action: 'client-pause', client: 1, durationMs: 1_200 },
+        ],
       },
     });
     expect(ended.verdict.valid).toBe('violated');
@@ -164,7 +170,13 @@ describe('runs judged by the checker', () => {
         title: 'Fencing saves the day',
         clients: 2,
         staggerMs: 100,
-        steps: [{ at: 150, action: 'client-pause', client: 1, durationMs: 1_200 }],
+        // Aimed at moments, not clock times, so a busy machine cannot reorder it: Client 2 waits for Client 1's
+        // lock, and Client 1 stops 100 ms into its job, for 1.2 s (its 600 ms lock expires meanwhile).
+        steps: [
+          { at: 0, when: { on: 'client-start', client: 1 }, action: 'client-pause', client: 2, durationMs: 8_000 },
+          { at: 0, when: { on: 'lock-acquired', client: 1 }, action: 'client-resume', client: 2 },
+          { at: 100, when: { on: 'job-enter', client: 1 }, action: 'client-pause', client: 1, durationMs: 1_200 },
+        ],
       },
     });
     expect(ended.verdict.checks.fencing.valid).toBe('held');
@@ -301,6 +313,26 @@ describe('scenario steps that wait for an event of the run, carried out next to 
     expect(events.some((e) => e.type === 'client' && e.event === 'resume')).toBe(true);
     const warnings = events.flatMap((e) => (e.type === 'console' && e.level === 'warn' ? [e.text] : []));
     expect(warnings).toEqual(['The scenario\'s step "crash Client 1" never fired: it waits until Client 1 logs "never said", and that did not happen in this run.']);
+  });
+
+  it("a link cut at 0 ms is in place before Client 1's first command, however early that command is", async () => {
+    const lab = await startLab({ nodes: 2 });
+    const code = [
+      "import Redis from 'ioredis';",
+      "import lab from 'lab';",
+      "const r = new Redis({ host: 'redis-1.internal', maxRetriesPerRequest: 0 });",
+      "r.on('error', () => undefined);",
+      "try { lab.log('set: ' + (await r.set('first', 'v'))); } catch (e) { lab.log('set failed'); }",
+      'r.disconnect();',
+    ].join('\n');
+    const { events } = await runIn(lab, {
+      code,
+      clients: 1,
+      scenario: { id: 'cut-first', title: 'Cut first', clients: 1, steps: [{ at: 0, action: 'link-cut', client: 1, node: 1, mode: 'refuse' }] },
+    });
+    expect(events.flatMap((e) => (e.type === 'console' && e.client === 1 ? [e.text] : []))).toEqual(['set failed']);
+    const order = events.flatMap((e) => (e.type === 'scenario' ? [e.step] : e.type === 'client' && e.event === 'start' ? ['client 1 starts'] : []));
+    expect(order).toEqual(['start', 'link-cut', 'client 1 starts']);
   });
 
   it('holds Client 2 from its very start until Client 1 has the lock, whichever client would have been first', async () => {
