@@ -4,9 +4,8 @@
  * steps all go through `applyFault`, so a fault means the same thing however
  * it was asked for.
  */
-import { FAULTS, type FaultOp, type FaultReply } from '@/lib/faults/catalogue';
-import { FAULT_INPUTS, type FaultInput } from '@/lib/faults/inputs';
-import { parseInput } from '@/lib/validate';
+import type { FaultOp, FaultReply } from '@/lib/faults/catalogue';
+import type { FaultInput } from '@/lib/faults/inputs';
 import type { Lab } from '../lab/lab';
 import * as clientFaults from './client-faults';
 import type { RunningClients } from './client-faults';
@@ -40,13 +39,7 @@ const OPERATIONS: Operations = {
   'client-disconnect': ({ lab }, input) => nemesis.dropConnections(lab, input),
 };
 
-/** Carries out a fault whose input is already parsed (a scenario step). Async so that every refusal is a rejection. */
+/** Carries out a fault; its input was parsed where it came in (a browser's command, a scenario step). Async so that every refusal is a rejection. */
 export async function applyFault<K extends FaultOp>(op: K, target: FaultTarget, input: FaultInput<K>): Promise<FaultReply<K>> {
   return (OPERATIONS[op] as (target: FaultTarget, input: FaultInput<K>) => Promise<FaultReply<K>>)(target, input);
-}
-
-/** Parses a fault's raw input as it came from a browser (a bad one is refused before anything happens), then carries it out. */
-export async function applyFaultRequest<K extends FaultOp>(op: K, target: FaultTarget, raw: unknown): Promise<FaultReply<K>> {
-  const input = parseInput(FAULT_INPUTS[op], raw, FAULTS[op].event) as FaultInput<K>;
-  return applyFault(op, target, input);
 }

@@ -11,7 +11,10 @@ import type { NodeGuardOptions } from '@/server/cluster/node-guard';
 import { Lab } from '@/server/lab/lab';
 import type { FaultOp, FaultReply } from '@/lib/faults/catalogue';
 import type { RunningClients } from '@/server/nemesis/client-faults';
-import { applyFaultRequest } from '@/server/nemesis/operations';
+import { applyFault } from '@/server/nemesis/operations';
+import { FAULTS } from '@/lib/faults/catalogue';
+import { FAULT_INPUTS, type FaultInput } from '@/lib/faults/inputs';
+import { parseInput } from '@/lib/validate';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-test-'));
 const started: Lab[] = [];
@@ -33,7 +36,7 @@ export async function startLab(topology: Partial<Topology> = {}, clientsCount = 
 /** A learner-user connection as client `client` to `node`, through the lab's link. */
 /** A fault as a browser sends it: raw input, parsed at the edge, then carried out on the lab (and its program, if given). */
 export function fault<K extends FaultOp>(lab: Lab, op: K, input: unknown, clients: RunningClients | null = null): Promise<FaultReply<K>> {
-  return applyFaultRequest(op, { lab, clients }, input);
+  return applyFault(op, { lab, clients }, parseInput(FAULT_INPUTS[op], input, FAULTS[op].event) as FaultInput<K>);
 }
 
 export async function learnerVia(lab: Lab, client: number, node: number, commandTimeout = 400): Promise<Redis> {
