@@ -240,7 +240,7 @@ export class LabRuns extends EventEmitter<Events> {
     const armed = plan.filter(({ step }) => isArmedInSandbox(step));
     const setup = plan.filter(isSetupStep);
     if (scenario) {
-      announceScenario(lab, scenario, runId);
+      announceScenario(lab, scenario, plan, runId);
       // Recorded for the checker too (it subscribes below, once the run exists): a cut link is part of the run's world.
       const seen: HistoryEvent[] = [];
       const collect = lab.history.subscribe((event) => {
@@ -305,7 +305,7 @@ export class LabRuns extends EventEmitter<Events> {
         startScenario();
         if (this.active === run) {
           const delegated = new Set([...armed, ...setup].map((a) => a.step));
-          run.scenario = runScenario(lab, scenario, { runId, clients: run, origin: event.t, delegated, announced: true });
+          run.scenario = runScenario(lab, scenario, { runId, clients: run, origin: event.t, delegated, announced: true, plan });
         }
       });
       void handle.done.then(startScenario);

@@ -52,8 +52,7 @@ export function isSetupStep({ at, step }: { at: number; step: ScenarioStep }): b
 }
 
 /** The scenario's first line in the run's history: its title, its seed and how many steps it has. */
-export function announceScenario(lab: Lab, scenario: Scenario, runId?: string): void {
-  const plan = schedule(scenario);
+export function announceScenario(lab: Lab, scenario: Scenario, plan: readonly unknown[], runId?: string): void {
   lab.history.append({
     type: 'scenario',
     step: 'start',
@@ -90,11 +89,12 @@ export function runScenario(
   /** `origin`: the lab time the steps' `at` counts from (default: now), e.g. when the program's first client started. */
   /** `delegated`: steps played elsewhere (the sandbox's armed faults, the setup before the program); counted, not played here. */
   /** `announced`: the scenario's first line is already in the history (announceScenario). */
-  options: { runId?: string; clients?: RunningClients; origin?: number; delegated?: ReadonlySet<ScenarioStep>; announced?: boolean } = {},
+  /** `plan`: the scenario's schedule, if the caller has already drawn it (the same seed draws the same one). */
+  options: { runId?: string; clients?: RunningClients; origin?: number; delegated?: ReadonlySet<ScenarioStep>; announced?: boolean; plan?: ReturnType<typeof schedule> } = {},
 ): ScenarioHandle {
   const { runId } = options;
   const clients = options.clients ?? null;
-  const plan = schedule(scenario);
+  const plan = options.plan ?? schedule(scenario);
   const origin = options.origin ?? lab.now();
   /** Steps armed for a time: how to stop their timer and settle them if the scenario is cancelled first. */
   const pending = new Set<{ cancel(): void; settle(): void }>();
@@ -102,7 +102,7 @@ export function runScenario(
   const waiting = new TriggerWatch<{ step: ScenarioStep; arm(due: number): void; settle(): void }>();
   let cancelled = false;
   let stopWatching = (): void => undefined;
-  if (!options.announced) announceScenario(lab, scenario, runId);
+  if (!options.announced) announceScenario(lab, scenario, plan, runId);
   const delegated = options.delegated;
   const outcomes = plan.filter(({ step }) => !delegated?.has(step)).map(
     ({ at, step }) =>
