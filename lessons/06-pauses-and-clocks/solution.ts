@@ -1,6 +1,6 @@
 // Lesson 6 — pauses and clocks, a reference solution.
 // Redlock over five nodes (the `redlock` library). Each worker takes the lock,
-// renders this month's invoice PDF (slow, 800 ms), then sends it: the send is
+// renders this month's invoice PDF (slow, 500 ms), then sends it: the send is
 // the critical section, and it records the invoice in the shared store.
 import Redis from 'ioredis';
 import Redlock from 'redlock';
@@ -22,7 +22,7 @@ function safeToCommit(lock: { expiration: number }, ms: number): boolean {
 
 const lock = await redlock.acquire(['lock:invoice-2024-06'], TTL_MS);
 try {
-  await lab.sleep(800); // render the PDF (not yet a side effect)
+  await lab.sleep(500); // render the PDF (not yet a side effect)
   if (!safeToCommit(lock, SEND_MS)) {
     lab.log('the lock ran out while rendering: not sending');
   } else {
