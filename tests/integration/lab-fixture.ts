@@ -33,12 +33,12 @@ export async function startLab(topology: Partial<Topology> = {}, clientsCount = 
   return lab;
 }
 
-/** A learner-user connection as client `client` to `node`, through the lab's link. */
-/** A fault as a browser sends it: raw input, parsed at the edge, then carried out on the lab (and its program, if given). */
-export function fault<K extends FaultOp>(lab: Lab, op: K, input: unknown, clients: RunningClients | null = null): Promise<FaultReply<K>> {
+/** A fault as a browser sends it: raw input, parsed at the edge (a bad one is a rejection, as over the socket), then carried out on the lab (and its program, if given). */
+export async function fault<K extends FaultOp>(lab: Lab, op: K, input: unknown, clients: RunningClients | null = null): Promise<FaultReply<K>> {
   return applyFault(op, { lab, clients }, parseInput(FAULT_INPUTS[op], input, FAULTS[op].event) as FaultInput<K>);
 }
 
+/** A learner-user connection as client `client` to `node`, through the lab's link. */
 export async function learnerVia(lab: Lab, client: number, node: number, commandTimeout = 400): Promise<Redis> {
   const port = await lab.links.portFor(client, node);
   const redis = new Redis({
