@@ -1,0 +1,110 @@
+/**
+ * The classrooms whose lab runs on this server (their owner): requests from
+ * any server about them (a member's view, an instructor's command, a demo,
+ * the end), the end of a classroom (its members told, its record deleted,
+ * its lab destroyed), and the sweep that ends idle ones.
+ */
+import type { ClassroomDemoStarted } from '@/lib/classroom';
+import { LabOperationError, ok, toFailure, type Result } from '@/lib/result';
+import type { RunInfo } from '@/lib/run';
+import type { Lab } from '../lab/lab';
+import { labRoom } from '../realtime/lab-view';
+import { resolveDemo } from './demos';
+import { classRoom, classroomGone, instructorsRoom, type HubParts, type OwnerRequest } from './hub-parts';
+
+const idleWords = (ms: number) => (ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} s`);
+
+export class ClassroomOwner {
+  private readonly owned = new Map<string, Lab>();
+
+  constructor(
+    private readonly parts: HubParts,
+    private readonly idleMs: number,
+  ) {}
+
+  has(code: string): boolean {
+    return this.owned.has(code);
+  }
+
+  get count(): number {
+    return this.owned.size;
+  }
+
+  /** True for a lab that belongs to a classroom of this server (nobody may take it over with lab:join). */
+  isClassroomLab(labId: string): boolean {
+    for (const lab of this.owned.values()) if (lab.id === labId) return true;
+    return false;
+  }
+
+  /** A new classroom of this server, with its lab; a lab that closes ends it. */
+  adopt(code: string, lab: Lab): void {
+    this.owned.set(code, lab);
+    lab.once('closed', () => void this.end(code, 'its lab was closed'));
+  }
+
+  /** An owner request, on the owner. Never throws: errors become Results, which travel between servers. */
+  async handle(request: OwnerRequest): Promise<Result<unknown>> {
+    try {
+      const lab = this.owned.get(request.code);
+      if (!lab || lab.closed) throw classroomGone(request.code);
+      const store = this.parts.store();
+      switch (request.type) {
+        case 'view':
+          return ok(this.parts.context().view(lab));
+        case 'command': {
+          await store.update(request.code, { lastActiveAt: Date.now() });
+          return ok(await this.parts.context().runLabCommand(lab, request.command, request.input));
+        }
+        case 'demo': {
+          const resolved = resolveDemo(request.ref, request.seed);
+          const run = (await this.parts.context().runLabCommand(lab, 'run:start', resolved.run)) as RunInfo;
+          const demo: ClassroomDemoStarted = { ref: request.ref, title: resolved.title, seed: resolved.seed, run };
+          await store.update(request.code, { demo, lastActiveAt: Date.now() });
+          this.parts.io().to(classRoom(request.code)).emit('classroom:demo', { ...demo, code: request.code });
+          return ok(demo);
+        }
+        case 'end':
+          await this.end(request.code, 'the instructor ended the class');
+          return ok(null);
+      }
+    } catch (error) {
+      if (!(error instanceof LabOperationError)) console.error(`[classroom] ${request.type} failed:`, error);
+      return toFailure(error);
+    }
+  }
+
+  /** Ends a classroom this server owns: tells every member (on any server), forgets it, destroys its lab. */
+  async end(code: string, reason: string): Promise<void> {
+    const lab = this.owned.get(code);
+    if (!lab) return;
+    this.owned.delete(code);
+    const io = this.parts.ioIfAttached();
+    if (io) {
+      io.to(classRoom(code)).emit('classroom:ended', { code, reason });
+      io.in(classRoom(code)).socketsLeave([classRoom(code), instructorsRoom(code), labRoom(lab.id)]);
+    }
+    await this.parts
+      .store()
+      .delete(code)
+      .catch((error: unknown) => console.error('[classroom] could not delete its record:', error));
+    if (!lab.closed) await this.parts.context().labs.destroy(lab.id, `classroom ${code} ended: ${reason}`);
+  }
+
+  /** Ends the classrooms of this server that were idle too long (or whose record expired). */
+  async sweep(): Promise<void> {
+    for (const code of [...this.owned.keys()]) {
+      try {
+        const record = await this.parts.store().get(code);
+        if (!record) await this.end(code, 'its record expired');
+        else if (Date.now() - record.lastActiveAt > this.idleMs) await this.end(code, `nothing happened for ${idleWords(this.idleMs)}`);
+      } catch (error) {
+        console.error('[classroom] sweep failed:', error);
+      }
+    }
+  }
+
+  /** Ends every classroom of this server (shutdown). */
+  endAll(reason: string): Promise<void> {
+    return Promise.all([...this.owned.keys()].map((code) => this.end(code, reason))).then(() => undefined);
+  }
+}
