@@ -16,6 +16,14 @@ const client = z.number().int().min(1).max(MAX_CLIENTS);
 const anyClient = client.optional();
 /** How many matching events to wait for: 2 = the second time Client 1 enters its job. */
 const nth = z.number().int().min(1).max(1_000).default(1);
+/**
+ * Count only events after the trigger's client (any client when it names none) logged a line containing this
+ * text: "the first command Client 1 sends after it logs 'probe: release begins'" is a moment *inside* a
+ * function, which is where a crash or a pause between two commands does its harm.
+ */
+const since = z.string().min(1).max(200).optional();
+/** A command name, or `*` for any command. */
+const commandName = z.union([z.literal('*'), z.string().regex(/^[A-Za-z][A-Za-z.|_-]{0,31}$/)]);
 
 /**
  * A moment of the run a step can wait for instead of a time: "when Client 1
@@ -29,16 +37,16 @@ export const triggerSchema = z.discriminatedUnion('on', [
    * client's code does: "Client 2 waits until Client 1 holds the lock" is a pause of Client 2 when
    * Client 1 starts (a client paused before its start begins when resumed) and a resume later.
    */
-  z.object({ on: z.literal('client-start'), client: anyClient, nth }).strict(),
+  z.object({ on: z.literal('client-start'), client: anyClient, nth, since }).strict(),
   /** The `redlock` module (or a lesson's helper) reported the lock granted. */
-  z.object({ on: z.literal('lock-acquired'), client: anyClient, nth }).strict(),
+  z.object({ on: z.literal('lock-acquired'), client: anyClient, nth, since }).strict(),
   /** The client entered (or left) a protected job; any job unless one is named. */
-  z.object({ on: z.literal('job-enter'), client: anyClient, job: z.string().min(1).max(100).optional(), nth }).strict(),
-  z.object({ on: z.literal('job-exit'), client: anyClient, job: z.string().min(1).max(100).optional(), nth }).strict(),
-  /** A Redis command of the client's was answered without an error ("SET", any node unless one is named). */
-  z.object({ on: z.literal('command-answered'), client: anyClient, command: z.string().regex(/^[A-Za-z][A-Za-z.|_-]{0,31}$/), node: node.optional(), nth }).strict(),
+  z.object({ on: z.literal('job-enter'), client: anyClient, job: z.string().min(1).max(100).optional(), nth, since }).strict(),
+  z.object({ on: z.literal('job-exit'), client: anyClient, job: z.string().min(1).max(100).optional(), nth, since }).strict(),
+  /** A Redis command of the client's was answered without an error ("SET", or `*` for any; any node unless one is named). */
+  z.object({ on: z.literal('command-answered'), client: anyClient, command: commandName, node: node.optional(), nth, since }).strict(),
   /** The client logged a line containing this text. */
-  z.object({ on: z.literal('log'), client: anyClient, text: z.string().min(1).max(200), nth }).strict(),
+  z.object({ on: z.literal('log'), client: anyClient, text: z.string().min(1).max(200), nth, since }).strict(),
 ]);
 export type Trigger = z.output<typeof triggerSchema>;
 

@@ -10,6 +10,11 @@ import type { Trigger } from './scenario';
 export function describeTrigger(trigger: Trigger): string {
   const who = trigger.client === undefined ? 'a client' : `Client ${trigger.client}`;
   const nthTime = trigger.nth > 1 ? ` (time ${trigger.nth})` : '';
+  const after = trigger.since ? ` after ${trigger.client === undefined ? 'a client' : 'it'} logs "${trigger.since}"` : '';
+  return describeMoment(trigger, who, nthTime) + after;
+}
+
+function describeMoment(trigger: Trigger, who: string, nthTime: string): string {
   switch (trigger.on) {
     case 'client-start':
       return `${who} starts${nthTime}`;
@@ -20,7 +25,7 @@ export function describeTrigger(trigger: Trigger): string {
     case 'job-exit':
       return `${who} leaves ${trigger.job ? `the job "${trigger.job}"` : 'its job'}${nthTime}`;
     case 'command-answered':
-      return `${who}'s ${trigger.command.toUpperCase()} is answered${trigger.node ? ` by Node ${trigger.node}` : ''}${nthTime}`;
+      return `${trigger.command === '*' ? `a command of ${who}'s` : `${who}'s ${trigger.command.toUpperCase()}`} is answered${trigger.node ? ` by Node ${trigger.node}` : ''}${nthTime}`;
     case 'log':
       return `${who} logs "${trigger.text}"${nthTime}`;
   }
@@ -42,7 +47,7 @@ export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
       return (
         event.type === 'redis' &&
         event.phase === 'ok' &&
-        event.command.toUpperCase() === trigger.command.toUpperCase() &&
+        (trigger.command === '*' || event.command.toUpperCase() === trigger.command.toUpperCase()) &&
         (trigger.node === undefined || event.node === trigger.node)
       );
     case 'log':
@@ -50,6 +55,12 @@ export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
   }
 }
 
+/** Whether this event is the log line a trigger's `since` waits for. */
+function opensCount(trigger: Trigger, event: HistoryEvent): boolean {
+  if (trigger.since === undefined) return true;
+  if (event.type !== 'console' || event.client === 0) return false;
+  return (trigger.client === undefined || event.client === trigger.client) && event.text.includes(trigger.since);
+}
 
 /** What the run's console says of a step whose moment never came. */
 export function neverFiredText(step: string, trigger: Trigger): string {
@@ -61,10 +72,10 @@ export function neverFiredText(step: string, trigger: Trigger): string {
  * sandbox's armed faults both use it, so "the second time" and "300 ms after" mean the same in both.
  */
 export class TriggerWatch<T> {
-  private readonly waiting: { item: T; when: Trigger; at: number; seen: number }[] = [];
+  private readonly waiting: { item: T; when: Trigger; at: number; seen: number; open: boolean }[] = [];
 
   add(item: T, when: Trigger, at: number): void {
-    this.waiting.push({ item, when, at, seen: 0 });
+    this.waiting.push({ item, when, at, seen: 0, open: when.since === undefined });
   }
 
   get size(): number {
@@ -79,6 +90,12 @@ export class TriggerWatch<T> {
     const due: { item: T; due: number }[] = [];
     for (let i = 0; i < this.waiting.length; ) {
       const w = this.waiting[i]!;
+      if (!w.open) {
+        // The line that opens the count is not itself counted: "after it logs" means after.
+        w.open = opensCount(w.when, event);
+        i++;
+        continue;
+      }
       if (!matchesTrigger(w.when, event) || ++w.seen < w.when.nth) {
         i++;
         continue;

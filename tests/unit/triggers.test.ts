@@ -9,6 +9,8 @@ const ev = (t: number, e: Record<string, unknown>): HistoryEvent => ({ seq: seq+
 const start = (t: number, client: number) => ev(t, { type: 'client', client, event: 'start' });
 const pause = (t: number, client: number) => ev(t, { type: 'client', client, event: 'pause' });
 const acquired = (t: number, client: number) => ev(t, { type: 'lock', client, event: 'acquired', resources: ['k'], token: 'x', attempt: 1 });
+const answered = (t: number, client: number, command: string) => ev(t, { type: 'redis', client, node: 1, phase: 'ok', command, args: [] });
+const logged = (t: number, client: number, text: string) => ev(t, { type: 'console', client, level: 'log', text });
 const enter = (t: number, client: number, job = 'send') => ev(t, { type: 'job', client, phase: 'enter', job, execution: 1 });
 
 describe('matchesTrigger', () => {
@@ -38,6 +40,19 @@ describe('TriggerWatch', () => {
     expect(watch.observe(acquired(900, 1))).toEqual([{ item: 'resume', due: 1_200 }]);
     expect(watch.observe(acquired(950, 1))).toEqual([]);
     expect(watch.size).toBe(0);
+  });
+
+  it('`since` counts only what the client does after its marker line: the first command inside a function', () => {
+    const watch = new TriggerWatch<string>();
+    const when = triggerSchema.parse({ on: 'command-answered', client: 1, command: '*', since: 'release begins' });
+    watch.add('pause Client 1', when, 0);
+    expect(watch.observe(answered(10, 1, 'SET'))).toEqual([]);
+    expect(watch.observe(logged(20, 2, 'release begins'))).toEqual([]); // another client's line opens nothing
+    expect(watch.observe(answered(30, 1, 'GET'))).toEqual([]);
+    expect(watch.observe(logged(40, 1, 'probe: release begins'))).toEqual([]); // the marker itself is not counted
+    expect(watch.observe(answered(50, 2, 'GET'))).toEqual([]);
+    expect(watch.observe(answered(60, 1, 'GET'))).toEqual([{ item: 'pause Client 1', due: 60 }]);
+    expect(describeTrigger(when)).toBe('a command of Client 1\'s is answered after it logs "release begins"');
   });
 
   it('hands back what never fired, with its trigger, in words', () => {
