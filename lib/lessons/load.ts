@@ -10,7 +10,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { needsReplica } from '../faults/catalogue';
 import { scenarioSchema, type Scenario, type ScenarioStep } from '../scenario';
-import { frontMatterSchema, quizSchema, type FrontMatter, type LessonScenarioRef, type ProgramRef, type Quiz } from './schema';
+import { adversarySchema, frontMatterSchema, MIN_WRONG_ANSWERS, quizSchema, type AdversaryFile, type FrontMatter, type LessonScenarioRef, type ProgramRef, type Quiz } from './schema';
 
 /** The components a lesson's MDX may use (rendered by `components/lesson/mdx-components.tsx`). */
 export const MDX_COMPONENTS = ['Diagram', 'Callout'] as const;
@@ -34,6 +34,20 @@ export interface LessonScenario extends LessonScenarioRef {
   code: string;
 }
 
+/** An adversary with its probe's source (server-side only: hidden ones must never reach a page). */
+export interface Adversary extends AdversaryFile {
+  /** The probe's driver, when it has one. */
+  probeCode: string | null;
+}
+
+/** A wrong answer of the lesson's corpus (`wrong/<name>.ts`): the grader must reject it. */
+export interface WrongAnswer {
+  name: string;
+  /** Its first line, "// Wrong: …", without the marker. */
+  mistake: string;
+  code: string;
+}
+
 export interface Lesson extends FrontMatter {
   /** Folder name, e.g. `01-naive-lock`. */
   folder: string;
@@ -49,6 +63,10 @@ export interface Lesson extends FrontMatter {
   hints: string[];
   /** Diagram files the text uses, as public URLs (`/lessons/<slug>/<file>.svg`). */
   diagrams: string[];
+  /** The exercise's adversaries, in the front matter's order. */
+  adversaries: Adversary[];
+  /** Plausible wrong answers the grader must reject. */
+  wrong: WrongAnswer[];
 }
 
 /** The summary the course index needs. */
@@ -132,12 +150,39 @@ export function loadLesson(dir: string): Lesson {
     return { ...ref, scenario, code: programOf(ref.program, `scenarios.${i}.program`) };
   });
   programOf(fm.exercise.knownWrong, 'exercise.knownWrong');
+  const adversaries = fm.exercise.adversaries.map((aid) => loadAdversary(dir, aid, fm));
+  const wrong = loadWrongAnswers(dir);
 
   const quiz = validate(quizSchema, readJson(file('quiz.json')), file('quiz.json'), '');
   const hints = splitHints(readText(file('hints.md')), file('hints.md'));
   const diagrams = checkBody(body, fm.slug, file('lesson.mdx'));
 
-  return { ...fm, folder, body, starter, solution, programs, lessonScenarios, quiz, hints, diagrams };
+  return { ...fm, folder, body, starter, solution, programs, lessonScenarios, quiz, hints, diagrams, adversaries, wrong };
+}
+
+function loadAdversary(dir: string, aid: string, fm: FrontMatter): Adversary {
+  const p = path.join(/*turbopackIgnore: true*/ dir, 'adversaries', `${aid}.json`);
+  const file: AdversaryFile = validate(adversarySchema, readJson(p), p, '');
+  if (file.id !== aid) throw new LessonFormatError(relative(p), 'id', `"${file.id}" does not match the file name "${aid}"`);
+  checkStepsFit(file.scenario, fm, p);
+  const probeCode = file.probe ? readText(path.join(/*turbopackIgnore: true*/ dir, file.probe)) : null;
+  if (file.trace && !file.probe) throw new LessonFormatError(relative(p), 'trace', 'only a probe marks its calls');
+  return { ...file, probeCode };
+}
+
+function loadWrongAnswers(dir: string): WrongAnswer[] {
+  const folder = path.join(/*turbopackIgnore: true*/ dir, 'wrong');
+  const names = fs.existsSync(folder) ? fs.readdirSync(/*turbopackIgnore: true*/ folder).filter((f) => f.endsWith('.ts')).sort() : [];
+  if (names.length < MIN_WRONG_ANSWERS) {
+    throw new LessonFormatError(relative(folder), '', `a lesson needs at least ${MIN_WRONG_ANSWERS} wrong answers (wrong/<name>.ts) for the grader to reject; found ${names.length}`);
+  }
+  return names.map((name) => {
+    const p = path.join(folder, name);
+    const code = readText(p);
+    const mistake = /^\/\/ Wrong: (.+)$/m.exec(code.split('\n', 1)[0] ?? '')?.[1];
+    if (!mistake) throw new LessonFormatError(relative(p), '', 'the first line must say the mistake: "// Wrong: …"');
+    return { name: name.replace(/\.ts$/, ''), mistake, code };
+  });
 }
 
 // ---- helpers ---------------------------------------------------------------

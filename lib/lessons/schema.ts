@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { MAX_CLIENTS, MAX_NODES, PERSISTENCE_MODES, TOPOLOGY_KINDS } from '../cluster';
 import { CHECK_NAMES, type DiagnosisKind } from '../checker/types';
 import { checkerSettingsSchema } from '../run';
+import { scenarioSchema } from '../scenario';
 
 /** Every diagnosis the checker can name; kept here as a runtime list so front matter can be validated against it. */
 export const DIAGNOSIS_KINDS = [
@@ -89,9 +90,42 @@ export const exerciseSchema = z
       .strict(),
     /** A program the grader must fail (with a counter-example), to prove the exercise can fail. */
     knownWrong: programRef.default('starter'),
+    /**
+     * Adversaries (`adversaries/<id>.json`) that go after this lesson's bug classes: probes that call the
+     * learner's function in the situations that break a wrong one, and scenarios aimed at the moments that
+     * matter. "Check my solution" runs them before the scenarios above; hidden ones never reach the page.
+     */
+    adversaries: z.array(id).min(1).max(16),
   })
   .strict();
 export type Exercise = z.infer<typeof exerciseSchema>;
+
+/**
+ * An adversary of an exercise. With `probe`, the program is the learner's declarations (their functions and
+ * set-up, without their driver) followed by the probe, which calls the function where a wrong one fails and
+ * throws with a sentence the learner reads; without it, the learner's whole program runs under the scenario.
+ */
+export const adversarySchema = z
+  .object({
+    /** The file `adversaries/<id>.json`, whose own `id` must match. */
+    id,
+    /** What it does, in the learner's words; shown when it fails (and on the page when not hidden). */
+    title: z.string().min(1).max(160),
+    /** Hidden adversaries are never listed on the page: passing means the lock is right, not that it fits what was shown. */
+    hidden: z.boolean(),
+    /** `adversaries/<name>.ts`: the probe's driver. */
+    probe: z.string().regex(/^adversaries\/[a-z0-9][a-z0-9-]*\.ts$/, 'use "adversaries/<name>.ts"').optional(),
+    /** A call the probe marks (`__probe.call(name, …)`): when it fails, the commands that call sent are quoted. */
+    trace: z.string().regex(/^[A-Za-z_$][\w$]*$/).optional(),
+    scenario: scenarioSchema,
+    /** What the checker must say besides: a probe is judged by its own assertions unless this is given. */
+    expect: expectationSchema.optional(),
+    checker: checkerSettingsSchema.optional(),
+  })
+  .strict();
+export type AdversaryFile = z.infer<typeof adversarySchema>;
+/** At least this many wrong answers (`wrong/*.ts`) live with each lesson, and the grader must reject every one. */
+export const MIN_WRONG_ANSWERS = 3;
 
 export const topologySchema = z
   .object({
@@ -128,6 +162,9 @@ export const frontMatterSchema = z
     fm.scenarios.forEach((s, i) => {
       if (s.role === 'break' && s.expect.verdict !== 'violated') ctx.addIssue({ code: 'custom', path: ['scenarios', i, 'expect', 'verdict'], message: 'a "break" scenario expects "violated"' });
       if (s.role === 'fix' && s.expect.verdict !== 'held') ctx.addIssue({ code: 'custom', path: ['scenarios', i, 'expect', 'verdict'], message: 'a "fix" scenario expects "held"' });
+    });
+    fm.exercise.adversaries.forEach((aid, i) => {
+      if (fm.exercise.adversaries.indexOf(aid) !== i) ctx.addIssue({ code: 'custom', path: ['exercise', 'adversaries', i], message: `"${aid}" is listed twice` });
     });
     fm.exercise.scenarios.forEach((sid, i) => {
       if (!ids.includes(sid)) ctx.addIssue({ code: 'custom', path: ['exercise', 'scenarios', i], message: `"${sid}" is not one of this lesson's scenarios` });

@@ -1,25 +1,41 @@
 /**
- * "Check my solution": the learner's program runs under each of the
- * exercise's scenarios with each of its seeds, in the learner's own lab (so
- * they watch it happen), and passes when every verdict holds and enough work
- * got done (liveness). It stops at the first failure, whose counter-example
- * is what the learner needs to see next.
+ * "Check my solution": the learner's program against the exercise's
+ * adversaries first — probes that call the learner's function where a wrong
+ * one fails, and scenarios aimed at the moments that matter, some of them
+ * hidden — then against the exercise's scenarios under each of its seeds, in
+ * the learner's own lab (so they watch it happen). Each run is held to what
+ * it promises: every verdict holds, enough work got done, the scenario's
+ * `expect` is met and a probe's own assertions pass. Grading stops at the
+ * first failure, whose counter-example is what the learner needs next.
  */
-import type { Verdict } from '@/lib/checker';
+import { unmetExpectation, type Verdict, type VerdictExpectation } from '@/lib/checker';
 import type { GradeProgress, GradeResult, GradedRun } from '@/lib/grading';
 import type { Lesson } from '@/lib/lessons/load';
 import { LabOperationError } from '@/lib/result';
-import type { RunEnded } from '@/lib/run';
+import type { CheckerSettings, RunEnded } from '@/lib/run';
+import type { Scenario } from '@/lib/scenario';
 import type { LabRuns } from '../runs/lab-runs';
+import { splitCallWords } from './command-trace';
+import { probeFailure, probeProgram } from './probe-program';
 
-/** Why a graded run failed, or null when it passed. */
-export function failureReason(ended: RunEnded, minCompleted: number): string | null {
-  const { outcome, verdict } = ended;
+/** The program did not compile, or one of its clients failed by its own doing (an error, a limit, a timeout). */
+function crashReason(ended: RunEnded): string | null {
+  const { outcome } = ended;
   if (outcome.status === 'syntax-error') return `the program does not compile: ${outcome.error ?? 'syntax error'}`;
   const crashedByCode = outcome.clients.find((c) => c.status === 'error' || c.status === 'limit' || c.status === 'timeout');
   if (crashedByCode) return `Client ${crashedByCode.client} ended with ${crashedByCode.status}: ${crashedByCode.error ?? ''}`.trim();
-  if (verdict.valid !== 'held') return verdict.counterExample?.message ?? `the checker's verdict is ${verdict.valid}`;
+  return null;
+}
+
+/** Why a graded run failed, or null when it passed. */
+export function failureReason(ended: RunEnded, minCompleted: number): string | null {
+  const { verdict } = ended;
+  const crashed = crashReason(ended);
+  if (crashed) return crashed;
   const completed = completedExecutions(verdict);
+  if (verdict.valid === 'unknown' && completed === 0 && minCompleted > 0)
+    return `no job ran to its end, so there was nothing to check: the program must take the lock and run the job inside it`;
+  if (verdict.valid !== 'held') return verdict.counterExample?.message ?? `the checker's verdict is ${verdict.valid}`;
   if (completed < minCompleted) return `only ${completed} of the ${minCompleted} job execution(s) this exercise needs completed: the lock must also let work happen`;
   return null;
 }
@@ -28,43 +44,129 @@ function completedExecutions(verdict: Verdict): number {
   return verdict.stats.jobs.reduce((sum, job) => sum + job.completed, 0);
 }
 
+/** One run of the plan: what to run, and how to judge it. */
+interface PlannedRun {
+  id: string;
+  title: string;
+  hidden: boolean;
+  seed: number;
+  scenario: Scenario;
+  checker: CheckerSettings;
+  /** The program to run, or why the learner's code cannot be made into one. */
+  program: { ok: true; code: string } | { ok: false; error: string };
+  /** A probe is judged by its assertions (and `expect` when given); a scenario by the liveness bound too. */
+  probe: boolean;
+  expect: VerdictExpectation | null;
+  trace: string | null;
+}
+
+/** Adversaries first (decisive, and the hidden ones cannot be fitted to), then the visible scenarios × seeds. */
+export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
+  const { exercise } = lesson;
+  const livenessBoundMs = exercise.liveness.boundMs;
+  const adversaries = lesson.adversaries.map(
+    (a): PlannedRun => ({
+      id: a.id,
+      title: a.title,
+      hidden: a.hidden,
+      seed: a.scenario.seed,
+      scenario: a.scenario,
+      checker: { ...lesson.checker, ...a.checker, livenessBoundMs },
+      program: a.probeCode === null ? { ok: true, code } : probeProgram(code, a.probeCode),
+      probe: a.probeCode !== null,
+      expect: a.expect ?? (a.probeCode === null ? { verdict: 'held' } : null),
+      trace: a.trace ?? null,
+    }),
+  );
+  const scenarios = exercise.scenarios.flatMap((id) => {
+    const entry = lesson.lessonScenarios.find((s) => s.id === id);
+    if (!entry) throw new Error(`lesson ${lesson.slug}: exercise scenario "${id}" is missing`);
+    return exercise.seeds.map(
+      (seed): PlannedRun => ({
+        id: entry.id,
+        title: entry.scenario.title,
+        hidden: false,
+        seed,
+        scenario: { ...entry.scenario, seed },
+        checker: { ...lesson.checker, ...entry.checker, livenessBoundMs },
+        program: { ok: true, code },
+        probe: false,
+        expect: entry.expect,
+        trace: null,
+      }),
+    );
+  });
+  return [...adversaries, ...scenarios];
+}
+
+/** Why this run of the plan failed, in the learner's words, or null. */
+export function judge(planned: PlannedRun, ended: RunEnded, minCompleted: number, events: () => Parameters<typeof splitCallWords>[0], origin: number): string | null {
+  const { outcome, verdict } = ended;
+  const probeSaid = outcome.clients.map((c) => probeFailure(c.error)).find((said) => said !== null);
+  let reason: string | null;
+  if (probeSaid) reason = probeSaid;
+  else if (planned.probe) {
+    // A probe's verdict is its own assertions: it may run no job at all, so the checker may rightly say "unknown".
+    reason = crashReason(ended);
+    if (reason === null && planned.expect) reason = unmetWords(verdict, planned.expect);
+  } else {
+    reason = failureReason(ended, minCompleted);
+    if (reason === null && planned.expect) reason = unmetWords(verdict, planned.expect);
+  }
+  if (reason === null) return null;
+  const trace = planned.trace ? splitCallWords(events(), planned.trace, origin) : null;
+  const where = planned.hidden ? `A hidden check failed (${planned.title})` : `"${planned.title}" failed`;
+  return `${where}: ${reason}${trace ? ` ${trace}` : ''}`;
+}
+
+/** A scenario's promise not kept, in words: the checker's counter-example when there is one. */
+function unmetWords(verdict: Verdict, expect: VerdictExpectation): string | null {
+  const unmet = unmetExpectation(verdict, expect);
+  if (unmet === null) return null;
+  if (expect.savedByFencing && verdict.savedByFencing.count === 0)
+    return 'the store never refused a stale write, though this scenario sends one: every write must carry the token of its grant, and the store must check it';
+  return verdict.counterExample?.message ?? `the scenario expects ${expect.verdict}: ${unmet}`;
+}
+
 export async function gradeExercise(
   lesson: Lesson,
   code: string,
   runs: LabRuns,
   onProgress: (progress: GradeProgress) => void = () => undefined,
 ): Promise<GradeResult> {
-  const { exercise } = lesson;
-  const plan = exercise.scenarios.flatMap((id) => {
-    const entry = lesson.lessonScenarios.find((s) => s.id === id);
-    if (!entry) throw new Error(`lesson ${lesson.slug}: exercise scenario "${id}" is missing`);
-    return exercise.seeds.map((seed) => ({ entry, seed }));
-  });
+  const plan = gradingPlan(lesson, code);
+  const minCompleted = lesson.exercise.liveness.minCompletedExecutions;
   const graded: GradedRun[] = [];
-  for (const [index, { entry, seed }] of plan.entries()) {
-    onProgress({ slug: lesson.slug, done: index, total: plan.length, current: { scenarioId: entry.id, seed } });
-    const info = await runs.start({
-      code,
-      scenario: { ...entry.scenario, seed },
-      topology: lesson.topology,
-      fresh: true,
-      checker: { ...lesson.checker, ...entry.checker, livenessBoundMs: exercise.liveness.boundMs },
-    });
+  const hiddenTotal = plan.filter((p) => p.hidden).length;
+  let hiddenSeen = 0;
+  for (const [index, planned] of plan.entries()) {
+    // A hidden check is named only once it fails: its title says what it goes after.
+    const shownTitle = planned.hidden ? `Hidden check ${++hiddenSeen} of ${hiddenTotal}` : planned.title;
+    const shownId = planned.hidden ? 'hidden' : planned.id;
+    onProgress({ slug: lesson.slug, done: index, total: plan.length, current: { scenarioId: shownId, seed: planned.seed } });
+    if (!planned.program.ok) {
+      return failed(lesson, plan.length, graded, { scenarioId: shownId, scenarioTitle: shownTitle, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, null, onProgress);
+    }
+    const info = await runs.start({ code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
     const result = await runs.whenEnded(info.runId);
     if (result.outcome.status === 'stopped') throw new LabOperationError('conflict', 'A graded run was stopped (another run started?), so checking stopped. Press "Check my solution" again.');
-    const reason = failureReason(result, exercise.liveness.minCompletedExecutions);
-    graded.push({ scenarioId: entry.id, scenarioTitle: entry.scenario.title, seed, runId: info.runId, passed: reason === null, ...(reason ? { reason } : {}) });
-    if (reason) {
-      onProgress({ slug: lesson.slug, done: index + 1, total: plan.length, current: null });
-      return {
-        slug: lesson.slug,
-        passed: false,
-        total: plan.length,
-        runs: graded,
-        failure: { runId: info.runId, counterExample: result.verdict.counterExample, message: reason, hint: lesson.hints[0] ?? null },
-      };
-    }
+    const reason = judge(planned, result, minCompleted, () => runs.historyOf(info.runId), info.startedAt);
+    const run: GradedRun = { scenarioId: shownId, scenarioTitle: reason && planned.hidden ? planned.title : shownTitle, seed: planned.seed, runId: info.runId, passed: reason === null, ...(reason ? { reason } : {}) };
+    graded.push(run);
+    if (reason) return failed(lesson, plan.length, graded, run, result, onProgress);
   }
   onProgress({ slug: lesson.slug, done: plan.length, total: plan.length, current: null });
   return { slug: lesson.slug, passed: true, total: plan.length, runs: graded, failure: null };
+}
+
+function failed(lesson: Lesson, total: number, graded: GradedRun[], run: GradedRun, result: RunEnded | null, onProgress: (progress: GradeProgress) => void): GradeResult {
+  if (!graded.includes(run)) graded.push(run);
+  onProgress({ slug: lesson.slug, done: graded.length, total, current: null });
+  return {
+    slug: lesson.slug,
+    passed: false,
+    total,
+    runs: graded,
+    failure: { runId: run.runId, counterExample: result?.verdict.counterExample ?? null, message: run.reason ?? 'failed', hint: lesson.hints[0] ?? null },
+  };
 }

@@ -144,6 +144,11 @@ export class LabRuns extends EventEmitter<Events> {
     return Promise.reject(new LabOperationError('not-found', `Run ${runId} is neither running nor the last one to end`));
   }
 
+  /** The recorded events of a run (within the history's budget): the grader quotes them as evidence. */
+  historyOf(runId: string): HistoryEvent[] {
+    return this.lab.history.since(0).filter((event) => event.runId === runId);
+  }
+
   /** Starts one at a time: a second Run pressed while the first is being set up waits for it, then replaces it. */
   start(input: RunStart): Promise<RunInfo> {
     this.waitingFor?.abort();

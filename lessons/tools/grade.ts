@@ -1,0 +1,54 @@
+/**
+ * A lesson author's tool: "Check my solution" on the command line, against a
+ * real lab. Grades the reference solution and every wrong answer of the
+ * lesson's corpus (or the files given), and prints each verdict, the message
+ * a learner would read, and the time it took.
+ *
+ *   node --import tsx lessons/tools/grade.ts <folder> [solution|wrong|<file.ts> ...]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadLesson } from '@/lib/lessons/load';
+import { gradeExercise } from '@/server/grading/grader';
+import { Lab } from '@/server/lab/lab';
+import { LabRuns } from '@/server/runs/lab-runs';
+import { createSandboxPool } from '@/server/sandbox';
+
+async function main(): Promise<void> {
+  const [folder, ...which] = process.argv.slice(2);
+  if (!folder) throw new Error('usage: grade.ts <folder> [solution|wrong|<file.ts> ...]');
+  const lesson = loadLesson(path.resolve('lessons', folder));
+  const wanted = which.length > 0 ? which : ['solution', 'wrong'];
+  const programs: { name: string; code: string; right: boolean }[] = [];
+  for (const w of wanted) {
+    if (w === 'solution') programs.push({ name: 'solution', code: lesson.solution, right: true });
+    else if (w === 'wrong') programs.push(...lesson.wrong.map((x) => ({ name: `wrong/${x.name}`, code: x.code, right: false })));
+    else programs.push({ name: w, code: fs.readFileSync(w, 'utf8'), right: !/^\/\/ Wrong:/.test(fs.readFileSync(w, 'utf8')) });
+  }
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-grade-'));
+  const pool = createSandboxPool({ warmWorkers: 1 });
+  await pool.whenWarm();
+  const lab = new Lab({ topology: lesson.topology, clients: lesson.defaultClients, dir: path.join(root, 'lab') });
+  await lab.start();
+  let wrongVerdicts = 0;
+  try {
+    const runs = new LabRuns(lab, pool);
+    for (const p of programs) {
+      const started = Date.now();
+      const result = await gradeExercise(lesson, p.code, runs);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const ok = result.passed === p.right;
+      if (!ok) wrongVerdicts++;
+      console.log(`${ok ? 'ok  ' : 'MISS'} ${p.name}: ${result.passed ? 'passed' : 'rejected'} after ${result.runs.length}/${result.total} runs in ${seconds} s`);
+      if (result.failure) console.log(`       ${result.failure.message}`);
+    }
+  } finally {
+    await lab.destroy();
+    await pool.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+  process.exitCode = wrongVerdicts > 0 ? 1 : 0;
+}
+
+void main();

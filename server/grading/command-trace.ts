@@ -1,0 +1,52 @@
+/**
+ * The history as evidence: which Redis commands one marked call of a probe
+ * sent ("your release is two commands: GET at 812 ms, DEL at 813 ms"). A lock
+ * operation that reads in one command and acts in another leaves a gap in
+ * which another client can take the lock; seeing the gap named, with times,
+ * is what makes the counter-example click.
+ */
+import type { HistoryEvent } from '@/lib/history';
+import { callBegins, callEnds } from './probe-program';
+
+export interface TracedCommand {
+  command: string;
+  key: string | null;
+  /** ms from the run's start. */
+  at: number;
+  node: number;
+}
+
+/** The commands each marked call of `name` sent, per call, for the clients that made one. */
+export function tracedCalls(events: readonly HistoryEvent[], name: string, origin: number): { client: number; commands: TracedCommand[] }[] {
+  const open = new Map<number, TracedCommand[]>();
+  const calls: { client: number; commands: TracedCommand[] }[] = [];
+  for (const event of events) {
+    if (event.type === 'console' && event.client > 0) {
+      if (event.text === callBegins(name)) {
+        const commands: TracedCommand[] = [];
+        open.set(event.client, commands);
+        calls.push({ client: event.client, commands });
+      } else if (event.text === callEnds(name)) open.delete(event.client);
+      continue;
+    }
+    if (event.type !== 'redis' || event.phase !== 'invoke') continue;
+    const commands = open.get(event.client);
+    commands?.push({ command: event.command.toUpperCase(), key: event.args[0] ?? null, at: Math.max(0, Math.round(event.t - origin)), node: event.node });
+  }
+  return calls;
+}
+
+/**
+ * A sentence about a call made of several commands, or null when every call was one command (a script, or
+ * one SET): one command is atomic in Redis, and then the trace has nothing to add.
+ */
+export function splitCallWords(events: readonly HistoryEvent[], name: string, origin: number): string | null {
+  const split = tracedCalls(events, name, origin).find((call) => call.commands.length > 1);
+  if (!split) return null;
+  const shown = split.commands.slice(0, 4).map((c) => `${c.command} at ${c.at} ms`);
+  const more = split.commands.length > 4 ? `, and ${split.commands.length - 4} more` : '';
+  return (
+    `Client ${split.client}'s ${name}() was ${split.commands.length} commands: ${shown.join(', ')}${more}. ` +
+    `Between them another client can act on the lock; one command or one Lua script cannot be interleaved.`
+  );
+}
