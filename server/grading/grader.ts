@@ -56,6 +56,8 @@ interface PlannedRun {
   program: { ok: true; code: string } | { ok: false; error: string };
   /** A probe is judged by its assertions (and `expect` when given); a scenario by the liveness bound too. */
   probe: boolean;
+  /** The exercise's function, for the words of a probe's failure. */
+  exercise: string;
   expect: VerdictExpectation | null;
   trace: string | null;
 }
@@ -74,6 +76,7 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
       checker: { ...lesson.checker, ...a.checker, livenessBoundMs },
       program: a.probeCode === null ? { ok: true, code } : probeProgram(code, a.probeCode),
       probe: a.probeCode !== null,
+      exercise: exercise.function,
       expect: a.expect ?? (a.probeCode === null ? { verdict: 'held' } : null),
       trace: a.trace ?? null,
     }),
@@ -91,6 +94,7 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
         checker: { ...lesson.checker, ...entry.checker, livenessBoundMs },
         program: { ok: true, code },
         probe: false,
+        exercise: exercise.function,
         expect: entry.expect,
         trace: null,
       }),
@@ -107,7 +111,7 @@ export function judge(planned: PlannedRun, ended: RunEnded, minCompleted: number
   if (probeSaid) reason = probeSaid;
   else if (planned.probe) {
     // A probe's verdict is its own assertions: it may run no job at all, so the checker may rightly say "unknown".
-    reason = crashReason(ended);
+    reason = undefinedInProbe(ended, planned.exercise) ?? crashReason(ended);
     if (reason === null && planned.expect) reason = unmetWords(verdict, planned.expect);
   } else {
     reason = failureReason(ended, minCompleted);
@@ -117,6 +121,22 @@ export function judge(planned: PlannedRun, ended: RunEnded, minCompleted: number
   const trace = planned.trace ? splitCallWords(events(), planned.trace, origin) : null;
   const where = planned.hidden ? `A hidden check failed (${planned.title})` : `"${planned.title}" failed`;
   return `${where}: ${reason}${trace ? ` ${trace}` : ''}`;
+}
+
+/**
+ * A probe runs the learner's declarations without their driver (everything from the first top-level `await`):
+ * a function that reads a variable only the driver defines fails there, and the learner should learn why.
+ */
+function undefinedInProbe(ended: RunEnded, exercise: string): string | null {
+  for (const client of ended.outcome.clients) {
+    const name = /ReferenceError: '([^']+)' is not defined/.exec(client.error ?? '')?.[1];
+    if (name)
+      return (
+        `${exercise}() uses '${name}', which your program defines only after its first await. The check calls ${exercise}() on its own, ` +
+        `with your functions and set-up but without the main part of your program: its answer must come from its arguments, the clock and the set-up.`
+      );
+  }
+  return null;
 }
 
 /** A scenario's promise not kept, in words: the checker's counter-example when there is one. */
