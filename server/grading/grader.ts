@@ -12,7 +12,7 @@ import { unmetExpectation, type Verdict, type VerdictExpectation } from '@/lib/c
 import type { GradeProgress, GradeResult, GradedRun } from '@/lib/grading';
 import type { Lesson } from '@/lib/lessons/load';
 import { LabOperationError } from '@/lib/result';
-import type { RunEnded, RunStart } from '@/lib/run';
+import type { RunEnded, RunStartInput } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
 import type { LabRuns } from '../runs/lab-runs';
 import { splitCallWords } from './command-trace';
@@ -51,7 +51,7 @@ interface PlannedRun {
   hidden: boolean;
   seed: number;
   scenario: Scenario;
-  checker: NonNullable<RunStart['checker']>;
+  checker: NonNullable<RunStartInput['checker']>;
   /** The program to run, or why the learner's code cannot be made into one. */
   program: { ok: true; code: string } | { ok: false; error: string };
   /** A probe is judged by its assertions (and `expect` when given); a scenario by the liveness bound too. */
