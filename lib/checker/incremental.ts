@@ -43,8 +43,8 @@ export class IncrementalChecker {
     this.required = new Set(options.required ?? []);
     this.diagnoses = new DiagnosisLog(options.maxDiagnoses ?? DEFAULT_CHECKER_OPTIONS.maxDiagnoses);
     this.model = new RedisModel(this.diagnoses, options.lockKeys ?? []);
-    this.holds = new LockHolds(this.diagnoses);
     const at = timeWords(options.timeOrigin ?? 0);
+    this.holds = new LockHolds(this.diagnoses, at);
     this.exclusion = new MutualExclusion(this.clients, this.holds, at);
     this.duplicates = new Duplicates(options.expectedExecutions, at);
     this.fencing = new Fencing(at);
