@@ -11,7 +11,7 @@ import { clientLabel, nodeLabel, quote } from './format';
 export class CheckThenSetRace implements KeyspaceObserver {
   constructor(private readonly log: DiagnosisLog) {}
 
-  set(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet, replaced: KeyEntry | undefined, _ttlMs: number | null | undefined, readFreeAt: number | undefined): void {
+  set(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet, _took: boolean, replaced: KeyEntry | undefined, _ttlMs: number | null | undefined, readFreeAt: number | undefined): void {
     if (!replaced || readFreeAt === undefined || set.nx) return;
     const { client, node } = invoke;
     // Taken by someone else after this client's read, not by a write we are unsure of.

@@ -1,6 +1,6 @@
 /**
- * Diagnosis: a release (a plain DEL, or a script that did not check the
- * token) deleted a lock key that held another client's token, typically
+ * Diagnosis: a release (a plain DEL, a GETDEL, or a script that did not
+ * check the token) deleted a lock key that held another client's token, typically
  * because the releaser's own lock had expired and someone else had taken it.
  */
 import type { RedisCompleteEvent, RedisInvokeEvent } from '../history';
@@ -23,7 +23,7 @@ export class ReleaseDeletedForeignLock implements KeyspaceObserver {
     // It held the token the script was given (a token-checked release always does): the right lock went.
     if (offeredToken !== null && entry.value === offeredToken) return;
     const command = invoke.command.toUpperCase();
-    const how = command === 'DEL' || command === 'UNLINK' ? 'a plain DEL' : 'a release script';
+    const how = command === 'DEL' || command === 'UNLINK' ? 'a plain DEL' : command === 'GETDEL' ? 'a GETDEL' : 'a release script';
     this.log.add({
       kind: 'release-deleted-foreign-lock',
       check: 'mutual-exclusion',

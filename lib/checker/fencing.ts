@@ -4,18 +4,44 @@
  *   than the highest the store had accepted — by the store's own account
  *   (`highest`) or by ours, per key — is a stale write: a violation.
  * - A fenced write rejected is fencing doing its job: "saved by fencing".
- * - An unfenced write (token null) is stale when it lands after another
- *   client wrote the same key from a *later* session: a lost update. A
- *   client's session starts when it entered the critical section it writes
- *   from (else when it took its lock; else the write stands alone).
+ * - Any accepted write, fenced or not, is stale when it lands after another
+ *   client wrote the same key from a *later* session: a lost update. For an
+ *   unfenced write that is the missing fence; for a fenced one, the store
+ *   took it because its token did not grow with the grants (a client id, or
+ *   Date.now() on a clock that was set back, as a token): a growing number is
+ *   not enough, it must grow with every grant of the lock.
+ *
+ * A session starts at the writer's grant (the lock it holds), else at its
+ * entry into the critical section it writes from, so writes compare in grant
+ * order; a write with neither stands alone (its own time).
  */
 import type { StoreWriteEvent } from '../history';
 import type { CheckResult, CounterExample, SavedByFencing } from './types';
 import { clientLabel, quote, sortedUnique, timeWords, type TimeWords } from './format';
 
+/** Where a write's session began, and what began it. */
+export interface Session {
+  start: number;
+  from: 'grant' | 'section' | 'write';
+}
+
+/**
+ * The session a store write belongs to: the grant of the lock the writer
+ * holds (not released) when there is one, since fencing tokens must follow
+ * grants. A section's entry is only a stand-in: it lags its grant by however
+ * long the client works first (and a busy server stretches that), so two
+ * clients' entries can swap while their grants do not; and a section that
+ * wraps its own acquire (`run(async () => …)`) begins before its grant.
+ */
+export function writeSession(sectionStart: number | null, grantT: number | null, writeT: number): Session {
+  if (grantT !== null) return { start: grantT, from: 'grant' };
+  if (sectionStart !== null) return { start: sectionStart, from: 'section' };
+  return { start: writeT, from: 'write' };
+}
+
 interface Writer {
   client: number;
-  sessionStart: number;
+  session: Session;
   seq: number;
   t: number;
 }
@@ -38,30 +64,24 @@ export class Fencing {
 
   constructor(private readonly formatTime: TimeWords = timeWords()) {}
 
-  observe(event: StoreWriteEvent, sessionStart: number): void {
+  observe(event: StoreWriteEvent, session: Session): void {
     this.writes += 1;
-    if (event.token === null) {
-      if (event.accepted) this.observeUnfenced(event, sessionStart);
-      return;
-    }
     if (!event.accepted) {
-      this.saved.count += 1;
-      if (this.saved.seqs.length < KEPT_SEQS) this.saved.seqs.push(event.seq);
+      if (event.token !== null) {
+        this.saved.count += 1;
+        if (this.saved.seqs.length < KEPT_SEQS) this.saved.seqs.push(event.seq);
+      }
       return;
     }
-    const ours = this.highestByKey.get(event.key);
-    const stale = (event.highest !== null && event.token <= event.highest) || (ours !== undefined && event.token <= ours.token);
-    if (stale) {
-      const highest = Math.max(event.highest ?? -Infinity, ours?.token ?? -Infinity);
-      this.violate({
-        check: 'fencing',
-        message: `The store accepted ${clientLabel(event.client)}'s write to ${quote(event.key)} at ${this.formatTime(event.t)} with token ${event.token}, although it had already accepted token ${highest}: a stale write got through.`,
-        seqs: sortedUnique([event.seq, ...(ours ? [ours.seq] : [])]),
-        window: { from: event.t, to: event.t },
-        clients: sortedUnique([event.client, ...(ours ? [ours.client] : [])]),
-      });
+    const writers = this.writers.get(event.key) ?? { best: null, second: null };
+    const newer = newerWriter(writers, event.client, session.start);
+    if (event.token === null) {
+      if (newer) this.violate(this.unfencedStale(event, session.start, newer));
+    } else if (!this.observeToken(event, event.token) && newer) {
+      // The token looked fine to the store, yet the write comes from an older grant than one already written.
+      this.violate(this.grantOrderStale(event, event.token, session, newer));
     }
-    if (ours === undefined || event.token > ours.token) this.highestByKey.set(event.key, { token: event.token, seq: event.seq, client: event.client });
+    this.writers.set(event.key, remember(writers, { client: event.client, session, seq: event.seq, t: event.t }));
   }
 
   result(forced: boolean): CheckResult {
@@ -76,22 +96,61 @@ export class Fencing {
     return { ...base, valid: 'held', summary: `held: ${this.writes} store write${this.writes === 1 ? '' : 's'}, none stale`, counterExample: null };
   }
 
-  private observeUnfenced(event: StoreWriteEvent, sessionStart: number): void {
-    const writers = this.writers.get(event.key) ?? { best: null, second: null };
-    const other = writers.best && writers.best.client !== event.client ? writers.best : writers.second;
-    if (other && other.sessionStart > sessionStart) {
+  /** The token comparison: true when it already proved the write stale (and said so). */
+  private observeToken(event: StoreWriteEvent, token: number): boolean {
+    const ours = this.highestByKey.get(event.key);
+    const stale = (event.highest !== null && token <= event.highest) || (ours !== undefined && token <= ours.token);
+    if (stale) {
+      const highest = Math.max(event.highest ?? -Infinity, ours?.token ?? -Infinity);
       this.violate({
         check: 'fencing',
-        message:
-          `${clientLabel(event.client)} wrote ${quote(event.key)} at ${this.formatTime(event.t)} from a session that began at ${this.formatTime(sessionStart)}, ` +
-          `after ${clientLabel(other.client)} had written it at ${this.formatTime(other.t)} from a later one (began ${this.formatTime(other.sessionStart)}): ` +
-          `an unfenced stale write overwrote newer data. Pass the lock's fencing token with each write.`,
-        seqs: sortedUnique([other.seq, event.seq]),
-        window: { from: other.t, to: event.t },
-        clients: sortedUnique([event.client, other.client]),
+        message: `The store accepted ${clientLabel(event.client)}'s write to ${quote(event.key)} at ${this.formatTime(event.t)} with token ${token}, although it had already accepted token ${highest}: a stale write got through.`,
+        seqs: sortedUnique([event.seq, ...(ours ? [ours.seq] : [])]),
+        window: { from: event.t, to: event.t },
+        clients: sortedUnique([event.client, ...(ours ? [ours.client] : [])]),
       });
     }
-    this.writers.set(event.key, remember(writers, { client: event.client, sessionStart, seq: event.seq, t: event.t }));
+    if (ours === undefined || token > ours.token) this.highestByKey.set(event.key, { token, seq: event.seq, client: event.client });
+    return stale;
+  }
+
+  private unfencedStale(event: StoreWriteEvent, sessionStart: number, other: Writer): CounterExample {
+    return {
+      check: 'fencing',
+      message:
+        `${clientLabel(event.client)} wrote ${quote(event.key)} at ${this.formatTime(event.t)} from a session that began at ${this.formatTime(sessionStart)}, ` +
+        `after ${clientLabel(other.client)} had written it at ${this.formatTime(other.t)} from a later one (began ${this.formatTime(other.session.start)}): ` +
+        `an unfenced stale write overwrote newer data. Pass the lock's fencing token with each write.`,
+      seqs: sortedUnique([other.seq, event.seq]),
+      window: { from: other.t, to: event.t },
+      clients: sortedUnique([event.client, other.client]),
+    };
+  }
+
+  private grantOrderStale(event: StoreWriteEvent, token: number, session: Session, other: Writer): CounterExample {
+    return {
+      check: 'fencing',
+      message:
+        `${clientLabel(event.client)} wrote ${quote(event.key)} at ${this.formatTime(event.t)} with token ${token} ${this.origin(session)}, ` +
+        `after ${clientLabel(other.client)} had written it at ${this.formatTime(other.t)} ${this.laterOrigin(other.session)}: ` +
+        `the store took a stale write because the token did not grow with the grants. ` +
+        `A fencing token must come from the lock service, one greater for every grant.`,
+      seqs: sortedUnique([other.seq, event.seq]),
+      window: { from: other.t, to: event.t },
+      clients: sortedUnique([event.client, other.client]),
+    };
+  }
+
+  private origin(session: Session): string {
+    if (session.from === 'grant') return `from the lock it was granted at ${this.formatTime(session.start)}`;
+    if (session.from === 'section') return `from the critical section it entered at ${this.formatTime(session.start)}`;
+    return `holding no lock (at ${this.formatTime(session.start)})`;
+  }
+
+  private laterOrigin(session: Session): string {
+    if (session.from === 'grant') return `from a lock granted later (at ${this.formatTime(session.start)})`;
+    if (session.from === 'section') return `from a critical section entered later (at ${this.formatTime(session.start)})`;
+    return `later, holding no lock (at ${this.formatTime(session.start)})`;
   }
 
   private violate(counterExample: CounterExample): void {
@@ -100,14 +159,20 @@ export class Fencing {
   }
 }
 
+/** Another client's write to the key from a session later than `sessionStart`, if any. */
+function newerWriter(writers: KeyWriters, client: number, sessionStart: number): Writer | null {
+  const other = writers.best && writers.best.client !== client ? writers.best : writers.second;
+  return other && other.session.start > sessionStart ? other : null;
+}
+
 function remember(writers: KeyWriters, writer: Writer): KeyWriters {
   const entries = [writers.best, writers.second, writer].filter((w): w is Writer => w !== null);
   // Keep each client's latest session only, then the two latest clients.
   const byClient = new Map<number, Writer>();
   for (const w of entries) {
     const seen = byClient.get(w.client);
-    if (!seen || w.sessionStart > seen.sessionStart || (w.sessionStart === seen.sessionStart && w.seq > seen.seq)) byClient.set(w.client, w);
+    if (!seen || w.session.start > seen.session.start || (w.session.start === seen.session.start && w.seq > seen.seq)) byClient.set(w.client, w);
   }
-  const top = [...byClient.values()].sort((x, y) => y.sessionStart - x.sessionStart);
+  const top = [...byClient.values()].sort((x, y) => y.session.start - x.session.start);
   return { best: top[0] ?? null, second: top[1] ?? null };
 }

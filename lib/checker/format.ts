@@ -23,6 +23,13 @@ export function quote(name: string): string {
   return `'${name}'`;
 }
 
+/** How a client's program ended, as a verb: "crashed", "ended", "stopped with an error". */
+export function endWords(how: 'crash' | 'exit' | 'error'): string {
+  if (how === 'crash') return 'crashed';
+  if (how === 'error') return 'stopped with an error';
+  return 'ended';
+}
+
 /** "once", "twice", "3 times". */
 export function times(n: number): string {
   if (n === 1) return 'once';

@@ -6,12 +6,17 @@
  *
  * Once a resource has LockEvents, raw commands on that key are ignored: they
  * are the module's own SETs and its events say more (votes, validity).
+ *
+ * A lock taken without a TTL (SETNX, SET NX without PX) gets one from the
+ * first EXPIRE/PEXPIRE that follows: that is the TTL arriving late, not a
+ * renewal. Until it arrives (or after a PERSIST) the key never frees if its
+ * holder dies: the `lock-without-ttl-never-frees` diagnosis.
  */
 import type { LockEvent } from '../history';
 import type { ClientSignal } from './clients';
 import type { DiagnosisLog } from './diagnoses';
 import type { RawLockSignal } from './lock-signals';
-import { clientLabel, formatDuration, quote } from './format';
+import { clientLabel, endWords, formatDuration, quote, timeWords, type TimeWords } from './format';
 
 export interface Hold {
   client: number;
@@ -28,8 +33,16 @@ export interface Hold {
   validityMs: number | undefined;
   extensions: number;
   released: boolean;
+  /** Its client's program is gone (a crash, or its end or error), the hold unreleased. */
   crashed: boolean;
+  /** When and how its client's program ended while it held the lock. */
+  endedAt: number | null;
+  endHow: 'crash' | 'exit' | 'error' | null;
   nodes: Set<number>;
+  /** Already named as a key without TTL (by a PERSIST): its holder's end does not name it again. */
+  noTtlNamed: boolean;
+  /** A pause beyond its validity was named: that explains a section outliving it. */
+  pausedPastValidity: boolean;
 }
 
 /** What an acquire came to, for the liveness check. */
@@ -63,9 +76,14 @@ export class LockHolds {
   private readonly managed = new Set<string>();
   private readonly lockNodes = new Map<string, Set<number>>();
   private readonly quorums = new Map<string, number>();
+  /** Per resource, each client's latest grant: did someone else take the lock while a hold was out? */
+  private readonly lastGrant = new Map<string, Map<number, number>>();
   acquires = 0;
 
-  constructor(private readonly diagnoses: DiagnosisLog) {}
+  constructor(
+    private readonly diagnoses: DiagnosisLog,
+    private readonly at: TimeWords = timeWords(),
+  ) {}
 
   /** Nodes the lock on `resource` lives on, as far as the history shows. */
   nodesOf(resource: string): ReadonlySet<number> {
@@ -166,6 +184,9 @@ export class LockHolds {
       case 'release':
         this.release(signal.client, resource);
         return NO_OUTCOMES;
+      case 'persist':
+        this.persist(signal);
+        return NO_OUTCOMES;
     }
   }
 
@@ -175,14 +196,17 @@ export class LockHolds {
     for (const hold of this.byClient.get(signal.client) ?? []) {
       if (hold.released || hold.expiresAt <= signal.t) continue;
       hold.crashed = true;
-      if (hold.ttlMs !== null) continue;
+      hold.endedAt = signal.t;
+      hold.endHow = signal.how;
+      if (hold.ttlMs !== null || hold.noTtlNamed) continue;
       this.diagnoses.add({
         kind: 'lock-without-ttl-never-frees',
         check: 'liveness',
         subject: `${hold.client}|${hold.resource}`,
         message:
-          `${clientLabel(hold.client)} ${signal.how === 'crash' ? 'crashed' : 'ended'} holding ${quote(hold.resource)}, whose key has no TTL: ` +
-          `it never frees, so nobody can take the lock again. Set a TTL (SET … NX PX).`,
+          `${clientLabel(hold.client)} ${endWords(signal.how)} at ${this.at(signal.t)} holding ${quote(hold.resource)} (taken at ${this.at(hold.startT)}), whose key has no TTL: ` +
+          `it never frees, so nobody can take the lock again. Take the lock and its TTL in one command (SET key token NX PX ms): ` +
+          `a PEXPIRE sent after SETNX never comes if the client dies first, and a wrong one leaves no TTL.`,
         seqs: [hold.startSeq, signal.seq],
         window: { from: hold.startT, to: signal.t },
         clients: [hold.client],
@@ -190,10 +214,21 @@ export class LockHolds {
     }
   }
 
-  /** Named when a critical section outlives its lock's TTL and nothing extended it. */
-  checkSection(hold: Hold | null, section: { client: number; job: string; runningMs: number; enterSeq: number; exitSeq: number; enterT: number; exitT: number }): void {
-    if (!hold || typeof hold.ttlMs !== 'number' || hold.extensions > 0) return;
-    if (section.runningMs <= hold.ttlMs) return;
+  /**
+   * At a section's exit: named when it outlived its lock. The TTL diagnosis
+   * says it when the work alone is longer than a TTL nothing extends; else,
+   * unless a pause already explains it, the section-outlived one.
+   */
+  checkSection(hold: Hold | null, section: SectionAtExit): void {
+    if (!hold) return;
+    if (this.checkTtl(hold, section)) return;
+    this.checkOutlived(hold, section);
+  }
+
+  /** Named when a critical section outlives its lock's TTL and nothing extended it; true when that is the case. */
+  private checkTtl(hold: Hold, section: SectionAtExit): boolean {
+    if (typeof hold.ttlMs !== 'number' || hold.extensions > 0) return false;
+    if (section.runningMs <= hold.ttlMs) return false;
     this.diagnoses.add({
       kind: 'ttl-shorter-than-job',
       check: 'mutual-exclusion',
@@ -205,6 +240,71 @@ export class LockHolds {
       seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
       window: { from: hold.startT + hold.ttlMs, to: section.exitT },
       clients: [section.client],
+    });
+    return true;
+  }
+
+  /**
+   * The job was still running after the hold's validity ended (extensions
+   * counted; for the redlock module, its validityMs) and nobody else took the
+   * lock meanwhile (if someone did, mutual exclusion says more). Only with a
+   * known expiry, and not for a hold its client released first.
+   */
+  private checkOutlived(hold: Hold, section: SectionAtExit): void {
+    if (hold.released || hold.pausedPastValidity || !Number.isFinite(hold.validUntil) || section.exitT <= hold.validUntil) return;
+    if (this.grantedToAnother(hold, section.exitT)) return;
+    const { client, job } = section;
+    const bareFrom = Math.max(hold.validUntil, section.enterT);
+    const how =
+      section.enterT >= hold.validUntil
+        ? `${clientLabel(client)} entered job ${quote(job)} at ${this.at(section.enterT)}, after its lock ${quote(hold.resource)} had stopped being valid at ${this.at(hold.validUntil)}, and ran until ${this.at(section.exitT)}`
+        : `${clientLabel(client)}'s job ${quote(job)} ran until ${this.at(section.exitT)} but its lock ${quote(hold.resource)} was valid only until ${this.at(hold.validUntil)}`;
+    this.diagnoses.add({
+      kind: 'section-outlived-lock',
+      check: 'mutual-exclusion',
+      subject: `${client}|${hold.resource}|${job}`,
+      message:
+        `${how}: for ${formatDuration(section.exitT - bareFrom)} nothing kept another client out. ` +
+        `Finish within the lock's validity: extend the lock while the job runs, or check the time left before you start.`,
+      seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
+      window: { from: bareFrom, to: section.exitT },
+      clients: [client],
+    });
+  }
+
+  /** Another client was granted `hold`'s resource after `hold` began, up to `t`. */
+  private grantedToAnother(hold: Hold, t: number): boolean {
+    for (const [client, grantT] of this.lastGrant.get(hold.resource) ?? []) {
+      if (client !== hold.client && grantT > hold.startT && grantT <= t) return true;
+    }
+    return false;
+  }
+
+  /**
+   * A PERSIST took a held lock's TTL away: named at once, since no correct
+   * lock does this and the holder's crash, whenever it comes, leaves the key
+   * forever.
+   */
+  private persist(signal: Extract<RawLockSignal, { kind: 'persist' }>): void {
+    const hold = this.byResource.get(signal.key)?.get(signal.client);
+    if (!hold || hold.released || hold.expiresAt <= signal.t) return;
+    hold.ttlMs = null;
+    hold.expiresAt = Infinity;
+    hold.validUntil = Infinity;
+    hold.noTtlNamed = true;
+    const holder = clientLabel(hold.client);
+    const whose = signal.by === hold.client ? 'its lock' : `${holder}'s lock`;
+    this.diagnoses.add({
+      kind: 'lock-without-ttl-never-frees',
+      check: 'liveness',
+      subject: `${hold.client}|${hold.resource}`,
+      message:
+        `${clientLabel(signal.by)} removed the TTL of ${whose} ${quote(hold.resource)} with PERSIST at ${this.at(signal.t)}: ` +
+        `the key now never expires, so if ${holder} dies holding it nobody can take the lock again. ` +
+        `Keep the TTL; to hold the lock longer, renew it with PEXPIRE (after checking your token).`,
+      seqs: [hold.startSeq, signal.seq],
+      window: { from: signal.t, to: signal.t },
+      clients: [hold.client, signal.by],
     });
   }
 
@@ -233,8 +333,18 @@ export class LockHolds {
       extensions: 0,
       released: false,
       crashed: false,
+      endedAt: null,
+      endHow: null,
       nodes: new Set(nodes),
+      noTtlNamed: false,
+      pausedPastValidity: false,
     };
+    let grants = this.lastGrant.get(resource);
+    if (!grants) {
+      grants = new Map();
+      this.lastGrant.set(resource, grants);
+    }
+    grants.set(client, t);
     let holders = this.byResource.get(resource);
     if (!holders) {
       holders = new Map();
@@ -250,6 +360,13 @@ export class LockHolds {
   private extend(client: number, resource: string, t: number, ttlMs: number | undefined, validityMs: number | undefined): void {
     const hold = this.byResource.get(resource)?.get(client);
     if (!hold || hold.released) return;
+    if (hold.ttlMs === null) {
+      // A lock taken without a TTL (SETNX) getting one: its TTL arrives, nothing is renewed.
+      hold.ttlMs = ttlMs;
+      hold.expiresAt = ttlMs === undefined ? Infinity : t + ttlMs;
+      hold.validUntil = validityMs !== undefined ? t + validityMs : hold.expiresAt;
+      return;
+    }
     hold.extensions += 1;
     const ttl = ttlMs ?? (typeof hold.ttlMs === 'number' ? hold.ttlMs : undefined);
     if (ttl !== undefined) hold.expiresAt = t + ttl;
@@ -288,6 +405,7 @@ export class LockHolds {
       if (hold.released || hold.startT > signal.pausedAt || !Number.isFinite(hold.validUntil)) continue;
       const left = hold.validUntil - signal.pausedAt;
       if (left <= 0 || pausedMs <= left) continue;
+      hold.pausedPastValidity = true;
       const validity = hold.validityMs ?? (typeof hold.ttlMs === 'number' ? hold.ttlMs : left);
       const tail = left >= validity - 0.5 ? `longer than its ${formatDuration(validity)} validity` : `longer than the ${formatDuration(left)} left of its ${formatDuration(validity)} validity`;
       this.diagnoses.add({
@@ -303,4 +421,16 @@ export class LockHolds {
       });
     }
   }
+}
+
+/** What a section's exit tells the hold checks. */
+export interface SectionAtExit {
+  client: number;
+  job: string;
+  /** Time inside, pauses left out. */
+  runningMs: number;
+  enterSeq: number;
+  exitSeq: number;
+  enterT: number;
+  exitT: number;
 }

@@ -9,7 +9,7 @@ import type { HistoryEvent } from '../history';
 import { ClientTracker } from './clients';
 import { DiagnosisLog } from './diagnoses';
 import { Duplicates } from './duplicates';
-import { Fencing } from './fencing';
+import { Fencing, writeSession } from './fencing';
 import { LockHolds } from './holds';
 import { Liveness } from './liveness';
 import { MutualExclusion } from './mutual-exclusion';
@@ -43,8 +43,8 @@ export class IncrementalChecker {
     this.required = new Set(options.required ?? []);
     this.diagnoses = new DiagnosisLog(options.maxDiagnoses ?? DEFAULT_CHECKER_OPTIONS.maxDiagnoses);
     this.model = new RedisModel(this.diagnoses, options.lockKeys ?? []);
-    this.holds = new LockHolds(this.diagnoses);
     const at = timeWords(options.timeOrigin ?? 0);
+    this.holds = new LockHolds(this.diagnoses, at);
     this.exclusion = new MutualExclusion(this.clients, this.holds, at);
     this.duplicates = new Duplicates(options.expectedExecutions, at);
     this.fencing = new Fencing(at);
@@ -125,8 +125,8 @@ export class IncrementalChecker {
         this.exclusion.observe(event);
         break;
       case 'store': {
-        const start = this.exclusion.openSectionStart(event.client) ?? this.holds.currentHold(event.client, event.t)?.startT ?? event.t;
-        this.fencing.observe(event, start);
+        const session = writeSession(this.exclusion.openSectionStart(event.client), this.holds.currentHold(event.client, event.t)?.startT ?? null, event.t);
+        this.fencing.observe(event, session);
         this.exclusion.observeWrite(event.client, event.token, event.accepted);
         break;
       }

@@ -8,7 +8,12 @@
  *
  * Approximations, on purpose (this is a diagnosis aid, not a Redis emulator):
  * - a command takes effect at its completion; expiry uses the lab clock (a
- *   node's clock jump shifts it);
+ *   node's clock jump shifts it); an absolute expiry (PXAT, EXAT, PEXPIREAT,
+ *   EXPIREAT) is on the node's wall clock, which the history does not record,
+ *   so such a key has a TTL we cannot date and is modelled as never expiring;
+ * - the SET family (SET with NX/XX/EX/PX/KEEPTTL/GET, SETNX, SETEX, PSETEX,
+ *   GETSET) is one report, `set`, with whether it took effect; GETDEL is a
+ *   delete that says what it removed; PERSIST removes a TTL;
  * - an `info` (indeterminate) completion marks the key uncertain;
  * - Lua scripts are classified by the commands they call: `del`/`unlink`
  *   deletes its keys (only if they hold ARGV[1] when it also calls `get`),
@@ -38,6 +43,9 @@ export interface ParsedSet {
   nx: boolean;
   xx: boolean;
   keepTtl: boolean;
+  /** SET … GET or GETSET: the reply is the old value, not OK, so it says nothing alone about whether the SET took effect. */
+  get: boolean;
+  /** null: no TTL (SETNX, a SET without EX/PX); undefined: a TTL we cannot date (PXAT, EXAT). */
   ttlMs: number | null | undefined;
 }
 
@@ -52,11 +60,12 @@ export interface KeyspaceObserver {
   /** `node` came back up empty (restarted without persistence): `lost` is what it held, from before it went down at `downAt`. */
   restarted?(node: number, lost: ReadonlyMap<string, KeyEntry>, downAt: number, up: NodeStateEvent): void;
   /**
-   * A SET completed, in any phase. `replaced`: the live entry it overwrote, only when it took effect;
-   * `ttlMs`: the key's TTL after it (KEEPTTL resolved); `readFreeAt`: when the same client last read
-   * the key on that node as free (GET → nil) before this SET, if it had.
+   * A SET (or SETNX, SETEX, PSETEX, GETSET) completed, in any phase. `took`: it completed ok and took
+   * effect (the reply shapes differ: OK/nil, 1/0, the old value for GET); `replaced`: the live entry it
+   * overwrote, only when it took effect; `ttlMs`: the key's TTL after it (KEEPTTL resolved); `readFreeAt`:
+   * when the same client last read the key on that node as free (GET → nil) before this SET, if it had.
    */
-  set?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet, replaced: KeyEntry | undefined, ttlMs: number | null | undefined, readFreeAt: number | undefined): void;
+  set?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet, took: boolean, replaced: KeyEntry | undefined, ttlMs: number | null | undefined, readFreeAt: number | undefined): void;
   /**
    * A script that sets `key` to `token` completed, in any phase. `mine`: the key already held that
    * token, live (the script renews rather than takes it); `took`: it completed ok with a truthy reply.
@@ -64,16 +73,21 @@ export interface KeyspaceObserver {
   scriptSet?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, token: string, ttlMs: number | undefined, mine: boolean, took: boolean): void;
   /** `key` now holds a value `invoke.client` wrote (a SET or setting script took effect, other than a renewal of its own token). */
   wrote?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string): void;
-  /** A DEL, UNLINK or deleting script completed ok, whatever it removed. */
+  /** A DEL, UNLINK, GETDEL or deleting script completed ok, whatever it removed. */
   deleted?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, keys: readonly string[]): void;
   /**
    * A one-key delete removed `key`, which held `entry`; `offeredToken` is a deleting script's ARGV[1]
-   * (null for DEL). Deletes of several keys are not reported: lock code releases one key per command,
-   * and a bulk DEL is cleanup.
+   * (null for DEL and GETDEL, which offer none). Deletes of several keys are not reported: lock code
+   * releases one key per command, and a bulk DEL is cleanup.
    */
   removed?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, entry: KeyEntry, offeredToken: string | null): void;
-  /** An EXPIRE/PEXPIRE, or a script calling one, renewed `key`. `ttlMs` undefined: not a number we could read. */
+  /**
+   * An EXPIRE/PEXPIRE/EXPIREAT/PEXPIREAT, or a script calling one, gave `key` a TTL (Redis said 1).
+   * `ttlMs` undefined: not a number we could read, or an absolute time we cannot date.
+   */
   expired?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, ttlMs: number | undefined, byScript: boolean): void;
+  /** A PERSIST removed `key`'s TTL (Redis said 1): it now never expires. `entry`: the model's entry, if it knew the key. */
+  persisted?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, entry: KeyEntry | undefined): void;
 }
 
 const CALLED = /\bcall\(\s*['"]([a-zA-Z]+)['"]/g;
@@ -159,8 +173,14 @@ export class Keyspace {
     }
     switch (command) {
       case 'SET':
-        this.completeSet(invoke, done);
+      case 'SETNX':
+      case 'SETEX':
+      case 'PSETEX':
+      case 'GETSET': {
+        const set = parseSetFamily(command, args);
+        if (set) this.completeSet(invoke, done, set);
         return;
+      }
       case 'GET':
         this.completeGet(invoke, done);
         return;
@@ -168,9 +188,19 @@ export class Keyspace {
       case 'UNLINK':
         this.completeDelete(invoke, done, args, null);
         return;
+      case 'GETDEL':
+        this.completeGetDel(invoke, done);
+        return;
       case 'PEXPIRE':
       case 'EXPIRE':
         this.completeExpire(invoke, done, command === 'EXPIRE' ? 1000 : 1);
+        return;
+      case 'PEXPIREAT':
+      case 'EXPIREAT':
+        this.completeExpire(invoke, done, null);
+        return;
+      case 'PERSIST':
+        this.completePersist(invoke, done);
         return;
       case 'SCRIPT':
         if ((args[0] ?? '').toUpperCase() === 'LOAD' && typeof done.reply === 'string' && args[1] !== undefined) {
@@ -188,9 +218,7 @@ export class Keyspace {
     }
   }
 
-  private completeSet(invoke: RedisInvokeEvent, done: RedisCompleteEvent): void {
-    const set = parseSet(invoke.args);
-    if (!set) return;
+  private completeSet(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet): void {
     const { client, node } = invoke;
     const keys = this.keys(node);
     let readFreeAt: number | undefined;
@@ -200,7 +228,8 @@ export class Keyspace {
       readFreeAt = this.readFree.get(freeKey);
       if (readFreeAt !== undefined) this.readFree.delete(freeKey);
     }
-    if (done.phase !== 'ok' || done.reply === null) {
+    const took = done.phase === 'ok' && setTookEffect(set, done.reply);
+    if (!took) {
       if (done.phase === 'info') {
         const entry = keys.get(set.key);
         if (entry) entry.uncertain = true;
@@ -209,15 +238,16 @@ export class Keyspace {
         // XX refused: the key did not exist. (NX refused: it existed, as it was.)
         keys.delete(set.key);
       }
-      for (const observer of this.observers) observer.set?.(invoke, done, set, undefined, set.ttlMs, readFreeAt);
+      for (const observer of this.observers) observer.set?.(invoke, done, set, false, undefined, set.ttlMs, readFreeAt);
       return;
     }
 
     const previous = keys.get(set.key);
     const live = previous && previous.expiresAt > done.t ? previous : undefined;
-    const ttlMs = set.keepTtl && previous ? (previous.expiresAt === Infinity ? null : previous.expiresAt - done.t) : set.ttlMs;
+    // KEEPTTL keeps the TTL of a key that exists: an expired one is gone, so the new key has none.
+    const ttlMs = set.keepTtl && live ? (live.expiresAt === Infinity ? null : live.expiresAt - done.t) : set.ttlMs;
     keys.set(set.key, newEntry(set.value, client, done, ttlMs, false));
-    for (const observer of this.observers) observer.set?.(invoke, done, set, live, ttlMs, readFreeAt);
+    for (const observer of this.observers) observer.set?.(invoke, done, set, true, live, ttlMs, readFreeAt);
     for (const observer of this.observers) observer.wrote?.(invoke, done, set.key);
   }
 
@@ -238,11 +268,20 @@ export class Keyspace {
   }
 
   /**
-   * A DEL, or a script that deletes. `offeredToken` is the script's token
-   * argument; `tokenChecked` says the script compares the key's value with it
-   * first (it calls GET), so whatever it deleted held that token.
+   * A DEL, a GETDEL, or a script that deletes. `offeredToken` is the script's
+   * token argument (the client's own); `heldValue` is what a deleted key is
+   * known to have held: the token of a script that compares the key's value
+   * with it first (it calls GET), or GETDEL's reply. `removed`: how many keys
+   * it removed, from the reply unless the reply is something else (GETDEL's).
    */
-  private completeDelete(invoke: RedisInvokeEvent, done: RedisCompleteEvent, keysDeleted: readonly string[], offeredToken: string | null, tokenChecked = false): void {
+  private completeDelete(
+    invoke: RedisInvokeEvent,
+    done: RedisCompleteEvent,
+    keysDeleted: readonly string[],
+    offeredToken: string | null,
+    heldValue: string | null = null,
+    removed: number = replyCount(done.reply),
+  ): void {
     const keys = this.keys(invoke.node);
     if (done.phase === 'info') {
       // It may or may not have run: the key's value is in doubt.
@@ -254,18 +293,46 @@ export class Keyspace {
     }
     // A delete that failed (a reply error, never sent) deleted nothing.
     if (done.phase !== 'ok') return;
-    const gone = applyDelete(keys, keysDeleted, replyCount(done.reply), offeredToken, tokenChecked);
+    const gone = applyDelete(keys, keysDeleted, removed, heldValue);
     for (const observer of this.observers) observer.deleted?.(invoke, done, keysDeleted);
     if (gone) for (const observer of this.observers) observer.removed?.(invoke, done, keysDeleted[0] as string, gone, offeredToken);
   }
 
-  private completeExpire(invoke: RedisInvokeEvent, done: RedisCompleteEvent, unitMs: number): void {
+  /**
+   * GETDEL: a delete whose reply is the value it removed (nil: there was
+   * none). It offers no token, so removing another client's lock with it is
+   * the same bug as a plain DEL.
+   */
+  private completeGetDel(invoke: RedisInvokeEvent, done: RedisCompleteEvent): void {
+    const key = invoke.args[0];
+    if (key === undefined) return;
+    const held = done.phase === 'ok' && typeof done.reply === 'string' ? done.reply : null;
+    this.completeDelete(invoke, done, [key], null, held, held === null ? 0 : 1);
+  }
+
+  /**
+   * EXPIRE/PEXPIRE (`unitMs` 1000 or 1), or EXPIREAT/PEXPIREAT (`unitMs`
+   * null: an absolute time on the node's wall clock, which we cannot date).
+   * A wrong call (arguments swapped, a key that does not exist) is refused
+   * or answers 0, and changes nothing: the key keeps the TTL it had, or none.
+   */
+  private completeExpire(invoke: RedisInvokeEvent, done: RedisCompleteEvent, unitMs: number | null): void {
     const [key, amount] = invoke.args;
     if (key === undefined || done.phase !== 'ok' || replyCount(done.reply) !== 1) return;
-    const ms = Number(amount) * unitMs;
+    const ms = unitMs === null ? Number.NaN : Number(amount) * unitMs;
     const entry = this.keys(invoke.node).get(key);
-    if (entry && Number.isFinite(ms)) entry.expiresAt = done.t + ms;
+    // A TTL we cannot date is modelled as none, as for PXAT: we never expire what we cannot date.
+    if (entry) entry.expiresAt = Number.isFinite(ms) ? done.t + ms : Infinity;
     for (const observer of this.observers) observer.expired?.(invoke, done, key, Number.isFinite(ms) ? ms : undefined, false);
+  }
+
+  /** PERSIST: the key keeps its value and loses its TTL (Redis answers 1 only when it had one). */
+  private completePersist(invoke: RedisInvokeEvent, done: RedisCompleteEvent): void {
+    const key = invoke.args[0];
+    if (key === undefined || done.phase !== 'ok' || replyCount(done.reply) !== 1) return;
+    const entry = this.keys(invoke.node).get(key);
+    if (entry) entry.expiresAt = Infinity;
+    for (const observer of this.observers) observer.persisted?.(invoke, done, key, entry);
   }
 
   private commandsOf(script: string): ReadonlySet<string> {
@@ -288,7 +355,7 @@ export class Keyspace {
     const token = argv[0] ?? null;
 
     if (called.has('del') || called.has('unlink')) {
-      this.completeDelete(invoke, done, keys, token, called.has('get') && token !== null);
+      this.completeDelete(invoke, done, keys, token, called.has('get') ? token : null);
       return;
     }
     const ttlArg = argv.find((a, i) => i > 0 && Number.isFinite(Number(a)) && a.trim() !== '');
@@ -334,25 +401,28 @@ function newEntry(value: string, client: number, done: RedisCompleteEvent, ttlMs
   };
 }
 
-/** Applies a completed delete that removed `removed` keys; returns what a one-key delete removed, if the key was known. */
-function applyDelete(keys: Map<string, KeyEntry>, keysDeleted: readonly string[], removed: number, offeredToken: string | null, tokenChecked: boolean): KeyEntry | undefined {
+/**
+ * Applies a completed delete that removed `removed` keys; returns what a one-key delete removed, if the key was known.
+ * `heldValue`: what a removed key is known to have held (a checked release's token, GETDEL's reply), else null.
+ */
+function applyDelete(keys: Map<string, KeyEntry>, keysDeleted: readonly string[], removed: number, heldValue: string | null): KeyEntry | undefined {
   if (keysDeleted.length === 1) {
     const key = keysDeleted[0] as string;
     const entry = keys.get(key);
     if (removed === 1) {
-      // A checked release that deleted a key the model thinks holds another token: the other SET's
+      // A delete known to have removed one value, of a key the model thinks holds another: the other SET's
       // completion was recorded first but ran after this delete. The model's entry is the newer one.
-      if (tokenChecked && entry && entry.value !== offeredToken) return undefined;
+      if (heldValue !== null && entry && entry.value !== heldValue) return undefined;
       keys.delete(key);
       return entry;
     }
-    // A plain DEL that removed nothing: the key was already gone.
-    if (!tokenChecked) keys.delete(key);
+    // A plain DEL (or a GETDEL answering nil) that removed nothing: the key was already gone.
+    if (heldValue === null) keys.delete(key);
     // A checked release that removed nothing left the key (someone else's, or none) as it was.
     return undefined;
   }
   // Several keys: exact only when all or none were removed.
-  if (removed === keysDeleted.length || (removed === 0 && !tokenChecked)) for (const key of keysDeleted) keys.delete(key);
+  if (removed === keysDeleted.length || (removed === 0 && heldValue === null)) for (const key of keysDeleted) keys.delete(key);
   else if (removed > 0)
     for (const key of keysDeleted) {
       const entry = keys.get(key);
@@ -361,17 +431,60 @@ function applyDelete(keys: Map<string, KeyEntry>, keysDeleted: readonly string[]
   return undefined;
 }
 
+/** The SET family as one shape; `command` is upper-case. */
+function parseSetFamily(command: string, args: readonly string[]): ParsedSet | null {
+  switch (command) {
+    case 'SET':
+      return parseSet(args);
+    case 'SETNX': {
+      // SETNX key value: SET key value NX, without a TTL (answers 1 or 0).
+      const [key, value] = args;
+      return key === undefined || value === undefined ? null : { key, value, nx: true, xx: false, keepTtl: false, get: false, ttlMs: null };
+    }
+    case 'SETEX':
+    case 'PSETEX': {
+      // SETEX key seconds value / PSETEX key milliseconds value.
+      const [key, amount, value] = args;
+      if (key === undefined || value === undefined) return null;
+      const ms = Number(amount) * (command === 'SETEX' ? 1000 : 1);
+      return { key, value, nx: false, xx: false, keepTtl: false, get: false, ttlMs: Number.isFinite(ms) ? ms : undefined };
+    }
+    case 'GETSET': {
+      // GETSET key value: SET key value GET (it clears the TTL, like a plain SET).
+      const [key, value] = args;
+      return key === undefined || value === undefined ? null : { key, value, nx: false, xx: false, keepTtl: false, get: true, ttlMs: null };
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * Whether a SET that completed ok took effect, from its reply: SET answers
+ * OK or nil, SETNX 1 or 0; with GET the reply is the old value, so NX took
+ * effect when there was none (nil), XX when there was one, and neither always.
+ */
+function setTookEffect(set: ParsedSet, reply: ReplyJson | undefined): boolean {
+  if (set.get) {
+    if (set.nx) return reply === null;
+    if (set.xx) return reply !== null;
+    return true;
+  }
+  return reply !== null && replyCount(reply) !== 0;
+}
+
 function parseSet(args: readonly string[]): ParsedSet | null {
   const key = args[0];
   const value = args[1];
   if (key === undefined || value === undefined) return null;
-  const set: ParsedSet = { key, value, nx: false, xx: false, keepTtl: false, ttlMs: null };
+  const set: ParsedSet = { key, value, nx: false, xx: false, keepTtl: false, get: false, ttlMs: null };
   for (let i = 2; i < args.length; i++) {
     const option = (args[i] ?? '').toUpperCase();
     const next = Number(args[i + 1]);
     if (option === 'NX') set.nx = true;
     else if (option === 'XX') set.xx = true;
     else if (option === 'KEEPTTL') set.keepTtl = true;
+    else if (option === 'GET') set.get = true;
     else if (option === 'PX') {
       set.ttlMs = Number.isFinite(next) ? next : undefined;
       i++;

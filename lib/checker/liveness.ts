@@ -24,7 +24,7 @@
 import type { NodeStateEvent } from '../history';
 import type { Hold, LockHolds, LockOutcome } from './holds';
 import type { CheckResult, CounterExample } from './types';
-import { clientLabel, formatDuration, quote, sortedUnique, timeWords, type TimeWords } from './format';
+import { clientLabel, endWords, formatDuration, quote, sortedUnique, timeWords, type TimeWords } from './format';
 
 interface Window {
   resource: string;
@@ -181,9 +181,7 @@ export class Liveness {
     window.lastSeq = seq;
     if (window.report || t - window.startT <= this.boundMs) return;
     const who = [...window.clients].sort((a, b) => a - b).map(clientLabel).join(' and ');
-    const why = window.stuck
-      ? `its holder ${clientLabel(window.stuck.client)} had ${window.stuck.crashed ? 'crashed' : 'gone'} and its key has no TTL`
-      : `it was free and ${window.up} of ${window.nodes} nodes were up (quorum ${window.quorum})`;
+    const why = window.stuck ? this.stuckWords(window.stuck) : `it was free and ${window.up} of ${window.nodes} nodes were up (quorum ${window.quorum})`;
     const counterExample: CounterExample = {
       check: 'liveness',
       message: `For ${formatDuration(t - window.startT)} (${this.formatTime(window.startT)} → ${this.formatTime(t)}) ${who} kept failing to take ${quote(window.resource)}, although ${why}; the bound is ${formatDuration(this.boundMs)}.`,
@@ -193,6 +191,12 @@ export class Liveness {
     };
     window.report = { triggerT: t, example: counterExample, uncertain: window.uncertain, withdrawn: false };
     this.reports.push(window.report);
+  }
+
+  /** Why a lock nobody holds is still taken: its holder is gone and the key has no TTL. */
+  private stuckWords(stuck: Hold): string {
+    const gone = stuck.endHow !== null && stuck.endedAt !== null ? `${endWords(stuck.endHow)} at ${this.formatTime(stuck.endedAt)}` : 'gone';
+    return `its holder ${clientLabel(stuck.client)} had ${gone} without releasing it and its key has no TTL, so it never frees`;
   }
 
   private quorumState(resource: string): { up: number; nodes: number; quorum: number } {

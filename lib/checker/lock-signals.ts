@@ -3,10 +3,12 @@
  * keyspace's reports are a lock being acquired, extended or released, and
  * with which token. holds.ts turns them into holds.
  *
- * A key is a lock key once something treats it as one: a SET NX on it, a
- * setting script, a LockEvent naming it, or the lab's `lockKeys` option. A
- * plain SET is an acquire only on a lock key, or right after the same client
- * read the key as free (a hand-made check-then-set lock).
+ * A key is a lock key once something treats it as one: a SET NX or SETNX on
+ * it, a setting script, a LockEvent naming it, or the lab's `lockKeys`
+ * option. A plain SET is an acquire only on a lock key, or right after the
+ * same client read the key as free (a hand-made check-then-set lock). A
+ * SETNX is an acquire without a TTL: the PEXPIRE that usually follows it is
+ * read as the TTL arriving (holds.ts), and a PERSIST as it going away.
  */
 import type { RedisCompleteEvent, RedisInvokeEvent } from '../history';
 import type { KeyEntry, KeyspaceObserver, ParsedSet } from './keyspace';
@@ -27,7 +29,9 @@ export type RawLockSignal =
       seq: number;
     }
   | { kind: 'extend'; client: number; node: number; key: string; ttlMs: number | undefined; t: number; seq: number }
-  | { kind: 'release'; client: number; node: number; key: string; t: number; seq: number };
+  | { kind: 'release'; client: number; node: number; key: string; t: number; seq: number }
+  /** A PERSIST removed the key's TTL: `client` is whose lock it is (the key's setter), `by` who sent it. */
+  | { kind: 'persist'; client: number; by: number; node: number; key: string; t: number; seq: number };
 
 /** Most events imply no lock signal: share one empty answer rather than allocate one per event. */
 const NONE: readonly RawLockSignal[] = Object.freeze([]);
@@ -57,7 +61,7 @@ export class LockSignals implements KeyspaceObserver {
     return found;
   }
 
-  set(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet, replaced: KeyEntry | undefined, ttlMs: number | null | undefined, readFreeAt: number | undefined): void {
+  set(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet, took: boolean, replaced: KeyEntry | undefined, ttlMs: number | null | undefined, readFreeAt: number | undefined): void {
     if (set.nx) this.lockKeys.add(set.key);
     const isLockSet = set.nx || readFreeAt !== undefined || this.lockKeys.has(set.key);
     if (done.phase === 'info') {
@@ -68,7 +72,7 @@ export class LockSignals implements KeyspaceObserver {
       if (isLockSet && set.nx) this.acquire(invoke, done, set.key, set.value, set.ttlMs, 'fail');
       return;
     }
-    if (done.reply === null) {
+    if (!took) {
       // NX refused (the key existed) or XX refused (it did not).
       if (set.nx) this.acquire(invoke, done, set.key, set.value, set.ttlMs, 'fail');
       return;
@@ -106,6 +110,13 @@ export class LockSignals implements KeyspaceObserver {
   /** A script that renews is an extend script, so its keys count whatever they are; a bare EXPIRE only on a lock key. */
   expired(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, ttlMs: number | undefined, byScript: boolean): void {
     if (byScript || this.lockKeys.has(key)) this.extend(invoke, done, key, ttlMs);
+  }
+
+  /** Only on a lock key: a PERSIST elsewhere is no lock's business. */
+  persisted(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, entry: KeyEntry | undefined): void {
+    if (!this.lockKeys.has(key)) return;
+    const holder = entry?.setter ?? invoke.client;
+    this.push({ kind: 'persist', client: holder, by: invoke.client, node: invoke.node, key, t: done.t, seq: done.seq });
   }
 
   private acquire(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, token: string, ttlMs: number | null | undefined, outcome: 'ok' | 'fail' | 'unknown'): void {

@@ -40,8 +40,10 @@ export type DiagnosisKind =
   | 'pause-beyond-validity'
   /** A node lost a live lock key in a restart without persistence and then granted it to another client. */
   | 'restart-without-persistence'
-  /** A client crashed holding a lock whose key has no TTL: the key never frees. */
-  | 'lock-without-ttl-never-frees';
+  /** A lock key was left without a TTL (SETNX without a PEXPIRE, a PERSIST) and its holder died or could: the key never frees. */
+  | 'lock-without-ttl-never-frees'
+  /** A critical section was still running after its lock's validity ended, and nobody else took the lock meanwhile. */
+  | 'section-outlived-lock';
 
 /** A named bug, computed from the history. */
 export interface Diagnosis {

@@ -19,6 +19,7 @@ export const DIAGNOSIS_KINDS = [
   'pause-beyond-validity',
   'restart-without-persistence',
   'lock-without-ttl-never-frees',
+  'section-outlived-lock',
 ] as const satisfies readonly DiagnosisKind[];
 
 // A compile-time check that the list above names every kind the checker knows.

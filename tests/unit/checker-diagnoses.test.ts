@@ -162,9 +162,9 @@ describe('checker: diagnoses', () => {
     const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX'], 'OK').at(10).crash(1);
     for (let t = 100; t <= 3000; t += 300) h.at(t).redis(2, 1, 'SET', ['lock', 'b', 'NX'], null);
     const verdict = check(h.build(), { livenessBoundMs: 1000 });
-    expect(find(verdict, 'lock-without-ttl-never-frees')?.message).toMatch(/^Client 1 crashed holding 'lock', whose key has no TTL/);
+    expect(find(verdict, 'lock-without-ttl-never-frees')?.message).toMatch(/^Client 1 crashed at 10 ms holding 'lock' \(taken at 1 ms\), whose key has no TTL/);
     expect(verdict.checks.liveness.valid).toBe('violated');
-    expect(verdict.checks.liveness.counterExample?.message).toContain('its holder Client 1 had crashed and its key has no TTL');
+    expect(verdict.checks.liveness.counterExample?.message).toContain('its holder Client 1 had crashed at 10 ms without releasing it and its key has no TTL');
   });
 
   it('the GET-then-SET race', () => {

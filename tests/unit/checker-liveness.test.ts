@@ -96,7 +96,7 @@ describe('checker: liveness', () => {
     for (let t = 700; t <= 4000; t += 300) h.at(t).redis(2, 1, 'SET', ['lock', 'b', 'NX', 'PX', '200'], null);
     const result = check(h.build(), { livenessBoundMs: 1000 }).checks.liveness;
     expect(result.valid).toBe('violated');
-    expect(result.counterExample?.message).toContain('crashed and its key has no TTL');
+    expect(result.counterExample?.message).toContain('crashed at 600 ms without releasing it and its key has no TTL');
   });
 
   it('a release whose reply timed out or failed leaves the hold until its key expires: waiting for it is no violation', () => {
