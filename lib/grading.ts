@@ -12,8 +12,14 @@ export const exerciseCheckSchema = z
 export type ExerciseCheckInput = z.input<typeof exerciseCheckSchema>;
 
 export interface GradedRun {
+  /** A scenario's id, an adversary's id, or `hidden` for a hidden check that passed (its title stays unsaid). */
   scenarioId: string;
+  /** What ran: a scenario's title; a hidden check's own title only once it failed ("Hidden check 2 of 3" before). */
   scenarioTitle: string;
+  /** A check the page never lists (its title is told only when it fails). */
+  hidden?: boolean;
+  /** A probe calls the learner's function on its own; its seed is its scenario's and means little to a learner. */
+  probe?: boolean;
   seed: number;
   runId: string;
   passed: boolean;
@@ -35,5 +41,6 @@ export interface GradeProgress {
   slug: string;
   done: number;
   total: number;
-  current: { scenarioId: string; seed: number } | null;
+  /** The run going on; `title` in the learner's words ("Hidden check 1 of 3" for a hidden one). */
+  current: { scenarioId: string; seed: number; title?: string } | null;
 }

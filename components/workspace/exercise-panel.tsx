@@ -8,6 +8,7 @@
  */
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { useProgressActions } from '@/components/progress/progress-provider';
+import type { GradedRun } from '@/lib/grading';
 import type { Scenario } from '@/lib/scenario';
 import { checkingWords } from './exercise-words';
 import type { WorkspaceExercise } from './types';
@@ -19,6 +20,14 @@ export interface ExercisePanelProps {
   scenarios: readonly Scenario[];
   /** The editor's code now (read when the button is pressed). */
   code: () => string;
+}
+
+/** Which graded run failed, in words: a hidden check is named only now that it failed. */
+function failedWords(run: GradedRun | undefined, count: number, total: number): string {
+  if (!run) return 'A graded run failed.';
+  if (run.hidden) return `A hidden check failed: “${run.scenarioTitle}” (check ${count} of ${total}).`;
+  if (run.probe) return `It failed the check “${run.scenarioTitle}” (check ${count} of ${total}).`;
+  return `It failed under “${run.scenarioTitle}” with seed ${run.seed} (run ${count} of ${total}).`;
 }
 
 export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanelProps) {
@@ -71,7 +80,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
         {result?.passed && (
           <p className={styles.exercisePassed} data-testid="exercise-result" data-passed="true">
             <span aria-hidden="true">✓ </span>
-            <strong>Passed.</strong> Your code held in all {result.total} graded runs, and the work got done. Well done.
+            <strong>Passed.</strong> Your code held in all {result.total} graded runs — the scenarios and the checks aimed at this lesson's bugs, hidden ones included — and the work got done. Well done.
           </p>
         )}
         {result && !result.passed && (
@@ -79,7 +88,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
             <p>
               <span aria-hidden="true">✗ </span>
               <strong>Not yet.</strong>{' '}
-              {failedRun ? `It failed under “${failedRun.scenarioTitle}” with seed ${failedRun.seed} (run ${result.runs.length} of ${result.total}).` : 'A graded run failed.'}
+              {failedWords(failedRun, result.runs.length, result.total)}
             </p>
             {failure && <p data-testid="exercise-counter-example">{failure.message}</p>}
             {failure?.counterExample && (

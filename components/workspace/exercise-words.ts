@@ -5,6 +5,8 @@ import type { Scenario } from '@/lib/scenario';
 export function checkingWords(progress: GradeProgress | null, scenarios: readonly Pick<Scenario, 'id' | 'title'>[], plannedRuns: number): string {
   if (!progress) return `Checking your solution: ${plannedRuns} graded ${plannedRuns === 1 ? 'run' : 'runs'}…`;
   if (!progress.current) return progress.done >= progress.total ? `Checked ${progress.total} of ${progress.total}; finishing…` : 'Finishing…';
-  const title = scenarios.find((s) => s.id === progress.current?.scenarioId)?.title ?? progress.current.scenarioId;
+  const known = scenarios.find((s) => s.id === progress.current?.scenarioId);
+  if (!known && progress.current.title) return `Checking ${progress.done + 1} of ${progress.total}: ${progress.current.title}`;
+  const title = known?.title ?? progress.current.title ?? progress.current.scenarioId;
   return `Checking ${progress.done + 1} of ${progress.total}: ${title} — seed ${progress.current.seed}`;
 }

@@ -41,7 +41,8 @@ async function main(): Promise<void> {
       const ok = result.passed === p.right;
       if (!ok) wrongVerdicts++;
       console.log(`${ok ? 'ok  ' : 'MISS'} ${p.name}: ${result.passed ? 'passed' : 'rejected'} after ${result.runs.length}/${result.total} runs in ${seconds} s`);
-      if (result.failure) console.log(`       ${result.failure.message}`);
+      const last = result.runs.at(-1);
+      if (result.failure) console.log(`       [${last?.hidden ? 'hidden ' : ''}${last?.probe ? 'probe' : 'scenario'} ${last?.scenarioId}] ${result.failure.message}`);
     }
   } finally {
     await lab.destroy();

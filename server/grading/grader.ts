@@ -119,8 +119,7 @@ export function judge(planned: PlannedRun, ended: RunEnded, minCompleted: number
   }
   if (reason === null) return null;
   const trace = planned.trace ? splitCallWords(events(), planned.trace, origin) : null;
-  const where = planned.hidden ? `A hidden check failed (${planned.title})` : `"${planned.title}" failed`;
-  return `${where}: ${reason}${trace ? ` ${trace}` : ''}`;
+  return trace ? `${reason} ${trace}` : reason;
 }
 
 /**
@@ -163,15 +162,18 @@ export async function gradeExercise(
     // A hidden check is named only once it fails: its title says what it goes after.
     const shownTitle = planned.hidden ? `Hidden check ${++hiddenSeen} of ${hiddenTotal}` : planned.title;
     const shownId = planned.hidden ? 'hidden' : planned.id;
-    onProgress({ slug: lesson.slug, done: index, total: plan.length, current: { scenarioId: shownId, seed: planned.seed } });
+    onProgress({ slug: lesson.slug, done: index, total: plan.length, current: { scenarioId: shownId, seed: planned.seed, title: shownTitle } });
+    const kind = { hidden: planned.hidden, probe: planned.probe };
     if (!planned.program.ok) {
-      return failed(lesson, plan.length, graded, { scenarioId: shownId, scenarioTitle: shownTitle, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, null, onProgress);
+      return failed(lesson, plan.length, graded, { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, null, onProgress);
     }
     const info = await runs.start({ code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
     const result = await runs.whenEnded(info.runId);
     if (result.outcome.status === 'stopped') throw new LabOperationError('conflict', 'A graded run was stopped (another run started?), so checking stopped. Press "Check my solution" again.');
     const reason = judge(planned, result, minCompleted, () => runs.historyOf(info.runId), info.startedAt);
-    const run: GradedRun = { scenarioId: shownId, scenarioTitle: reason && planned.hidden ? planned.title : shownTitle, seed: planned.seed, runId: info.runId, passed: reason === null, ...(reason ? { reason } : {}) };
+    const run: GradedRun = reason
+      ? { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: info.runId, passed: false, reason }
+      : { scenarioId: shownId, scenarioTitle: shownTitle, ...kind, seed: planned.seed, runId: info.runId, passed: true };
     graded.push(run);
     if (reason) return failed(lesson, plan.length, graded, run, result, onProgress);
   }

@@ -48,7 +48,8 @@ function toWorkspaceLesson(lesson: Lesson): WorkspaceLesson {
     exercise: {
       function: lesson.exercise.function,
       description: lesson.exercise.description,
-      runs: lesson.exercise.scenarios.length * lesson.exercise.seeds.length,
+      // Hidden adversaries are counted, never described: the page's bundle must not reveal them.
+      runs: lesson.adversaries.length + lesson.exercise.scenarios.length * lesson.exercise.seeds.length,
     },
   };
 }

@@ -6,6 +6,7 @@ const __said = (a) => `quorum(${a.n}) returned ${__probe.show(a.q)}`;
 const __notNumber = __answers.find((a) => typeof a.q !== 'number' || !Number.isFinite(a.q));
 if (__notNumber) __probe.fail(`${__said(__notNumber)}: a number of votes is expected.`);
 const __unsafe = __answers.find((a) => 2 * Math.ceil(a.q) <= a.n);
+if (__unsafe && __unsafe.q <= 0) __probe.fail(`${__said(__unsafe)}: a client with no vote at all would hold the lock — every client at once. A quorum must be a strict majority: ⌊n/2⌋ + 1 = ${__unsafe.right}.`);
 if (__unsafe) {
   const __k = Math.ceil(__unsafe.q);
   __probe.fail(`${__said(__unsafe)}: two clients could each collect ${__k} of ${__unsafe.n} votes from different nodes and both hold the lock. A quorum must be a strict majority: ⌊n/2⌋ + 1 = ${__unsafe.right}.`);
