@@ -62,8 +62,8 @@ ${fenced ? "const token = await clients[0].incr('fence:invoice:42');" : ''}
 await lab.job('charge-invoice').run(${jobMs}, async () => {
 ${
   fenced
-    ? "  try { lab.store.write('invoice:42', 'charged by client ' + lab.client, token); } catch (e) { lab.log('my write was fenced off: ' + e.message); }"
-    : "  lab.store.write('invoice:42', 'charged by client ' + lab.client, null);"
+    ? "  try { await lab.store.write('invoice:42', 'charged by client ' + lab.client, token); } catch (e) { lab.log('my write was fenced off: ' + e.message); }"
+    : "  await lab.store.write('invoice:42', 'charged by client ' + lab.client, null);"
 }
 });
 await lock.release().catch(() => undefined);

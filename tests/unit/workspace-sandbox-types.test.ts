@@ -52,7 +52,9 @@ describe('sandbox type definitions', () => {
       await client.connect();
       const token = randomUUID() + randomBytes(4).toString('hex');
       const ok = await client.set('lock', token, { NX: true, PX: 1000 });
-      cron.schedule('0 6 * * *', async () => { lab.store.write('invoice', 'sent', 33); });
+      cron.schedule('0 6 * * *', async () => { await lab.store.write('invoice', 'sent', 33); });
+      const last: string | null = await lab.store.read('invoice');
+      await lab.job('send').run(100, async () => { await lab.store.write('invoice', String(last), 34); });
       console.log(ok, new Redlock([]), lab.client, performance.now());
       setTimeout(() => undefined, 10).unref();
     `;
@@ -85,5 +87,10 @@ describe('sandbox type definitions', () => {
     const errors = diagnose(`import lab from 'lab';\nawait lab.job('x').run('long');\nimport fs from 'fs';`);
     expect(errors.join('\n')).toMatch(/not assignable to parameter of type 'number'/);
     expect(errors.join('\n')).toMatch(/Cannot find module 'fs'/);
+  });
+
+  it('flag a store read used without await: the store is remote', () => {
+    const errors = diagnose(`import lab from 'lab';\nconst seen: string | null = lab.store.read('invoice');`);
+    expect(errors.join('\n')).toMatch(/Type 'Promise<string.*' is not assignable to type 'string'/);
   });
 });
