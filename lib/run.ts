@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Verdict } from './checker/types';
 import { MAX_CLIENTS } from './cluster';
+import { MAX_SEED } from './random';
 import { scenarioSchema } from './scenario';
 import { topologySchema } from './schemas';
 
@@ -49,6 +50,11 @@ export const runStartSchema = z
      * experiment keeps the nodes and keys the learner left).
      */
     fresh: z.boolean().optional(),
+    /**
+     * Replays a run: the seed the clients' Math.random(), crypto values and store latencies are drawn
+     * from (and, with a scenario, its schedule: it becomes the scenario's seed). Drawn when absent.
+     */
+    seed: z.number().int().min(0).max(MAX_SEED).optional(),
   })
   .strict();
 
@@ -100,6 +106,8 @@ export interface RunInfo {
   runId: string;
   clients: number;
   scenario: { id: string; title: string; seed: number } | null;
+  /** What the run was drawn from (the scenario's seed, the one asked for, or a fresh one): run:start with it replays the run. */
+  seed: number;
   /** Lab clock when the run started. */
   startedAt: number;
 }

@@ -8,13 +8,22 @@
 const LAB = `declare module 'lab' {
   export interface Job {
     readonly name: string;
-    /** The protected critical section: the checker counts who is inside. Resolves with the execution number. */
+    /** The protected critical section: the checker counts who is inside. Works for \`ms\`; resolves with the execution number. */
     run(ms?: number): Promise<number>;
+    /** Runs \`work\` inside the section (e.g. the protected write) and resolves with its result. */
+    run<T>(work: (execution: number) => T | Promise<T>): Promise<T>;
+    /** Works for \`ms\`, then runs \`work\`, still inside the section. */
+    run<T>(ms: number, work: (execution: number) => T | Promise<T>): Promise<T>;
   }
   export interface FencedStore {
-    /** Writes through the fenced store. A token not greater than the highest accepted throws "fenced: token 32 <= 33". Without a token the write is unfenced. */
-    write(key: string, value: string | number, token?: number | null): number | null;
-    read(key: string): string | null;
+    /**
+     * Writes through the fenced store, a remote service: resolves a few ms later (its latency, each way) with the
+     * token, or null for a write without one. A token not greater than the highest accepted rejects with an Error
+     * whose code is 'EFENCED' ("fenced: token 32 <= 33"). Without a token the write is unfenced.
+     */
+    write(key: string, value: string | number, token?: number | null): Promise<number | null>;
+    /** What the store held when the request arrived (null: nothing), a few ms later. */
+    read(key: string): Promise<string | null>;
   }
   export interface Lab {
     /** This client's number, from 1. */

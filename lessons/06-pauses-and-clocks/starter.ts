@@ -27,7 +27,7 @@ try {
     lab.log('the lock ran out while rendering: not sending');
   } else {
     await lab.job('send-invoice').run(SEND_MS);
-    lab.store.write('invoice-2024-06', `sent by Client ${lab.client}`);
+    await lab.store.write('invoice-2024-06', `sent by Client ${lab.client}`);
   }
 } finally {
   await lock.release().catch(() => undefined); // it may have expired already

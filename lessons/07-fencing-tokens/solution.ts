@@ -19,10 +19,11 @@ const TTL_MS = 2000;
 const SEND_MS = 800;
 
 // The resource checks the token, so safety no longer depends on timing:
-// a stale writer is refused however long it slept.
-function fencedWrite(key: string, value: string, token: number): boolean {
+// a stale writer is refused however long it slept. The store is remote, so
+// the refusal arrives as a rejected promise.
+async function fencedWrite(key: string, value: string, token: number): Promise<boolean> {
   try {
-    lab.store.write(key, value, token);
+    await lab.store.write(key, value, token);
     return true;
   } catch (error) {
     if ((error as { code?: string }).code === 'EFENCED') return false;
@@ -38,11 +39,10 @@ try {
   // No validity check this time (lesson 6's check would still save work,
   // but safety no longer rests on it). The send is the critical section;
   // its last step records the invoice.
-  const section = lab.job('send-invoice').run(SEND_MS + 20);
-  await lab.sleep(SEND_MS);
-  const accepted = fencedWrite('invoice-2024-06', `sent by Client ${lab.client}`, token);
+  const accepted = await lab.job('send-invoice').run(SEND_MS, () =>
+    fencedWrite('invoice-2024-06', `sent by Client ${lab.client}`, token),
+  );
   lab.log(accepted ? 'invoice recorded' : `fenced off: token ${token} is stale`);
-  await section;
 } finally {
   await lock.release().catch(() => undefined);
 }

@@ -18,11 +18,13 @@ const counter = nodes[0]!;
 const TTL_MS = 2000;
 const SEND_MS = 800;
 
-// EXERCISE: write through the fence. Pass the token to lab.store.write so the
-// store can refuse a stale writer; return true if the write was accepted and
-// false if the store fenced it off (the error's code is 'EFENCED').
-function fencedWrite(key: string, value: string, token: number): boolean {
-  lab.store.write(key, value); // no token: the store cannot tell old from new
+// EXERCISE: write through the fence. The store is a remote service: its calls
+// answer promises, a few ms later. Pass the token to lab.store.write so the
+// store can refuse a stale writer; resolve true if the write was accepted and
+// false if the store fenced it off (the promise rejects with an error whose
+// code is 'EFENCED').
+async function fencedWrite(key: string, value: string, token: number): Promise<boolean> {
+  await lab.store.write(key, value); // no token: the store cannot tell old from new
   return true;
 }
 
@@ -34,11 +36,10 @@ try {
   // No validity check this time (lesson 6's check would still save work,
   // but safety no longer rests on it). The send is the critical section;
   // its last step records the invoice.
-  const section = lab.job('send-invoice').run(SEND_MS + 20);
-  await lab.sleep(SEND_MS);
-  const accepted = fencedWrite('invoice-2024-06', `sent by Client ${lab.client}`, token);
+  const accepted = await lab.job('send-invoice').run(SEND_MS, () =>
+    fencedWrite('invoice-2024-06', `sent by Client ${lab.client}`, token),
+  );
   lab.log(accepted ? 'invoice recorded' : `fenced off: token ${token} is stale`);
-  await section;
 } finally {
   await lock.release().catch(() => undefined);
 }

@@ -66,12 +66,12 @@ async function runDailyReportOnce(): Promise<void> {
     return;
   }
   try {
-    if (lab.store.read(`report-done:${DAY}`) !== null) {
+    if ((await lab.store.read(`report-done:${DAY}`)) !== null) {
       lab.log('already done today: skipping');
       return;
     }
     await lab.job('daily-report').run(300);
-    lab.store.write(`report-done:${DAY}`, `Client ${lab.client}`);
+    await lab.store.write(`report-done:${DAY}`, `Client ${lab.client}`);
   } finally {
     await lock.release().catch(() => undefined);
   }

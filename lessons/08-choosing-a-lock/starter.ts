@@ -56,8 +56,9 @@ async function measure(rounds: number): Promise<void> {
 
 // EXERCISE: make the daily report run once per day across all workers.
 // Take a Redlock lock (retryCount is 0: if someone else has it, skip today),
-// and inside it check and record the day in the store (lab.store.read /
-// lab.store.write) so a worker arriving after the first one finished skips too.
+// and inside it check and record the day in the store (await lab.store.read /
+// await lab.store.write: the store is remote, its calls answer promises) so a
+// worker arriving after the first one finished skips too.
 async function runDailyReportOnce(): Promise<void> {
   await lab.job('daily-report').run(300);
 }

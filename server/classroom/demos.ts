@@ -40,8 +40,8 @@ ${fenced ? "const token = await clients[0].incr('fence:invoice:42');\n" : ''}// 
 await lab.job('charge-invoice').run(${jobMs}, async () => {
 ${
   fenced
-    ? "  try {\n    lab.store.write('invoice:42', 'charged by client ' + lab.client, token);\n  } catch (e) {\n    lab.log('my write was fenced off: ' + e.message);\n  }"
-    : "  lab.store.write('invoice:42', 'charged by client ' + lab.client, null);"
+    ? "  try {\n    await lab.store.write('invoice:42', 'charged by client ' + lab.client, token);\n  } catch (e) {\n    lab.log('my write was fenced off: ' + e.message);\n  }"
+    : "  await lab.store.write('invoice:42', 'charged by client ' + lab.client, null);"
 }
 });
 await lock.release().catch(() => undefined);

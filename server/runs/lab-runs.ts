@@ -11,6 +11,7 @@ import { IncrementalChecker } from '@/lib/checker';
 import type { Verdict } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
+import { drawSeed } from '@/lib/random';
 import type { z } from 'zod';
 import { runStartSchema, type Diagnostic, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
 import { clientStart, schedule } from '@/lib/scenario';
@@ -161,7 +162,12 @@ export class LabRuns extends EventEmitter<Events> {
   }
 
   private async startNow(input: RunStart): Promise<RunInfo> {
-    const { code, clients: asked, scenario, limits: askedLimits, checker: checkerSettings, topology, fresh } = input;
+    const { code, clients: asked, limits: askedLimits, checker: checkerSettings, topology, fresh } = input;
+    // One seed for the whole run, reported in RunInfo so it can be replayed: the one asked for, else the
+    // scenario's, else a fresh one. With a scenario it is the scenario's seed too, so its schedule and the
+    // clients' randomness replay together.
+    const seed = input.seed ?? input.scenario?.seed ?? drawSeed();
+    const scenario = input.scenario && { ...input.scenario, seed };
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
     await this.stop();
@@ -170,7 +176,7 @@ export class LabRuns extends EventEmitter<Events> {
     const clients = asked ?? scenario?.clients ?? DEFAULT_CLIENTS;
     const admitted = await this.admit(clients);
     try {
-      return await this.startAdmitted({ code, clients, scenario, limits, notes, checkerSettings, topology, fresh }, admitted);
+      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh }, admitted);
     } catch (error) {
       admitted?.release();
       throw error;
@@ -195,6 +201,7 @@ export class LabRuns extends EventEmitter<Events> {
       code: string;
       clients: number;
       scenario: RunStart['scenario'];
+      seed: number;
       limits: Partial<SandboxLimits>;
       notes: string[];
       checkerSettings: RunStart['checker'];
@@ -203,7 +210,7 @@ export class LabRuns extends EventEmitter<Events> {
     },
     admitted: Admitted | null,
   ): Promise<RunInfo> {
-    const { code, clients, scenario, limits, notes, checkerSettings, topology, fresh } = request;
+    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh } = request;
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
     const topologyDiffers =
@@ -237,6 +244,7 @@ export class LabRuns extends EventEmitter<Events> {
       runId,
       clients,
       scenario: scenario ? { id: scenario.id, title: scenario.title, seed: scenario.seed } : null,
+      seed,
       startedAt,
     };
     // Steps on the clients that wait for the run's own events are carried out by the sandbox, next to the
@@ -274,6 +282,7 @@ export class LabRuns extends EventEmitter<Events> {
       },
       onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...diagnostic, runId }),
       opIdBase: this.runCount * OP_IDS_PER_RUN + 1,
+      seed,
     });
     const run = new ActiveRun(runId, clients, handle, checker, info);
     this.active = run;

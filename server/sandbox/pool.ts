@@ -23,6 +23,7 @@ import {
   type StartRunOptions,
 } from './types';
 import { LabOperationError } from '@/lib/result';
+import { drawSeed } from '@/lib/random';
 import { refuse } from '../ops/refusals';
 
 const BOOT_URL = new URL('./worker-boot.mjs', import.meta.url);
@@ -84,6 +85,7 @@ class RunController implements RunHandle {
   private finished = false;
   private readonly startedAt = performance.now();
   private readonly deadlineAt: number;
+  readonly seed: number;
 
   private slot: WorkerSlot | null = null;
   /** Messages sent before the worker exists (the first run may wait for QuickJS to compile). */
@@ -97,6 +99,7 @@ class RunController implements RunHandle {
     commandsPerSecondShare: number,
   ) {
     this.done = new Promise((r) => (this.resolveDone = r));
+    this.seed = opts.seed ?? drawSeed();
     const lastStart = Math.max(0, ...(opts.startDelaysMs ?? []));
     this.deadlineAt = this.startedAt + limits.wallClockMs + lastStart + WALL_GRACE_MS;
     slotReady.then(
@@ -119,6 +122,7 @@ class RunController implements RunHandle {
         opIdBase: opts.opIdBase ?? 1,
         commandsPerSecondShare,
         armed: opts.armed ?? [],
+        seed: this.seed,
       },
     });
   }

@@ -25,6 +25,8 @@ export interface RunSpec {
   commandsPerSecondShare: number;
   /** Scenario steps on the clients that wait for an event of the run: carried out in the worker (armed-faults.ts). */
   armed: ArmedFault[];
+  /** The run's seed: each client's Math.random, crypto and store latencies are drawn from it (worker/client-random.ts). */
+  seed: number;
 }
 
 export type MainToWorker =

@@ -27,6 +27,11 @@ export interface SandboxLimits {
   consoleBytes: number;
   /** Redis commands per client per second (sliding one-second window). */
   commandsPerSecond: number;
+  /**
+   * `lab.store` calls one client may have waiting for an answer at once; past it only that client
+   * ends. Each holds a timer in the worker, so a loop that never awaits must not pile up thousands.
+   */
+  storeCallsInFlight: number;
   /** Clients per run. */
   maxClients: number;
   /** Default Redis command timeout when the learner's options name none, so a black-holed link fails instead of hanging. */
@@ -48,6 +53,7 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   stackBytes: 256 * 1024,
   consoleBytes: 64 * 1024,
   commandsPerSecond: 2_000,
+  storeCallsInFlight: 100,
   maxClients: 16,
   commandTimeoutMs: 1_000,
   connectTimeoutMs: 1_000,
@@ -89,10 +95,17 @@ export interface StartRunOptions {
   opIdBase?: number;
   /** Label used in error messages and stacks; default "program.ts". */
   fileName?: string;
+  /**
+   * The run's seed (0 … 2³²−1): the same seed gives every client the same Math.random(), crypto
+   * values and store latencies again. Drawn when absent; the handle says which (RunHandle.seed).
+   */
+  seed?: number;
 }
 
 export interface RunHandle {
   readonly runId: string;
+  /** The run's seed, as given or drawn: pass it to startRun again to replay the clients' randomness. */
+  readonly seed: number;
   /** Close the client's gate; with `ms`, reopen it after that long. */
   pauseClient(client: number, ms?: number): void;
   resumeClient(client: number): void;

@@ -34,6 +34,8 @@ export function startProgram(
     clock: options.clock ?? { originEpochMs: performance.timeOrigin + performance.now() },
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.startDelaysMs ? { startDelaysMs: options.startDelaysMs } : {}),
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.armed ? { armed: options.armed } : {}),
     onEvent: (e) => {
       events.push(e);
       for (const w of [...waiters]) {

@@ -62,8 +62,8 @@ ${fenced ? "const token = await clients[0].incr('fence:invoice:42');" : ''}
 await lab.job('charge-invoice').run(${jobMs}, async () => {
 ${
   fenced
-    ? "  try { lab.store.write('invoice:42', 'charged by client ' + lab.client, token); } catch (e) { lab.log('my write was fenced off: ' + e.message); }"
-    : "  lab.store.write('invoice:42', 'charged by client ' + lab.client, null);"
+    ? "  try { await lab.store.write('invoice:42', 'charged by client ' + lab.client, token); } catch (e) { lab.log('my write was fenced off: ' + e.message); }"
+    : "  await lab.store.write('invoice:42', 'charged by client ' + lab.client, null);"
 }
 });
 await lock.release().catch(() => undefined);
@@ -210,6 +210,33 @@ describe('runs judged by the checker', () => {
     await runs.start({ code: 'const a = 1;\nconst b = ;\n', clients: 2 });
     expect((await ended).outcome.status).toBe('syntax-error');
     expect(diagnostics[0]?.line).toBe(2);
+  });
+});
+
+describe('the run\'s seed', () => {
+  it('is reported in RunInfo (drawn, asked for, or the scenario\'s) and replays the clients\' Math.random()', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const runs = new LabRuns(lab, pool);
+    const code = "import lab from 'lab';\nlab.log(String(Math.random()));";
+    const once = async (input: Omit<RunStartInput, 'code'>) => {
+      const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));
+      const info = await runs.start(parseCommand('run:start', { code, ...input }));
+      await ended;
+      const line = lab.history.since().filter((e) => e.runId === info.runId && e.type === 'console' && e.client === 1);
+      return { info, line: line.map((e) => (e.type === 'console' ? e.text : ''))[0] };
+    };
+    const drawn = await once({ clients: 1 });
+    expect(Number.isInteger(drawn.info.seed)).toBe(true);
+    const replayed = await once({ clients: 1, seed: drawn.info.seed });
+    expect(replayed.info.seed).toBe(drawn.info.seed);
+    expect(replayed.line).toBe(drawn.line);
+    const scenario = { id: 'quiet', title: 'Quiet', seed: 99, clients: 1, steps: [] };
+    const withScenario = await once({ scenario });
+    expect(withScenario.info.seed).toBe(99);
+    expect(withScenario.info.scenario?.seed).toBe(99);
+    // Asked for with a scenario, the seed is the scenario's too: one seed replays the schedule and the clients.
+    const both = await once({ scenario, seed: 5 });
+    expect([both.info.seed, both.info.scenario?.seed]).toEqual([5, 5]);
   });
 });
 

@@ -57,7 +57,7 @@ const demo: ClassroomDemoStarted = {
   ref: { builtin: 'gc-pause-breaks-redlock' },
   title: 'GC pause breaks Redlock',
   seed: 7,
-  run: { runId: 'run-2', clients: 2, scenario: { id: 'gc', title: 'GC', seed: 7 }, startedAt: 900 },
+  run: { runId: 'run-2', clients: 2, scenario: { id: 'gc', title: 'GC', seed: 7 }, seed: 7, startedAt: 900 },
 };
 
 /** The demo's end as the server reports it: a verdict the browser could not have worked out from the two exits it sees. */
@@ -203,7 +203,7 @@ describe('ClassroomClient', () => {
   it('a demo replaces the last run in the lab view', async () => {
     const { labStore, classStore, client } = connect({ role: 'instructor', code: CODE, token: 't' });
     await until(() => expect(classStore.getState().status).toBe('joined'));
-    labStore.getState().actions.runStarted({ runId: 'run-1', clients: 2, scenario: null, startedAt: 100 });
+    labStore.getState().actions.runStarted({ runId: 'run-1', clients: 2, scenario: null, seed: 1, startedAt: 100 });
     labStore.getState().actions.runEnded({
       runId: 'run-1',
       outcome: { runId: 'run-1', status: 'completed', clients: [], durationMs: 10 },

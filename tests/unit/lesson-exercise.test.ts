@@ -60,9 +60,9 @@ describe('exercise slice', () => {
 describe('graded runs in the run slice', () => {
   it('a run this tab did not start (a graded one) replaces the last run: its verdict and end are not carried over', () => {
     const violated = check(history().at(0).enter(1).at(5).enter(2).at(10).exit(1).at(20).exit(2).build());
-    let run = reduceRunStarted(emptyRunData(), { runId: 'run-1', clients: 3, scenario: null, startedAt: 0 });
+    let run = reduceRunStarted(emptyRunData(), { runId: 'run-1', clients: 3, scenario: null, seed: 1, startedAt: 0 });
     run = reduceRunEnded(run, { runId: 'run-1', verdict: violated, outcome: { runId: 'run-1', status: 'completed', clients: [], durationMs: 40 } });
-    const graded = reduceRunStarted(run, { runId: 'run-2', clients: 3, scenario: null, startedAt: 100 });
+    const graded = reduceRunStarted(run, { runId: 'run-2', clients: 3, scenario: null, seed: 2, startedAt: 100 });
     expect(graded).toMatchObject({ phase: 'running', info: { runId: 'run-2' }, verdict: null, ended: null });
   });
 });

@@ -21,7 +21,7 @@ import {
 import { createLabStore } from '@/components/lab/lab-store';
 import { history } from './helpers/history-builder';
 
-const info = (runId = 'run-1'): RunInfo => ({ runId, clients: 3, scenario: null, startedAt: 1_000 });
+const info = (runId = 'run-1'): RunInfo => ({ runId, clients: 3, scenario: null, seed: 1, startedAt: 1_000 });
 const verdictOf = (final: boolean) => check(history().at(0).enter(1).at(10).enter(2).at(20).exit(1).at(30).exit(2).build(), { final });
 const ended = (runId = 'run-1'): RunEnded => ({
   runId,

@@ -42,7 +42,7 @@ async function startFake(existing: Topology): Promise<Fake> {
     });
     socket.on('run:start', (input, ack) => {
       if (fake.refuseRuns) return ack(fail('invalid-input', 'the program is empty'));
-      const info: RunInfo = { runId: 'run-1', clients: input.clients ?? 3, scenario: null, startedAt: 1_000 };
+      const info: RunInfo = { runId: 'run-1', clients: input.clients ?? 3, scenario: null, seed: input.seed ?? 1, startedAt: 1_000 };
       ack(ok(info));
       const labId = 'lab-new-0001';
       socket.emit('run:started', { ...info, labId });

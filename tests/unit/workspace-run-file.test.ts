@@ -9,6 +9,7 @@ const run = reduceRunStarted(reduceRunRequested(emptyRunData(), { code: 'await l
   runId: 'run-7',
   clients: 2,
   scenario: null,
+  seed: 7,
   startedAt: 1_000,
 });
 

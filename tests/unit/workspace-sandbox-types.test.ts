@@ -3,6 +3,7 @@
  * TypeScript compiler as Monaco's worker would: the starter programs type-
  * check cleanly, and a misuse gets a red squiggle.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { SANDBOX_TYPE_FILES } from '@/components/editor/sandbox-types';
@@ -52,7 +53,9 @@ describe('sandbox type definitions', () => {
       await client.connect();
       const token = randomUUID() + randomBytes(4).toString('hex');
       const ok = await client.set('lock', token, { NX: true, PX: 1000 });
-      cron.schedule('0 6 * * *', async () => { lab.store.write('invoice', 'sent', 33); });
+      cron.schedule('0 6 * * *', async () => { await lab.store.write('invoice', 'sent', 33); });
+      const last: string | null = await lab.store.read('invoice');
+      await lab.job('send').run(100, async () => { await lab.store.write('invoice', String(last), 34); });
       console.log(ok, new Redlock([]), lab.client, performance.now());
       setTimeout(() => undefined, 10).unref();
     `;
@@ -85,5 +88,20 @@ describe('sandbox type definitions', () => {
     const errors = diagnose(`import lab from 'lab';\nawait lab.job('x').run('long');\nimport fs from 'fs';`);
     expect(errors.join('\n')).toMatch(/not assignable to parameter of type 'number'/);
     expect(errors.join('\n')).toMatch(/Cannot find module 'fs'/);
+  });
+
+  it('type-check every lesson\'s starter and solution, as a learner sees them in the editor', () => {
+    const root = new URL('../../lessons/', import.meta.url);
+    const programs = readdirSync(root)
+      .filter((name) => /^\d\d-/.test(name))
+      .flatMap((lesson) => ['starter.ts', 'solution.ts'].map((file) => `${lesson}/${file}`));
+    expect(programs.length).toBeGreaterThan(0);
+    const errors = programs.flatMap((p) => diagnose(readFileSync(new URL(p, root), 'utf8')).map((e) => `${p}: ${e}`));
+    expect(errors).toEqual([]);
+  });
+
+  it('flag a store read used without await: the store is remote', () => {
+    const errors = diagnose(`import lab from 'lab';\nconst seen: string | null = lab.store.read('invoice');`);
+    expect(errors.join('\n')).toMatch(/Type 'Promise<string.*' is not assignable to type 'string'/);
   });
 });

@@ -3,6 +3,8 @@
   'use strict';
   const call = L.call;
   const CALL = L.CALL;
+  const request = L.request;
+  const REQUEST = L.REQUEST;
 
   // ---- crypto / node:crypto ---------------------------------------------------
   function bytesFromHex(hex) {
@@ -115,17 +117,13 @@
           },
         };
       },
+      // A remote store: each call travels to it and back (worker/store-wire.ts), so each answers a promise.
+      // A fenced-off write rejects with an Error whose code is 'EFENCED'.
       store: {
         write: function (key, value, token) {
-          const r = call(CALL.storeWrite, { key: String(key), value: String(value), token: token === undefined || token === null ? null : Number(token) });
-          if (!r.accepted) {
-            const err = new Error(r.reason);
-            err.code = 'EFENCED';
-            throw err;
-          }
-          return token === undefined ? null : token;
+          return request(REQUEST.storeWrite, { key: String(key), value: String(value), token: token === undefined || token === null ? null : Number(token) });
         },
-        read: function (key) { return call(CALL.storeRead, String(key)); },
+        read: function (key) { return request(REQUEST.storeRead, String(key)); },
       },
       log: function () {
         call(CALL.console, { level: 'info', text: Array.prototype.map.call(arguments, function (a) { return L.inspect(a, 0); }).join(' ') });

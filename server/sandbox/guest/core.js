@@ -5,7 +5,7 @@
 //
 // Op names are never spelled here: `__host.names` is the host's own table
 // (server/sandbox/worker/guest-names.ts), frozen — CALL for host calls,
-// REQUEST for async Redis requests, DISPATCH for the host's entries into us.
+// REQUEST for async requests (Redis, the lab's store), DISPATCH for the host's entries into us.
 (function () {
   'use strict';
   const host = globalThis.__host;
@@ -221,6 +221,22 @@
   LabDate.now = function now() { return hostNow(); };
   LabDate.parse = RealDate.parse;
   LabDate.UTC = RealDate.UTC;
+
+  // ---- Math.random: the client's own stream, drawn from the run's seed -----
+  // (worker/client-random.ts), so the same seed replays the same values. QuickJS's own is unseeded.
+  // Values come in batches, growing, since a host call costs far more than a guest function call.
+  let randomValues = [];
+  let randomNext = 0;
+  let randomBatch = 8;
+  function random() {
+    if (randomNext >= randomValues.length) {
+      randomValues = call(CALL.mathRandom, randomBatch);
+      randomNext = 0;
+      if (randomBatch < 256) randomBatch *= 2;
+    }
+    return randomValues[randomNext++];
+  }
+  defineProperty(Math, 'random', { value: random, writable: true, enumerable: false, configurable: true });
 
   // ---- dispatch: the only way the host calls into the client ----------------
   // DISPATCH.inbox carries, in arrival order, replies ([0, id, value] / [1, id, error]) and connection

@@ -2,8 +2,9 @@
  * One learner client inside a worker, composed of parts with one job each:
  * its QuickJS runtime (guest-runtime.ts), its pause gate (gate.ts), its limits
  * (limits.ts), its timers (guest-timers.ts), its Redis connections and
- * requests (requests.ts), and the host calls its guest code makes
- * (host-calls.ts). This class owns the client's life: the start, every entry
+ * requests (requests.ts), its connection to the run's store (store-wire.ts),
+ * its seeded randomness (client-random.ts), and the host calls its guest code
+ * makes (host-calls.ts). This class owns the client's life: the start, every entry
  * into learner code (one CPU slice each), the end, and noticing when nothing
  * is left to wait for.
  *
@@ -17,6 +18,7 @@ import type { HistoryInput } from '@/lib/history';
 import { locateInLearnerSource } from '../transpile';
 import type { ResolvedTarget, RunSpec } from '../protocol';
 import type { ClientEndStatus, Diagnostic } from '../types';
+import { ClientRandom } from './client-random';
 import type { FencedStore } from './fenced-store';
 import { Gate } from './gate';
 import { DISPATCH, type DispatchKind } from './guest-names';
@@ -27,6 +29,7 @@ import { ClientLimits, isOutOfMemory } from './limits';
 import type { Pacer } from './pacer';
 import { ClientRequests } from './requests';
 import type { SliceMeter } from './slice-meter';
+import { StoreWire } from './store-wire';
 
 export interface RunServices {
   readonly spec: RunSpec;
@@ -64,7 +67,10 @@ export class GuestClient {
   private readonly limits: ClientLimits;
   private readonly timers: GuestTimers;
   private readonly requests: ClientRequests;
+  private readonly storeWire: StoreWire;
   private readonly hostScope: HostCallScope;
+  /** It broke a limit of its own (store calls in flight): it ends and the run goes on. */
+  private endedAlone = false;
 
   constructor(
     readonly id: number,
@@ -75,6 +81,16 @@ export class GuestClient {
     this.gate = new Gate(isEnded);
     this.limits = new ClientLimits(id, run.spec.limits, run.meter);
     this.timers = new GuestTimers({ now: () => this.clientNow(), deliver, fire: (timer) => this.callDispatch(DISPATCH.timer, timer, '') });
+    const random = new ClientRandom(run.spec.seed, id);
+    this.storeWire = new StoreWire({
+      client: id,
+      runId: run.spec.runId,
+      store: run.store,
+      latency: random.latency,
+      maxInFlight: run.spec.limits.storeCallsInFlight,
+      emit: (e) => run.emit(e),
+      overLimit: (message) => this.endAlone(message),
+    });
     this.requests = new ClientRequests({
       client: id,
       run,
@@ -82,6 +98,7 @@ export class GuestClient {
       ended: isEnded,
       deliver,
       dispatchInbox: (json) => this.callDispatch(DISPATCH.inbox, 0, json),
+      store: this.storeWire,
     });
     this.hostScope = {
       client: id,
@@ -89,6 +106,7 @@ export class GuestClient {
       limits: this.limits,
       timers: this.timers,
       requests: this.requests,
+      random,
       fail: (error) => this.failWith(error, 'runtime'),
     };
   }
@@ -167,7 +185,22 @@ export class GuestClient {
     else if (status === 'error' || status === 'limit' || status === 'timeout') {
       this.emit({ type: 'client', client: this.id, event: 'error', runId, detail: error ?? status });
     } else this.emit({ type: 'client', client: this.id, event: 'exit', runId, detail: status });
-    if (status !== 'limit' && status !== 'stopped' && status !== 'killed') this.run.clientEnded(this);
+    // A limit of the run's ends every client and the run itself (limitBroken); one of this client's own ends only it.
+    const runEndsToo = (status === 'limit' && !this.endedAlone) || status === 'stopped' || status === 'killed';
+    if (!runEndsToo) this.run.clientEnded(this);
+  }
+
+  /** The run ended: the store calls still on the wire never arrive (nothing may be recorded after the end). */
+  cutStore(): void {
+    this.storeWire.cut();
+  }
+
+  /** A limit that is this client's alone: a diagnostic, and only this client ends (now, or on leaving learner code). */
+  private endAlone(message: string): void {
+    if (this.ended || this.endedAlone) return;
+    this.endedAlone = true;
+    this.run.diagnostic({ client: this.id, severity: 'error', kind: 'limit', message, line: 1, column: 1 });
+    this.end('limit', message);
   }
 
   // ---- faults from outside: pause, resume, clock skew ---------------------------

@@ -10,11 +10,11 @@
  * modules can reach `__host` (core.js takes it off the global before learner
  * code runs), and they build the payloads from what the learner passed.
  */
-import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { ConsoleEvent, HistoryInput, LockEvent } from '@/lib/history';
 import type { RunSpec } from '../protocol';
+import type { ClientRandom } from './client-random';
 import type { LearnerConnOptions } from './connection';
-import type { FencedStore } from './fenced-store';
 import type { GuestErrorInfo } from './guest-runtime';
 import type { GuestTimers } from './guest-timers';
 import type { ClientLimits } from './limits';
@@ -24,7 +24,6 @@ import type { ClientRequests } from './requests';
 export interface HostCallRun {
   readonly spec: Pick<RunSpec, 'runId' | 'clients'>;
   readonly nodes: number[];
-  readonly store: FencedStore;
   jobEnter(job: string): number;
   emit(event: HistoryInput): void;
 }
@@ -37,6 +36,8 @@ export interface HostCallScope {
   readonly limits: Pick<ClientLimits, 'countConsole'>;
   readonly timers: GuestTimers;
   readonly requests: ClientRequests;
+  /** The client's streams drawn from the run's seed: Math.random and crypto. */
+  readonly random: ClientRandom;
   /** The program threw past every handler, or its top level failed: the client ends with this error. */
   fail(error: GuestErrorInfo): void;
 }
@@ -71,11 +72,13 @@ export const HOST_CALLS = {
     s.timers.ref(id, ref);
   },
   timerRefresh: (s, id: number) => s.timers.refresh(id),
-  uuid: () => randomUUID(),
-  randomHex: (_s, bytes: number) => randomBytes(Math.max(0, Math.min(65536, Number(bytes) | 0))).toString('hex'),
-  randomInt: (_s, p: [number, number]) => {
+  /** The next values of the guest's Math.random() (core.js buffers a batch), from the client's seeded stream. */
+  mathRandom: (s, count: number) => s.random.math(count),
+  uuid: (s) => s.random.uuid(),
+  randomHex: (s, bytes: number) => s.random.hex(Math.max(0, Math.min(65536, Number(bytes) | 0))),
+  randomInt: (s, p: [number, number]) => {
     const [min, max] = p;
-    return randomInt(min, max);
+    return s.random.int(min, max);
   },
   hexTo: (_s, p: { hex: string; encoding: 'base64' | 'base64url' }) => {
     const { hex, encoding } = p;
@@ -96,23 +99,6 @@ export const HOST_CALLS = {
     const { job, execution } = p;
     s.run.emit({ type: 'job', phase: 'exit', client: s.client, job, execution, runId: s.run.spec.runId });
   },
-  storeWrite: (s, p: { key: string; value: string; token: number | null }) => {
-    const { key, value, token } = p;
-    const r = s.run.store.write(key, value, token);
-    s.run.emit({
-      type: 'store',
-      client: s.client,
-      key,
-      value,
-      token,
-      accepted: r.accepted,
-      highest: r.highest,
-      runId: s.run.spec.runId,
-      ...(r.reason ? { reason: r.reason } : {}),
-    });
-    return r;
-  },
-  storeRead: (s, key: string) => s.run.store.read(String(key)),
   /** Redlock's attempts, votes and outcomes, for the checker. */
   lockEvent: (s, e: Omit<LockEvent, 'seq' | 't' | 'type' | 'client'>) => {
     s.run.emit({ ...e, type: 'lock', client: s.client, runId: s.run.spec.runId });

@@ -1,6 +1,6 @@
 /**
- * One client's Redis traffic: its connections, the requests in flight on them,
- * and the two batches that keep crossings into and out of QuickJS few.
+ * One client's Redis traffic (and its calls to the run's store, which travel
+ * the same way): its connections, the requests in flight on them, and the two batches that keep crossings into and out of QuickJS few.
  *
  * Out (the outbox): a host call costs far more than a guest function call, and
  * Redlock-style code sends several requests in one go. The first request of a
@@ -27,6 +27,7 @@ import {
   type LearnerConnOptions,
 } from './connection';
 import type { Pacer } from './pacer';
+import type { StoreWire, StoreWritePayload } from './store-wire';
 
 /** What reaches a client from its connections, delivered in arrival order: [0, request, value] | [1, request, error] | [2, conn, event]. */
 type InboxItem = [0, number, ReplyJson | BatchEntry[]] | [1, number, GuestErrorShape] | [2, number, ConnEvent];
@@ -43,6 +44,8 @@ interface RequestScope {
   countCommand(): void;
   /** Sends `n` commands through `send` when the run's pacer lets them go. */
   paced<T>(n: number, send: () => Promise<T>): Promise<T>;
+  /** The client's connection to the run's fenced store. */
+  readonly store: StoreWire;
 }
 
 type RequestResult = CommandResult | BatchResult;
@@ -79,6 +82,10 @@ export const REQUESTS = {
           return reply;
         });
   },
+  /** `lab.store.write(key, value, token?)`: answered after the store's latency both ways (store-wire.ts). */
+  storeWrite: (r, p: StoreWritePayload): Promise<CommandResult> => r.store.write(p),
+  /** `lab.store.read(key)`: what the store held when the request arrived. */
+  storeRead: (r, key: string): Promise<CommandResult> => r.store.read(key),
 } satisfies Record<string, RequestHandler>;
 
 export type RequestOp = keyof typeof REQUESTS;
@@ -102,6 +109,8 @@ export interface RequestsDeps {
   deliver(work: () => void): void;
   /** Enters the guest with one inbox batch (JSON of the items, in arrival order). */
   dispatchInbox(json: string): void;
+  /** The client's connection to the run's fenced store; its answers come back like replies. */
+  readonly store: StoreWire;
 }
 
 export class ClientRequests {
@@ -121,6 +130,7 @@ export class ClientRequests {
       forget: (id) => void this.connections.delete(id),
       countCommand: () => deps.countCommand(),
       paced: (n, send) => new Promise((resolve, reject) => deps.run.pacer.admit(n, () => void send().then(resolve, reject))),
+      store: deps.store,
     };
   }
 

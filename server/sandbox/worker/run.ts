@@ -154,6 +154,7 @@ export class SandboxRun implements RunServices {
     this.finished = true;
     for (const t of this.startTimers) clearTimeout(t);
     this.pacer.clear();
+    for (const c of this.clients) c.cutStore();
     this.flush();
     const clients: ClientOutcome[] = this.clients.map((c) => {
       const outcome: ClientOutcome = { client: c.id, status: c.status ?? 'stopped' };
