@@ -32,6 +32,13 @@ async function main(): Promise<void> {
   const lab = new Lab({ topology: lesson.topology, clients: lesson.defaultClients, dir: path.join(root, 'lab') });
   await lab.start();
   let wrongVerdicts = 0;
+  if (process.env.TRACE) {
+    // TRACE=1: what each graded run did, for the author tuning an adversary.
+    lab.history.subscribe((e) => {
+      if (e.type === 'console' || e.type === 'job' || e.type === 'store' || e.type === 'lock' || (e.type === 'nemesis' && e.phase !== 'invoke') || (e.type === 'client' && e.event !== 'start'))
+        console.log(`   ${Math.round(e.t)} ${JSON.stringify({ ...e, seq: undefined, t: undefined, runId: undefined })}`);
+    });
+  }
   try {
     const runs = new LabRuns(lab, pool);
     for (const p of programs) {

@@ -55,6 +55,36 @@ const __probe = {
       await __lab.sleep(20);
     }
   },
+  /** Logs a line each time one of this client's store reads is answered, so a scenario step can wait for that moment. */
+  markStoreReads() {
+    const read = __lab.store.read;
+    __lab.store.read = async (key) => {
+      const value = await read(key);
+      __lab.log('probe: store read answered');
+      // A pause that waits for this line lands at the next turn of the client's loop: give it that turn
+      // here, before the learner's code acts on the value it read.
+      await __lab.sleep(1);
+      return value;
+    };
+  },
+  /** Counts this client's completed runs of a job, and logs as each one ends ("probe: daily-report ended"). */
+  countJobs(name) {
+    const counter = { done: 0 };
+    const jobOf = __lab.job;
+    __lab.job = function (jobName) {
+      const job = jobOf(jobName);
+      if (jobName !== name) return job;
+      const run = job.run;
+      job.run = async function (...args) {
+        const result = await run.apply(job, args);
+        counter.done++;
+        __lab.log('probe: ' + name + ' ended');
+        return result;
+      };
+      return job;
+    };
+    return counter;
+  },
   /** The learner's function, or a clear failure when the program no longer defines it. */
   fn(name, value) {
     if (typeof value !== 'function') __probe.fail('the program must define the function ' + name + '() — the probe calls it by that name');
