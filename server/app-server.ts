@@ -104,6 +104,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     flood: { refusals: config.floodRefusals, windowMs: config.floodWindowMs },
     identities,
     labsPerBrowser: config.labsPerBrowser,
+    gradingSpareLabs: config.gradingSpareLabs,
     socketsPerBrowser: config.socketsPerBrowser,
   });
   const removeMetrics = addMetricsSource({

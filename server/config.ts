@@ -56,6 +56,8 @@ export interface ServerConfig {
   floodWindowMs: number;
   /** Own labs one browser may hold (LOCKLAB_LABS_PER_BROWSER); classroom labs are not counted. */
   labsPerBrowser: number;
+  /** Spare labs a "Check my solution" may borrow when the server has room (LOCKLAB_GRADING_SPARE_LABS). */
+  gradingSpareLabs: number;
   /** Sockets one browser may have open at once (LOCKLAB_SOCKETS_PER_BROWSER). */
   socketsPerBrowser: number;
   /** HMAC key of the browser cookie (LOCKLAB_COOKIE_SECRET); null: a random one per server start. */
@@ -115,6 +117,7 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     floodRefusals: intFromEnv('LOCKLAB_FLOOD_REFUSALS', 50, 1),
     floodWindowMs: intFromEnv('LOCKLAB_FLOOD_WINDOW_MS', 10_000, 1),
     labsPerBrowser: intFromEnv('LOCKLAB_LABS_PER_BROWSER', 2, 1),
+    gradingSpareLabs: intFromEnv('LOCKLAB_GRADING_SPARE_LABS', 2, 0),
     socketsPerBrowser: intFromEnv('LOCKLAB_SOCKETS_PER_BROWSER', 8, 1),
     cookieSecret: process.env.LOCKLAB_COOKIE_SECRET || null,
     newBrowserBurst: intFromEnv('LOCKLAB_NEW_BROWSER_BURST', 120, 1),

@@ -4,7 +4,7 @@
  * lesson's corpus (or the files given), and prints each verdict, the message
  * a learner would read, and the time it took.
  *
- *   node --import tsx lessons/tools/grade.ts <folder> [solution|wrong|<file.ts> ...]
+ *   LANES=3 node --import tsx lessons/tools/grade.ts <folder> [solution|wrong|<file.ts> ...]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -31,6 +31,9 @@ async function main(): Promise<void> {
   await pool.whenWarm();
   const lab = new Lab({ topology: lesson.topology, clients: lesson.defaultClients, dir: path.join(root, 'lab') });
   await lab.start();
+  // LANES=3: two spare labs beside the learner's, as the server lends them when it has room.
+  const spareLabs = Array.from({ length: Math.max(0, Number(process.env.LANES ?? 1) - 1) }, (_, i) => new Lab({ topology: lesson.topology, clients: lesson.defaultClients, dir: path.join(root, `spare-${i}`) }));
+  await Promise.all(spareLabs.map((l) => l.start()));
   let wrongVerdicts = 0;
   if (process.env.TRACE) {
     // TRACE=1: what each graded run did, for the author tuning an adversary.
@@ -41,9 +44,10 @@ async function main(): Promise<void> {
   }
   try {
     const runs = new LabRuns(lab, pool);
+    const spares = spareLabs.map((l) => new LabRuns(l, pool));
     for (const p of programs) {
       const started = Date.now();
-      const result = await gradeExercise(lesson, p.code, runs);
+      const result = await gradeExercise(lesson, p.code, runs, undefined, spares);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       const ok = result.passed === p.right;
       if (!ok) wrongVerdicts++;
@@ -52,7 +56,7 @@ async function main(): Promise<void> {
       if (result.failure) console.log(`       [${last?.hidden ? 'hidden ' : ''}${last?.probe ? 'probe' : 'scenario'} ${last?.scenarioId}] ${result.failure.message}`);
     }
   } finally {
-    await lab.destroy();
+    await Promise.all([lab, ...spareLabs].map((l) => l.destroy()));
     await pool.close();
     fs.rmSync(root, { recursive: true, force: true });
   }

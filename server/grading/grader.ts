@@ -147,48 +147,106 @@ function unmetWords(verdict: Verdict, expect: VerdictExpectation): string | null
   return verdict.counterExample?.message ?? `the scenario expects ${expect.verdict}: ${unmet}`;
 }
 
+/** What one run of the plan came to. */
+interface Graded {
+  run: GradedRun;
+  result: RunEnded | null;
+}
+
+/**
+ * "Check my solution". `spares` are extra labs the grader may use at once (the server lends them when it has
+ * room): the plan's runs are dealt to the labs in order, and the first failure stops the rest. A failure seen
+ * in a spare lab is played again in the learner's own lab, so the counter-example is on their timeline.
+ */
 export async function gradeExercise(
   lesson: Lesson,
   code: string,
   runs: LabRuns,
   onProgress: (progress: GradeProgress) => void = () => undefined,
+  spares: readonly LabRuns[] = [],
 ): Promise<GradeResult> {
   const plan = gradingPlan(lesson, code);
   const minCompleted = lesson.exercise.liveness.minCompletedExecutions;
-  const graded: GradedRun[] = [];
   const hiddenTotal = plan.filter((p) => p.hidden).length;
-  let hiddenSeen = 0;
-  for (const [index, planned] of plan.entries()) {
+  const shown = plan.map((planned, index) => {
+    const hiddenIndex = plan.slice(0, index + 1).filter((p) => p.hidden).length;
     // A hidden check is named only once it fails: its title says what it goes after.
-    const shownTitle = planned.hidden ? `Hidden check ${++hiddenSeen} of ${hiddenTotal}` : planned.title;
-    const shownId = planned.hidden ? 'hidden' : planned.id;
-    onProgress({ slug: lesson.slug, done: index, total: plan.length, current: { scenarioId: shownId, seed: planned.seed, title: shownTitle } });
+    return planned.hidden ? { id: 'hidden', title: `Hidden check ${hiddenIndex} of ${hiddenTotal}` } : { id: planned.id, title: planned.title };
+  });
+  const lanes = [runs, ...spares];
+  const done: (Graded | undefined)[] = new Array(plan.length);
+  let next = 0;
+  let finished = 0;
+  let failedAt: number | null = null;
+  const aborted = new Set<LabRuns>();
+
+  const runItem = async (index: number, lane: LabRuns): Promise<Graded | null> => {
+    const planned = plan[index]!;
     const kind = { hidden: planned.hidden, probe: planned.probe };
     if (!planned.program.ok) {
-      return failed(lesson, plan.length, graded, { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, null, onProgress);
+      return { run: { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, result: null };
     }
-    const info = await runs.start({ code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
-    const result = await runs.whenEnded(info.runId);
-    if (result.outcome.status === 'stopped') throw new LabOperationError('conflict', 'A graded run was stopped (another run started?), so checking stopped. Press "Check my solution" again.');
-    const reason = judge(planned, result, minCompleted, () => runs.historyOf(info.runId), info.startedAt);
+    const info = await lane.start({ code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
+    const result = await lane.whenEnded(info.runId);
+    if (result.outcome.status === 'stopped') {
+      if (aborted.has(lane)) return null; // stopped by the grader: another lab found the failure first
+      throw new LabOperationError('conflict', 'A graded run was stopped (another run started?), so checking stopped. Press "Check my solution" again.');
+    }
+    const reason = judge(planned, result, minCompleted, () => lane.historyOf(info.runId), info.startedAt);
     const run: GradedRun = reason
       ? { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: info.runId, passed: false, reason }
-      : { scenarioId: shownId, scenarioTitle: shownTitle, ...kind, seed: planned.seed, runId: info.runId, passed: true };
-    graded.push(run);
-    if (reason) return failed(lesson, plan.length, graded, run, result, onProgress);
-  }
-  onProgress({ slug: lesson.slug, done: plan.length, total: plan.length, current: null });
-  return { slug: lesson.slug, passed: true, total: plan.length, runs: graded, failure: null };
-}
+      : { scenarioId: shown[index]!.id, scenarioTitle: shown[index]!.title, ...kind, seed: planned.seed, runId: info.runId, passed: true };
+    return { run, result };
+  };
 
-function failed(lesson: Lesson, total: number, graded: GradedRun[], run: GradedRun, result: RunEnded | null, onProgress: (progress: GradeProgress) => void): GradeResult {
-  if (!graded.includes(run)) graded.push(run);
-  onProgress({ slug: lesson.slug, done: graded.length, total, current: null });
+  const lane = async (labRuns: LabRuns): Promise<void> => {
+    while (failedAt === null && next < plan.length) {
+      const index = next++;
+      if (labRuns === runs) onProgress({ slug: lesson.slug, done: finished, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
+      const graded = await runItem(index, labRuns);
+      if (graded === null) return;
+      done[index] = graded;
+      finished++;
+      if (!graded.run.passed && (failedAt === null || index < failedAt)) {
+        failedAt = index;
+        for (const other of lanes) {
+          if (other === labRuns) continue;
+          aborted.add(other);
+          void other.stop();
+        }
+      }
+    }
+  };
+  await Promise.all(lanes.map(lane));
+
+  if (failedAt === null) {
+    const graded = done.filter((g): g is Graded => g !== undefined).map((g) => g.run);
+    onProgress({ slug: lesson.slug, done: plan.length, total: plan.length, current: null });
+    return { slug: lesson.slug, passed: true, total: plan.length, runs: graded, failure: null };
+  }
+  let failure = done[failedAt]!;
+  // Seen in a spare lab: play it again where the learner watches, and show that run if it fails there too.
+  if (failure.result && !(await ranIn(runs, failure.run.runId))) {
+    aborted.delete(runs);
+    const replay = await runItem(failedAt, runs);
+    if (replay && !replay.run.passed) failure = replay;
+  }
+  const graded = done.slice(0, failedAt).filter((g): g is Graded => g !== undefined).map((g) => g.run);
+  graded.push(failure.run);
+  onProgress({ slug: lesson.slug, done: graded.length, total: plan.length, current: null });
   return {
     slug: lesson.slug,
     passed: false,
-    total,
+    total: plan.length,
     runs: graded,
-    failure: { runId: run.runId, counterExample: result?.verdict.counterExample ?? null, message: run.reason ?? 'failed', hint: lesson.hints[0] ?? null },
+    failure: { runId: failure.run.runId, counterExample: failure.result?.verdict.counterExample ?? null, message: failure.run.reason ?? 'failed', hint: lesson.hints[0] ?? null },
   };
+}
+
+/** Whether the run was one of this lab's (its last run, or the one going on). */
+async function ranIn(runs: LabRuns, runId: string): Promise<boolean> {
+  return runs.whenEnded(runId).then(
+    () => true,
+    () => false,
+  );
 }

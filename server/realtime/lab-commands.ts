@@ -14,6 +14,8 @@ import { applyFault } from '../nemesis/operations';
 import { gradeExercise } from '../grading/grader';
 import { lessonBySlug } from '../grading/lesson-registry';
 import type { LabRuns } from '../runs/lab-runs';
+import { NO_SPARES, type SpareLabs } from '../grading/spare-labs';
+import type { Topology } from '@/lib/cluster';
 
 /** What a lab command acts on. */
 export interface LabCommandContext {
@@ -24,6 +26,8 @@ export interface LabCommandContext {
   existingRuns(): LabRuns | null;
   /** "Check my solution": where the grader's progress goes. */
   notify(progress: GradeProgress): void;
+  /** Labs the grader may use beside this one while it checks (none when the server has no room). */
+  spareLabs?(topology: Topology): Promise<SpareLabs>;
 }
 
 export type LabCommand = ClassroomLabCommand | 'exercise:check';
@@ -42,7 +46,15 @@ export const LAB_COMMANDS: LabCommandTable = {
   ...faultHandlers,
   'run:start': (ctx, input) => ctx.runs().start(input),
   'run:stop': (ctx) => ctx.runs().stop(),
-  'exercise:check': (ctx, { slug, code }) => gradeExercise(lessonBySlug(slug), code, ctx.runs(), ctx.notify),
+  'exercise:check': async (ctx, { slug, code }) => {
+    const lesson = lessonBySlug(slug);
+    const spares = (await ctx.spareLabs?.(lesson.topology)) ?? NO_SPARES;
+    try {
+      return await gradeExercise(lesson, code, ctx.runs(), ctx.notify, spares.runs);
+    } finally {
+      await spares.release();
+    }
+  },
 };
 
 export const LAB_COMMAND_NAMES = Object.keys(LAB_COMMANDS) as LabCommand[];

@@ -13,6 +13,7 @@ import { LabOperationError } from '@/lib/result';
 import type { Lab } from '../lab/lab';
 import type { LabManager } from '../lab/lab-manager';
 import { LabRuns } from '../runs/lab-runs';
+import { borrowSpareLabs } from '../grading/spare-labs';
 import type { RunAdmission } from '../runs/run-admission';
 import type { SandboxPool } from '../sandbox';
 import type { ClassroomHub, ClassroomServerEvents, ClassroomSocketData } from '../classroom/classroom-hub';
@@ -46,6 +47,8 @@ export interface RealtimeOptions {
   labsPerBrowser?: number;
   /** Sockets open at once per browser. Unlimited if absent. */
   socketsPerBrowser?: number;
+  /** Spare labs "Check my solution" may borrow beside the learner's own, when the server has room (0: none). */
+  gradingSpareLabs?: number;
 }
 
 /** A middleware refusal: socket.io hands `message` to the client's connect_error, and `data` beside it. */
@@ -165,6 +168,7 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     runs: () => runsOf(lab),
     existingRuns: () => runsByLab.get(lab) ?? null,
     notify: (progress) => io.to(labRoom(lab.id)).emit('exercise:progress', { ...progress, labId: lab.id }),
+    spareLabs: (topology) => borrowSpareLabs(labs, topology, options.gradingSpareLabs ?? 0, options.sandbox, options.admission ?? null),
   });
   const classrooms = options.classrooms;
   classrooms?.attach(io, {

@@ -22,6 +22,7 @@ const FIX_SEEDS = seedsFrom(1, 3);
 /** A break must show on most seeds (the fidelity run holds it to ≥ 95 % over 100); a fix on every one. */
 const BREAKS_NEEDED = 2;
 const LESSON_TIMEOUT_MS = 240_000;
+const GRADER_TIMEOUT_MS = 480_000;
 
 export const allLessons = loadAllLessons();
 
@@ -66,15 +67,31 @@ export function checkLessons(lessons: Lesson[]): void {
       }
     });
 
-    it('the reference solution passes the grader; the known-wrong answer fails with a counter-example', { timeout: LESSON_TIMEOUT_MS }, async () => {
+    it('the grader accepts the reference solution and rejects the starter and every wrong answer of the corpus, each with what broke', { timeout: GRADER_TIMEOUT_MS }, async () => {
       await withLab(lesson, 'grader', async (runs) => {
-        const right = await gradeExercise(lesson, lesson.solution, runs);
-        expect(right.passed, JSON.stringify(right.runs.filter((r) => !r.passed))).toBe(true);
-        expect(right.runs).toHaveLength(right.total);
-        const wrong = await gradeExercise(lesson, programSource(lesson, lesson.exercise.knownWrong), runs);
-        expect(wrong.passed).toBe(false);
-        expect(wrong.failure?.message.length).toBeGreaterThan(10);
-        expect(wrong.failure?.hint).toBeTruthy();
+        // Two spare labs beside the learner's, as the server lends them: the plan's runs play side by side.
+        await withLab(lesson, 'spare-1', async (spare1) => {
+          await withLab(lesson, 'spare-2', async (spare2) => {
+            const spares = [spare1, spare2];
+            const right = await gradeExercise(lesson, lesson.solution, runs, undefined, spares);
+            expect(right.passed, JSON.stringify(right.runs.filter((r) => !r.passed))).toBe(true);
+            expect(right.runs).toHaveLength(right.total);
+            const starter = await gradeExercise(lesson, programSource(lesson, lesson.exercise.knownWrong), runs, undefined, spares);
+            expect(starter.passed).toBe(false);
+            expect(starter.failure?.hint).toBeTruthy();
+            const accepted: string[] = [];
+            for (const wrong of lesson.wrong) {
+              const graded = await gradeExercise(lesson, wrong.code, runs, undefined, spares);
+              if (graded.passed) accepted.push(`${wrong.name} (${wrong.mistake})`);
+              else {
+                // What a learner reads: a sentence about their code, and the run it happened in, in their own lab.
+                expect(graded.failure?.message.length, wrong.name).toBeGreaterThan(30);
+                expect(await runs.whenEnded(graded.failure?.runId ?? ''), wrong.name).toBeTruthy();
+              }
+            }
+            expect(accepted, 'wrong answers the grader accepted').toEqual([]);
+          });
+        });
       });
     });
   });

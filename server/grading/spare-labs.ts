@@ -1,0 +1,51 @@
+/**
+ * Labs "Check my solution" borrows beside the learner's own, so the graded
+ * runs play side by side: most of a run is waiting (TTLs, pauses, jobs), so
+ * three labs check in about a third of the time on two cores. They are
+ * ordinary labs of the server's manager — counted against its cap, their runs
+ * admitted like any other — and only taken when there is room: a full server
+ * grades in the learner's lab alone, slower and with the same verdict.
+ */
+import type { Topology } from '@/lib/cluster';
+import type { Lab } from '../lab/lab';
+import type { LabManager } from '../lab/lab-manager';
+import { LabRuns } from '../runs/lab-runs';
+import type { RunAdmission } from '../runs/run-admission';
+import type { SandboxPool } from '../sandbox';
+
+export interface SpareLabs {
+  runs: LabRuns[];
+  /** Destroys the borrowed labs (their nodes and folders); safe to call once the grading is over. */
+  release(): Promise<void>;
+}
+
+export const NO_SPARES: SpareLabs = { runs: [], release: async () => undefined };
+
+/** The viewer a borrowed lab is attached to, so the idle sweep leaves it alone while it grades. */
+const GRADER_VIEWER = 'grader';
+
+export async function borrowSpareLabs(
+  labs: LabManager,
+  topology: Topology,
+  count: number,
+  sandbox: SandboxPool | null | undefined,
+  admission: RunAdmission | null,
+): Promise<SpareLabs> {
+  if (count <= 0 || !sandbox) return NO_SPARES;
+  const borrowed: Lab[] = [];
+  for (let i = 0; i < count; i++) {
+    try {
+      const lab = await labs.create(topology, 3);
+      labs.attach(lab.id, GRADER_VIEWER);
+      borrowed.push(lab);
+    } catch {
+      break; // the server is full: grade with what we have
+    }
+  }
+  return {
+    runs: borrowed.map((lab) => new LabRuns(lab, sandbox, admission)),
+    release: async () => {
+      await Promise.all(borrowed.map((lab) => labs.destroy(lab.id, 'a check of a solution ended')));
+    },
+  };
+}
