@@ -16,6 +16,7 @@ import {
 } from './classroom';
 import { FAULT_OPS, FAULTS, type FaultOp } from './faults/catalogue';
 import { emptySchema, FAULT_INPUTS } from './faults/inputs';
+import { exploreInputSchema } from './explore';
 import { exerciseCheckSchema } from './grading';
 import type { Ack, ClientEventName, ClientToServerEvents } from './protocol';
 import { runStartSchema } from './run';
@@ -37,6 +38,7 @@ export const COMMAND_INPUTS = {
   'run:start': runStartSchema,
   'run:stop': emptySchema,
   'exercise:check': exerciseCheckSchema,
+  'explore:run': exploreInputSchema,
   'classroom:create': classroomCreateSchema,
   'classroom:join': classroomJoinSchema,
   'classroom:leave': emptySchema,

@@ -8,6 +8,7 @@ import type { LabSnapshot, LinkView, NodeView, ReplicationView } from './cluster
 import type { HistoryEvent } from './history';
 import type { Result } from './result';
 import type { ExerciseCheckInput, GradeProgress, GradeResult } from './grading';
+import type { ExploreInput, ExploreProgress, ExploreResult } from './explore';
 import type {
   ClassroomCommandInput,
   ClassroomCreateInput,
@@ -67,6 +68,8 @@ export interface ServerToClientEvents {
   'run:ended': (ended: RunEnded & { labId: string; info?: RunInfo }) => void;
   /** "Check my solution" is running: which graded run is next. */
   'exercise:progress': (progress: GradeProgress & { labId: string }) => void;
+  /** "Explore" is searching: how far, and how small the failing schedule is so far. */
+  'explore:progress': (progress: ExploreProgress & { labId: string }) => void;
   /** An error not tied to an acknowledgement (e.g. a message sent without one). */
   'lab:error': (error: { code: string; message: string }) => void;
   /** Classroom (to its instructors only): a learner joined, reported progress, or disconnected. */
@@ -93,6 +96,8 @@ export interface ClientToServerEvents extends FaultEvents {
   'run:stop': (input: Record<string, never>, ack: Ack<RunEnded | null>) => void;
   /** Runs the learner's code under the lesson's exercise scenarios and seeds; answers when all are graded or one fails. */
   'exercise:check': (input: ExerciseCheckInput, ack: Ack<GradeResult>) => void;
+  /** Searches random fault schedules for one that breaks the program, shrinks it, and plays the minimal one last. */
+  'explore:run': (input: ExploreInput, ack: Ack<ExploreResult>) => void;
 
   // Classrooms. A socket belongs to at most one classroom; it keeps its own lab (lab:join) beside it.
   /** Instructor: creates a classroom (with its own lab) and joins it as its instructor. */

@@ -12,6 +12,7 @@ import { io, type Socket } from 'socket.io-client';
 import type { LabSnapshot } from '@/lib/cluster';
 import type { CommandRequest, CommandValue } from '@/lib/commands';
 import type { GradeProgress } from '@/lib/grading';
+import type { ExploreProgress } from '@/lib/explore';
 import type { ClientEventName, ClientToServerEvents, HistoryBatch, LinksDiff, NodesDiff, ServerToClientEvents } from '@/lib/protocol';
 import type { ErrorCode, Result } from '@/lib/result';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
@@ -31,6 +32,7 @@ export type LabPush =
   | { kind: 'diagnostic'; diagnostic: Diagnostic & { runId: string } }
   | { kind: 'run-ended'; ended: RunEnded; info?: RunInfo }
   | { kind: 'exercise-progress'; progress: GradeProgress }
+  | { kind: 'explore-progress'; progress: ExploreProgress }
   | { kind: 'closed'; reason: string };
 
 export interface ConnectionHandlers {
@@ -95,6 +97,7 @@ export class LabConnection {
     socket.on('run:diagnostic', ({ labId, ...diagnostic }) => push(labId, { kind: 'diagnostic', diagnostic }));
     socket.on('run:ended', ({ labId, info, ...ended }) => push(labId, { kind: 'run-ended', ended, ...(info ? { info } : {}) }));
     socket.on('exercise:progress', ({ labId, ...progress }) => push(labId, { kind: 'exercise-progress', progress }));
+    socket.on('explore:progress', ({ labId, ...progress }) => push(labId, { kind: 'explore-progress', progress }));
     socket.on('lab:closed', ({ labId, reason }) => push(labId, { kind: 'closed', reason }));
     socket.on('lab:error', (error) => handlers.error(error));
     socket.connect();
@@ -148,6 +151,8 @@ export function applyLabPush(store: LabStore, push: Exclude<LabPush, { kind: 'cl
       return actions.runEnded(push.ended, push.info);
     case 'exercise-progress':
       return actions.exerciseProgress(push.progress);
+    case 'explore-progress':
+      return actions.exploreProgress(push.progress);
   }
 }
 

@@ -12,6 +12,8 @@ import type { TimeWindow, Verdict } from '@/lib/checker';
 import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
 import type { ErrorCode } from '@/lib/result';
 import type { GradeProgress, GradeResult } from '@/lib/grading';
+import type { ExploreProgress, ExploreResult } from '@/lib/explore';
+import { emptyExploreData, reduceExploreFailed, reduceExploreProgress, reduceExploreRequested, reduceExploreResult, type ExploreData } from './explore-state';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
 import {
   emptyExerciseData,
@@ -98,6 +100,10 @@ export interface LabActions {
   exerciseProgress(progress: GradeProgress): void;
   exerciseResult(result: GradeResult): void;
   exerciseFailed(message: string): void;
+  exploreRequested(): void;
+  exploreProgress(progress: ExploreProgress): void;
+  exploreResult(result: ExploreResult): void;
+  exploreFailed(message: string): void;
   // How the lab is viewed (written by the workspace's controls).
   setCursor(cursorT: number | null): void;
   setPlaying(playing: boolean): void;
@@ -116,6 +122,7 @@ export interface LabState extends LabData {
   run: RunData;
   /** The last "Check my solution" of this tab. */
   exercise: ExerciseData;
+  explore: ExploreData;
   view: ViewData;
   actions: LabActions;
 }
@@ -133,6 +140,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     pending: {},
     run: emptyRunData(),
     exercise: emptyExerciseData(),
+    explore: emptyExploreData(),
     view: emptyViewData(),
     actions: {
       setConnection: (connection, message = null) => set({ connection, connectionMessage: message }),
@@ -163,6 +171,10 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       exerciseProgress: (progress) => set((s) => ({ exercise: reduceExerciseProgress(s.exercise, progress) })),
       exerciseResult: (result) => set((s) => ({ exercise: reduceExerciseResult(s.exercise, result) })),
       exerciseFailed: (message) => set((s) => ({ exercise: reduceExerciseFailed(s.exercise, message) })),
+      exploreRequested: () => set(() => ({ explore: reduceExploreRequested() })),
+      exploreProgress: (progress) => set((s) => ({ explore: reduceExploreProgress(s.explore, progress) })),
+      exploreResult: (result) => set((s) => ({ explore: reduceExploreResult(s.explore, result) })),
+      exploreFailed: (message) => set((s) => ({ explore: reduceExploreFailed(s.explore, message) })),
       setCursor: (cursorT) => set((s) => ({ view: reduceCursor(s.view, cursorT) })),
       setPlaying: (playing) => set((s) => ({ view: { ...s.view, playing } })),
       setSpeed: (speed) => set((s) => ({ view: { ...s.view, speed } })),

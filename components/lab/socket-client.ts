@@ -8,6 +8,7 @@
  */
 import { sameTopology, type LabSnapshot, type Topology } from '@/lib/cluster';
 import type { GradeResult } from '@/lib/grading';
+import type { ExploreInput, ExploreResult } from '@/lib/explore';
 import type { CommandRequest, CommandValue } from '@/lib/commands';
 import type { ClientEventName } from '@/lib/protocol';
 import type { LabError } from '@/lib/result';
@@ -237,6 +238,19 @@ export class LabSocketClient {
     const result = await this.send('exercise:check', { slug, code }, 'Check my solution', this.gradeTimeoutMs);
     if (result.ok) this.actions.exerciseResult(result.value);
     else this.actions.exerciseFailed(result.error.message);
+    return result;
+  }
+
+  /**
+   * "Explore": the server searches random fault schedules for one that breaks `code`, shrinks what it finds,
+   * and plays the minimal schedule last in this tab's lab. The store shows the search and its answer.
+   */
+  async explore(input: ExploreInput): Promise<CommandResult<ExploreResult>> {
+    this.actions.exploreRequested();
+    // The search runs for up to a minute, then shrinks and replays: allow for that, not the usual ack time.
+    const result = await this.send('explore:run', input, 'Explore', this.gradeTimeoutMs);
+    if (result.ok) this.actions.exploreResult(result.value);
+    else this.actions.exploreFailed(result.error.message);
     return result;
   }
 

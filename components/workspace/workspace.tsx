@@ -23,6 +23,7 @@ import { VerdictPanel } from '@/components/verdict/verdict-panel';
 import { ConsolePanel } from './console-panel';
 import { EditorPanel } from './editor-panel';
 import { ExercisePanel } from './exercise-panel';
+import { ExplorePanel } from './explore-panel';
 import { Tabs } from './tabs';
 import { Toolbar } from './toolbar';
 import type { WorkspaceProps } from './types';
@@ -146,6 +147,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
           <VerdictPanel />
         </div>
         {lesson.exercise && <ExercisePanel slug={lesson.slug} exercise={lesson.exercise} scenarios={lesson.scenarios} code={() => codeRef.current} />}
+        <ExplorePanel {...(lesson.exercise ? { slug: lesson.slug } : {})} code={() => codeRef.current} />
         <Timeline defaultClients={clients} />
         <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => codeStore.getState().setCode(lesson.slug, saved)} />
         <Tabs label="Lab panels" tabs={tabs} />

@@ -30,7 +30,7 @@ export interface LabCommandContext {
   spareLabs?(topology: Topology): Promise<SpareLabs>;
 }
 
-export type LabCommand = ClassroomLabCommand | 'exercise:check';
+export type LabCommand = ClassroomLabCommand | 'exercise:check' | 'explore:run';
 type LabCommandHandler<E extends LabCommand> = (ctx: LabCommandContext, input: CommandInput<E>) => Promise<CommandValue<E>>;
 type LabCommandTable = { [E in LabCommand]: LabCommandHandler<E> };
 

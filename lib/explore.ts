@@ -1,0 +1,66 @@
+/**
+ * "Explore": a search for a schedule of faults that breaks the learner's
+ * program (Jepsen's generator and shrinker, lib/schedules). Shared by the
+ * server that searches and the browser that shows the progress and the
+ * minimal counter-example. A search that finds nothing says what it tried —
+ * never that the code is proven right.
+ */
+import { z } from 'zod';
+import type { CounterExample } from './checker/types';
+import { MAX_CODE_CHARS } from './run';
+
+/** The most a learner may ask one search to take; the server holds it to this. */
+export const MAX_EXPLORE_SECONDS = 60;
+
+export const exploreInputSchema = z
+  .object({
+    /** The lesson whose fault space to search (its allowed faults); absent in the playground. */
+    slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/).optional(),
+    code: z.string().min(1, 'the program is empty').max(MAX_CODE_CHARS),
+    /** How long to search, shrinking included. */
+    seconds: z.number().int().min(5).max(MAX_EXPLORE_SECONDS).default(20),
+    /** Where the schedules' seeds start: the same number searches the same schedules again. */
+    seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+  })
+  .strict();
+export type ExploreInput = z.input<typeof exploreInputSchema>;
+
+export interface ExploreProgress {
+  phase: 'searching' | 'shrinking' | 'replaying';
+  /** Schedules run so far (searching), or shrink candidates tried (shrinking). */
+  schedules: number;
+  shrinkRuns: number;
+  /** Faults of the failing schedule, as shrinking removes them. */
+  faults: number | null;
+  elapsedMs: number;
+  budgetMs: number;
+}
+
+export type ExploreResult =
+  | {
+      found: false;
+      schedules: number;
+      seconds: number;
+      /** The seed the search started from. */
+      seed: number;
+      /** What the schedules were drawn from, in words ("pauses of a client, 50–400 ms; crashes; …"). */
+      checked: string[];
+    }
+  | {
+      found: true;
+      schedules: number;
+      seconds: number;
+      seed: number;
+      checked: string[];
+      /** The minimal schedule's run, in the learner's own lab (drawn on the timeline). */
+      runId: string;
+      /** The minimal schedule, a line per fault. */
+      lines: string[];
+      message: string;
+      counterExample: CounterExample | null;
+      faultsBefore: number;
+      faultsAfter: number;
+      shrinkRuns: number;
+      /** The minimal schedule's seed: a scenario a learner can name. */
+      scheduleSeed: number;
+    };

@@ -1,0 +1,166 @@
+/**
+ * "Explore": Jepsen's loop on a learner's program. Schedules of faults are
+ * drawn from the lesson's fault space (lib/schedules), one seed after
+ * another, and played in the learner's lab and the spare labs at once; the
+ * first run whose safety breaks stops the search. That schedule is then
+ * shrunk — faults removed, shortened, moved earlier, clients dropped — while
+ * it still breaks, and the smallest one is played last in the learner's own
+ * lab, so the timeline shows it. Only safety counts: a random schedule may
+ * rightly starve a lock of progress (liveness) or make a program throw.
+ */
+import type { CheckName, Verdict } from '@/lib/checker';
+import type { Topology } from '@/lib/cluster';
+import type { ExploreProgress, ExploreResult } from '@/lib/explore';
+import { LabOperationError } from '@/lib/result';
+import type { RunEnded, RunStartInput } from '@/lib/run';
+import type { Scenario } from '@/lib/scenario';
+import { describeSchedule, generateSchedule } from '@/lib/schedules/generate';
+import { faultCount, shrink } from '@/lib/schedules/shrink';
+import { describeSpace, type FaultSpace } from '@/lib/schedules/space';
+import type { LabRuns } from '../runs/lab-runs';
+
+/** The checks a random schedule may break; liveness is not one of them (see the module comment). */
+const SAFETY_CHECKS: readonly CheckName[] = ['mutual-exclusion', 'fencing', 'duplicates'];
+/** Shrinking gets at least this share of the budget after a late find, so a counter-example is never left large. */
+const SHRINK_SHARE = 0.5;
+/** The minimal schedule is played again in the learner's lab; a timing-sensitive one gets a few tries. */
+const REPLAY_TRIES = 3;
+
+export interface ExploreTarget {
+  code: string;
+  topology: Topology;
+  checker: NonNullable<RunStartInput['checker']>;
+  space: FaultSpace;
+}
+
+export interface ExploreOptions {
+  seconds: number;
+  seed: number;
+  now?: () => number;
+}
+
+/** The safety check a run broke, in the checker's words; null when safety held (or could not be judged). */
+export function safetyBroken(verdict: Verdict): string | null {
+  for (const check of SAFETY_CHECKS) {
+    const result = verdict.checks[check];
+    if (result.applicable && result.valid === 'violated') return result.counterExample?.message ?? verdict.counterExample?.message ?? `the ${check} check was violated`;
+  }
+  return null;
+}
+
+interface Found {
+  scenario: Scenario;
+  ended: RunEnded;
+  runId: string;
+  message: string;
+}
+
+export async function explore(
+  target: ExploreTarget,
+  runs: LabRuns,
+  spares: readonly LabRuns[],
+  options: ExploreOptions,
+  onProgress: (progress: ExploreProgress) => void = () => undefined,
+): Promise<ExploreResult> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const budgetMs = options.seconds * 1000;
+  const deadline = started + budgetMs;
+  const checked = describeSpace(target.space);
+  let schedules = 0;
+  let shrinkRuns = 0;
+  let faults: number | null = null;
+  const report = (phase: ExploreProgress['phase']) => onProgress({ phase, schedules, shrinkRuns, faults, elapsedMs: now() - started, budgetMs });
+  const aborted = new Set<LabRuns>();
+
+  /** Plays one schedule in a lab; null when the grader stopped it (another lab found one first). */
+  const play = async (scenario: Scenario, lane: LabRuns): Promise<{ ended: RunEnded; runId: string } | null> => {
+    const info = await lane.start({ code: target.code, scenario, topology: target.topology, fresh: true, checker: target.checker });
+    const ended = await lane.whenEnded(info.runId);
+    if (ended.outcome.status === 'stopped') {
+      if (aborted.has(lane)) return null;
+      throw new LabOperationError('conflict', 'An explored run was stopped (another run started?), so the search stopped. Press "Explore" again.');
+    }
+    if (ended.outcome.status === 'syntax-error') throw new LabOperationError('invalid-input', `The program does not compile: ${ended.outcome.error ?? 'syntax error'}`);
+    return { ended, runId: info.runId };
+  };
+
+  // Search: each lab takes the next seed until one breaks safety or the time is up.
+  let found: Found | null = null;
+  let nextSeed = options.seed;
+  const lanes = [runs, ...spares];
+  report('searching');
+  await Promise.all(
+    lanes.map(async (lane) => {
+      while (found === null && now() < deadline) {
+        const scenario = generateSchedule(target.space, target.topology, nextSeed++ >>> 0);
+        const played = await play(scenario, lane);
+        if (played === null) return;
+        schedules++;
+        const message = safetyBroken(played.ended.verdict);
+        report('searching');
+        if (message !== null && found === null) {
+          found = { scenario, ended: played.ended, runId: played.runId, message };
+          for (const other of lanes) {
+            if (other === lane) continue;
+            aborted.add(other);
+            void other.stop();
+          }
+        }
+      }
+    }),
+  );
+  const seconds = () => Math.round((now() - started) / 100) / 10;
+  const first = found as Found | null;
+  if (first === null) return { found: false, schedules, seconds: seconds(), seed: options.seed, checked };
+
+  // Shrink in the learner's lab, one candidate at a time, while a candidate still breaks safety.
+  aborted.delete(runs);
+  const before = faultCount(first.scenario);
+  faults = before;
+  const shrinkDeadline = Math.max(deadline, now() + budgetMs * SHRINK_SHARE);
+  let smallest: Found = first;
+  const shrunk = await shrink(
+    first.scenario,
+    async (candidate) => {
+      const played = await play(candidate, runs);
+      shrinkRuns++;
+      const message = played ? safetyBroken(played.ended.verdict) : null;
+      if (played && message !== null) smallest = { scenario: candidate, ended: played.ended, runId: played.runId, message };
+      report('shrinking');
+      return message !== null;
+    },
+    { deadline: shrinkDeadline, maxRuns: 60 },
+    (step) => {
+      faults = step.faults;
+      report('shrinking');
+    },
+  );
+
+  // Play the smallest schedule last in the learner's lab, so the timeline shows it.
+  report('replaying');
+  let shown: Found = smallest;
+  for (let i = 0; i < REPLAY_TRIES; i++) {
+    const played = await play(shrunk.scenario, runs);
+    const message = played ? safetyBroken(played.ended.verdict) : null;
+    if (played && message !== null) {
+      shown = { scenario: shrunk.scenario, ended: played.ended, runId: played.runId, message };
+      break;
+    }
+  }
+  return {
+    found: true,
+    schedules,
+    seconds: seconds(),
+    seed: options.seed,
+    checked,
+    runId: shown.runId,
+    lines: describeSchedule(shown.scenario),
+    message: shown.message,
+    counterExample: shown.ended.verdict.counterExample,
+    faultsBefore: before,
+    faultsAfter: faultCount(shown.scenario),
+    shrinkRuns,
+    scheduleSeed: shown.scenario.seed,
+  };
+}
