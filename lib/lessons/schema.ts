@@ -9,6 +9,7 @@ import { MAX_CLIENTS, MAX_NODES, PERSISTENCE_MODES, TOPOLOGY_KINDS } from '../cl
 import { CHECK_NAMES, type DiagnosisKind } from '../checker/types';
 import { checkerSettingsSchema } from '../run';
 import { scenarioSchema } from '../scenario';
+import { faultSpaceSchema } from '../schedules/space';
 
 /** Every diagnosis the checker can name; kept here as a runtime list so front matter can be validated against it. */
 export const DIAGNOSIS_KINDS = [
@@ -151,6 +152,12 @@ export const frontMatterSchema = z
     checker: checkerSettingsSchema.default({}),
     scenarios: z.array(lessonScenarioSchema).min(2).max(12),
     exercise: exerciseSchema,
+    /**
+     * What "Explore" may draw random schedules from: the faults this lesson's lock is meant to survive, with
+     * bounds its reference solution keeps (a pause longer than a TTL breaks any lease, which is lesson 6's point,
+     * not a finding about lesson 1's lock). Tests play the solution under many of them.
+     */
+    explore: faultSpaceSchema,
   })
   .strict()
   .superRefine((fm, ctx) => {

@@ -3,3 +3,4 @@ export { faultSpaceSchema, kindsFor, type FaultKind, type FaultKindName, type Fa
 export { generateSchedule, type ScheduleTopology } from './generate';
 export { faultCount, shrink, shrinkCandidates, type ShrinkBudget, type ShrinkProgress, type ShrinkResult } from './shrink';
 export { describeSchedule, scheduleDescription } from './describe';
+export { describeSpace } from './space-words';

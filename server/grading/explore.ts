@@ -14,9 +14,9 @@ import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import { LabOperationError } from '@/lib/result';
 import type { RunEnded, RunStartInput } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
-import { describeSchedule, generateSchedule } from '@/lib/schedules/generate';
-import { faultCount, shrink } from '@/lib/schedules/shrink';
-import { describeSpace, type FaultSpace } from '@/lib/schedules/space';
+import { describeSchedule, faultCount, generateSchedule, shrink, type FaultSpace } from '@/lib/schedules';
+
+import { describeSpace } from '@/lib/schedules/space-words';
 import type { LabRuns } from '../runs/lab-runs';
 
 /** The checks a random schedule may break; liveness is not one of them (see the module comment). */

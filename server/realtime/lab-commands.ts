@@ -15,6 +15,9 @@ import { gradeExercise } from '../grading/grader';
 import { lessonBySlug } from '../grading/lesson-registry';
 import type { LabRuns } from '../runs/lab-runs';
 import { NO_SPARES, type SpareLabs } from '../grading/spare-labs';
+import { explore } from '../grading/explore';
+import { PLAYGROUND_SPACE } from '../grading/playground-space';
+import type { ExploreProgress } from '@/lib/explore';
 import type { Topology } from '@/lib/cluster';
 
 /** What a lab command acts on. */
@@ -28,6 +31,8 @@ export interface LabCommandContext {
   notify(progress: GradeProgress): void;
   /** Labs the grader may use beside this one while it checks (none when the server has no room). */
   spareLabs?(topology: Topology): Promise<SpareLabs>;
+  /** "Explore": where the search's progress goes. */
+  notifyExplore?(progress: ExploreProgress): void;
 }
 
 export type LabCommand = ClassroomLabCommand | 'exercise:check' | 'explore:run';
@@ -55,7 +60,21 @@ export const LAB_COMMANDS: LabCommandTable = {
       await spares.release();
     }
   },
+  'explore:run': async (ctx, { slug, code, seconds, seed }) => {
+    const lesson = slug ? lessonBySlug(slug) : null;
+    const topology = lesson?.topology ?? ctx.lab.topology;
+    const spares = (await ctx.spareLabs?.(topology)) ?? NO_SPARES;
+    try {
+      const target = { code, topology, checker: lesson?.checker ?? {}, space: lesson?.explore ?? PLAYGROUND_SPACE };
+      return await explore(target, ctx.runs(), spares.runs, { seconds, seed: seed ?? randomSeed() }, (p) => ctx.notifyExplore?.(p));
+    } finally {
+      await spares.release();
+    }
+  },
 };
+
+/** A search asked without a seed starts from a fresh one (it is in the answer, so it can be searched again). */
+const randomSeed = (): number => Math.floor(Math.random() * 2 ** 32);
 
 export const LAB_COMMAND_NAMES = Object.keys(LAB_COMMANDS) as LabCommand[];
 
