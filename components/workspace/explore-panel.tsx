@@ -36,11 +36,15 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
         {result.faultsBefore > result.faultsAfter ? ` (shrunk from ${result.faultsBefore} in ${result.shrinkRuns} tries)` : ''}, found after {result.schedules} schedule
         {result.schedules === 1 ? '' : 's'} in {result.seconds} s:
       </p>
-      <ol data-testid="explore-schedule">
-        {result.lines.map((line, i) => (
-          <li key={i}>{line}</li>
-        ))}
-      </ol>
+      {result.lines.length > 0 ? (
+        <ol data-testid="explore-schedule">
+          {result.lines.map((line, i) => (
+            <li key={i}>{line}</li>
+          ))}
+        </ol>
+      ) : (
+        <p data-testid="explore-schedule">No fault at all: the clients&apos; own timing was enough.</p>
+      )}
       <p data-testid="explore-counter-example">{result.message}</p>
       {result.counterExample && (
         <button type="button" className={styles.linkButton} onClick={() => result.counterExample && actions.focusWindow(result.counterExample.window)}>

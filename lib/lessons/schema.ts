@@ -90,6 +90,11 @@ export const exerciseSchema = z
         minCompletedExecutions: z.number().int().min(0).max(1_000).default(1),
       })
       .strict(),
+    /**
+     * Random schedules from the lesson's `explore` space that "Check my solution" plays after the adversaries
+     * and the scenarios (seeds fixed here, so a check is the same every time); only safety is judged in them.
+     */
+    randomSchedules: z.array(z.number().int().min(0).max(2 ** 32 - 1)).max(10).default([1, 2, 3]),
     /** A program the grader must fail (with a counter-example), to prove the exercise can fail. */
     knownWrong: programRef.default('starter'),
     /**

@@ -15,7 +15,9 @@ import { LabOperationError } from '@/lib/result';
 import type { RunEnded, RunStartInput } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
 import type { LabRuns } from '../runs/lab-runs';
+import { describeSchedule, generateSchedule } from '@/lib/schedules';
 import { splitCallWords } from './command-trace';
+import { safetyBroken } from './explore';
 import { probeFailure, probeProgram } from './probe-program';
 
 /** The program did not compile, or one of its clients failed by its own doing (an error, a limit, a timeout). */
@@ -56,13 +58,18 @@ interface PlannedRun {
   program: { ok: true; code: string } | { ok: false; error: string };
   /** A probe is judged by its assertions (and `expect` when given); a scenario by the liveness bound too. */
   probe: boolean;
+  /** A random schedule is judged on safety alone: it may rightly starve the lock of progress. */
+  random: boolean;
   /** The exercise's function, for the words of a probe's failure. */
   exercise: string;
   expect: VerdictExpectation | null;
   trace: string | null;
 }
 
-/** Adversaries first (decisive, and the hidden ones cannot be fitted to), then the visible scenarios × seeds. */
+/**
+ * Adversaries first (decisive, and the hidden ones cannot be fitted to), then the visible scenarios × seeds,
+ * then a few random schedules from the lesson's fault space (Jepsen's generator: what nobody thought to aim at).
+ */
 export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
   const { exercise } = lesson;
   const livenessBoundMs = exercise.liveness.boundMs;
@@ -76,6 +83,7 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
       checker: { ...lesson.checker, ...a.checker, livenessBoundMs },
       program: a.probeCode === null ? { ok: true, code } : probeProgram(code, a.probeCode),
       probe: a.probeCode !== null,
+      random: false,
       exercise: exercise.function,
       expect: a.expect ?? (a.probeCode === null ? { verdict: 'held' } : null),
       trace: a.trace ?? null,
@@ -94,13 +102,31 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
         checker: { ...lesson.checker, ...entry.checker, livenessBoundMs },
         program: { ok: true, code },
         probe: false,
+        random: false,
         exercise: exercise.function,
         expect: entry.expect,
         trace: null,
       }),
     );
   });
-  return [...adversaries, ...scenarios];
+  const random = exercise.randomSchedules.map((seed, i): PlannedRun => {
+    const scenario = generateSchedule(lesson.explore, lesson.topology, seed);
+    return {
+      id: scenario.id,
+      title: `a random schedule of faults (${i + 1} of ${exercise.randomSchedules.length}): ${describeSchedule(scenario).join('; ') || 'no fault'}`,
+      hidden: true,
+      seed,
+      scenario,
+      checker: { ...lesson.checker, livenessBoundMs },
+      program: { ok: true, code },
+      probe: false,
+      random: true,
+      exercise: exercise.function,
+      expect: null,
+      trace: null,
+    };
+  });
+  return [...adversaries, ...scenarios, ...random];
 }
 
 /** Why this run of the plan failed, in the learner's words, or null. */
@@ -109,6 +135,7 @@ export function judge(planned: PlannedRun, ended: RunEnded, minCompleted: number
   const probeSaid = outcome.clients.map((c) => probeFailure(c.error)).find((said) => said !== null);
   let reason: string | null;
   if (probeSaid) reason = probeSaid;
+  else if (planned.random) reason = safetyBroken(verdict);
   else if (planned.probe) {
     // A probe's verdict is its own assertions: it may run no job at all, so the checker may rightly say "unknown".
     reason = undefinedInProbe(ended, planned.exercise) ?? crashReason(ended);
