@@ -4,15 +4,19 @@
  * each showed what it promises. Goal: breaks confirmed in ≥ 95 % of runs,
  * fixes held in every run.
  *
- *   npm run fidelity -- [--break 100] [--fix 200] [--lesson <slug>[,<slug>…]] [--scenario <id>] [--parallel 2]
+ *   npm run fidelity -- [--break 100] [--fix 200] [--lesson <slug>[,<slug>…]] [--scenario <id>] [--parallel 2] [--only scenarios|adversaries]
+ *
+ * Each exercise's adversaries are held to the same goals: the reference
+ * solution passes every run of each ("fix"), and each wrong answer an
+ * adversary is aimed at (`breaks` in its file) fails in ≥ 95 % ("break").
  *
  * A scenario's seeds are split into chunks, each in a lab of its own, so the
  * lanes stay busy to the end instead of waiting on the longest scenario.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadAllLessons } from '@/lib/lessons/load';
-import { seedsFrom, trialScenario, type TrialResult } from '@/server/grading/fidelity';
+import { loadAllLessons, type Lesson } from '@/lib/lessons/load';
+import { seedsFrom, trialAdversary, trialScenario, type TrialResult } from '@/server/grading/fidelity';
 import { createSandboxPool } from '@/server/sandbox';
 import { defaultRunRoot, instanceDir, killNodesUnder, removeLeftovers } from '@/server/cluster/run-dir';
 
@@ -32,15 +36,49 @@ const CHUNK = 25;
 const counts = { break: option('break', 100), fix: option('fix', 200) };
 const parallel = option('parallel', 2);
 
+const onlyKind = named('only');
 const onlyLessons = only?.split(',');
 const lessons = loadAllLessons().filter((l) => !onlyLessons || onlyLessons.includes(l.slug));
-const scenarios = lessons.flatMap((lesson) =>
+
+/** A scenario or an adversary × program, with its role and how many seeds it runs. */
+interface Trial {
+  key: string;
+  lesson: Lesson;
+  label: string;
+  role: 'break' | 'fix';
+  count: number;
+  play(seeds: number[], dir: string, onRun: (met: boolean) => void): Promise<TrialResult>;
+}
+const scenarioTrials: Trial[] = lessons.flatMap((lesson) =>
   lesson.lessonScenarios
     .filter((s) => s.role !== 'explore' && (!onlyScenario || s.id === onlyScenario))
-    .map((entry) => ({ lesson, entry, count: counts[entry.role as 'break' | 'fix'] })),
+    .map((entry) => ({
+      key: `${lesson.slug}/${entry.id}`,
+      lesson,
+      label: entry.id,
+      role: entry.role as 'break' | 'fix',
+      count: counts[entry.role as 'break' | 'fix'],
+      play: (seeds, dir, onRun) => trialScenario(lesson, entry, seeds, pool, dir, (_ended, _seed, why) => onRun(why === null)),
+    })),
 );
-const jobs = scenarios.flatMap(({ lesson, entry, count }) =>
-  Array.from({ length: Math.ceil(count / CHUNK) }, (_, i) => ({ lesson, entry, seeds: seedsFrom(1 + i * CHUNK, Math.min(CHUNK, count - i * CHUNK)), chunk: i })),
+const adversaryTrials: Trial[] = lessons.flatMap((lesson) =>
+  lesson.adversaries
+    .filter((a) => !onlyScenario || a.id === onlyScenario)
+    .flatMap((adversary) => [
+      { name: 'solution', code: lesson.solution, role: 'fix' as const },
+      ...adversary.breaks.map((name) => ({ name, code: lesson.wrong.find((w) => w.name === name)?.code ?? '', role: 'break' as const })),
+    ].map((program) => ({
+      key: `${lesson.slug}/${adversary.id} × ${program.name}`,
+      lesson,
+      label: `${adversary.id} × ${program.name}`,
+      role: program.role,
+      count: counts[program.role],
+      play: (seeds: number[], dir: string) => trialAdversary(lesson, adversary, program, program.role, seeds, pool, dir),
+    }))),
+);
+const trials = [...(onlyKind === 'adversaries' ? [] : scenarioTrials), ...(onlyKind === 'scenarios' ? [] : adversaryTrials)];
+const jobs = trials.flatMap((trial) =>
+  Array.from({ length: Math.ceil(trial.count / CHUNK) }, (_, i) => ({ trial, seeds: seedsFrom(1 + i * CHUNK, Math.min(CHUNK, trial.count - i * CHUNK)), chunk: i })),
 );
 if (jobs.length === 0) throw new Error('no scenario matches --lesson / --scenario');
 // The lab server's run-folder layout: leftovers of a fidelity run that was SIGKILLed are ended by the next start of either.
@@ -68,12 +106,12 @@ await Promise.all(
     for (let job = jobs[next++]; job; job = jobs[next++]) {
       // A trial that throws (the lab itself failed) counts its seeds not yet run as misses, and the other lanes go on.
       let done = { runs: 0, met: 0 };
-      const r: TrialResult = await trialScenario(job.lesson, job.entry, job.seeds, pool, path.join(dir, `chunk-${job.chunk}`), (_ended, _seed, why) => {
-        done = { runs: done.runs + 1, met: done.met + (why === null ? 1 : 0) };
+      const r: TrialResult = await job.trial.play(job.seeds, path.join(dir, `chunk-${job.chunk}`), (met) => {
+        done = { runs: done.runs + 1, met: done.met + (met ? 1 : 0) };
       }).catch((error: unknown) => ({
-        lesson: job.lesson.slug,
-        scenario: job.entry.id,
-        role: job.entry.role,
+        lesson: job.trial.lesson.slug,
+        scenario: job.trial.label,
+        role: job.trial.role,
         runs: job.seeds.length,
         met: done.met,
         misses: [{ seed: job.seeds[done.runs] ?? job.seeds[0]!, why: `the trial failed: ${(error as Error).message}` }],
@@ -93,7 +131,7 @@ await Promise.all(
 await pool.close();
 cleanUp();
 
-const order = new Map(scenarios.map((j, i) => [`${j.lesson.slug}/${j.entry.id}`, i]));
+const order = new Map(trials.map((t, i) => [t.key, i]));
 const results = [...byScenario.values()].sort(
   (a, b) => (order.get(`${a.lesson}/${a.scenario}`) ?? 0) - (order.get(`${b.lesson}/${b.scenario}`) ?? 0),
 );

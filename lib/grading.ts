@@ -1,5 +1,5 @@
 /** What "Check my solution" answers: shared by the server's grader and the browser. */
-import type { CounterExample } from './checker/types';
+import type { CounterExample, TimeWindow } from './checker/types';
 import { MAX_CODE_CHARS } from './run';
 import { z } from 'zod';
 
@@ -34,7 +34,14 @@ export interface GradeResult {
   total: number;
   runs: GradedRun[];
   /** The first failing run: its counter-example (drawn on the timeline) and a hint. */
-  failure: { runId: string; counterExample: CounterExample | null; message: string; hint: string | null } | null;
+  failure: {
+    runId: string;
+    counterExample: CounterExample | null;
+    /** Where on the timeline the failure is, when the checker has no counter-example (a probe said it). */
+    window?: TimeWindow;
+    message: string;
+    hint: string | null;
+  } | null;
 }
 
 export interface GradeProgress {

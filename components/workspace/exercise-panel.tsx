@@ -91,8 +91,15 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
               {failedWords(failedRun, result.runs.length, result.total)}
             </p>
             {failure && <p data-testid="exercise-counter-example">{failure.message}</p>}
-            {failure?.counterExample && (
-              <button type="button" className={styles.linkButton} onClick={() => failure.counterExample && actions.focusWindow(failure.counterExample.window)}>
+            {failure && (failure.counterExample || failure.window) && (
+              <button
+                type="button"
+                className={styles.linkButton}
+                onClick={() => {
+                  const window = failure.counterExample?.window ?? failure.window;
+                  if (window) actions.focusWindow(window);
+                }}
+              >
                 Show on timeline
               </button>
             )}

@@ -152,6 +152,11 @@ export function loadLesson(dir: string): Lesson {
   programOf(fm.exercise.knownWrong, 'exercise.knownWrong');
   const adversaries = fm.exercise.adversaries.map((aid) => loadAdversary(dir, aid, fm));
   const wrong = loadWrongAnswers(dir);
+  for (const adversary of adversaries) {
+    for (const name of adversary.breaks) {
+      if (!wrong.some((w) => w.name === name)) throw new LessonFormatError(relative(path.join(dir, 'adversaries', `${adversary.id}.json`)), 'breaks', `"${name}" is not a wrong answer of this lesson (wrong/${name}.ts)`);
+    }
+  }
 
   const quiz = validate(quizSchema, readJson(file('quiz.json')), file('quiz.json'), '');
   const hints = splitHints(readText(file('hints.md')), file('hints.md'));

@@ -125,6 +125,8 @@ export const adversarySchema = z
     /** A call the probe marks (`__probe.call(name, …)`): when it fails, the commands that call sent are quoted. */
     trace: z.string().regex(/^[A-Za-z_$][\w$]*$/).optional(),
     scenario: scenarioSchema,
+    /** Wrong answers of the corpus (`wrong/<name>.ts`) this adversary is aimed at: `npm run fidelity` holds it to rejecting each. */
+    breaks: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/)).max(20).default([]),
     /** What the checker must say besides: a probe is judged by its own assertions unless this is given. */
     expect: expectationSchema.optional(),
     checker: checkerSettingsSchema.optional(),

@@ -50,3 +50,14 @@ export function splitCallWords(events: readonly HistoryEvent[], name: string, or
     `Between them another client can act on the lock; one command or one Lua script cannot be interleaved.`
   );
 }
+
+/** The stretch of the run a probe's failure is about: its marked call (the first one of `name`), else the whole run. */
+export function callWindow(events: readonly HistoryEvent[], name: string | null): { from: number; to: number } | null {
+  if (events.length === 0) return null;
+  const whole = { from: events[0]!.t, to: events.at(-1)!.t };
+  if (name === null) return whole;
+  const begin = events.find((e) => e.type === 'console' && e.text === callBegins(name));
+  if (!begin || !('client' in begin)) return whole;
+  const end = events.find((e) => e.seq > begin.seq && e.type === 'console' && e.client === begin.client && e.text === callEnds(name));
+  return { from: begin.t, to: (end ?? events.at(-1)!).t };
+}

@@ -6,16 +6,17 @@
  */
 import path from 'node:path';
 import { unmetExpectation } from '@/lib/checker';
-import type { Lesson, LessonScenario } from '@/lib/lessons/load';
+import type { Adversary, Lesson, LessonScenario } from '@/lib/lessons/load';
 import type { RunEnded } from '@/lib/run';
 import { Lab } from '../lab/lab';
 import { LabRuns } from '../runs/lab-runs';
 import type { SandboxPool } from '../sandbox';
+import { adversaryRun, judge } from './grader';
 
 export interface TrialResult {
   lesson: string;
   scenario: string;
-  role: LessonScenario['role'];
+  role: LessonScenario['role'] | 'break' | 'fix';
   runs: number;
   met: number;
   /** The first few misses, for the author: seed and why. */
@@ -58,3 +59,38 @@ export async function trialScenario(
 }
 
 export const seedsFrom = (first: number, count: number): number[] => Array.from({ length: count }, (_, i) => first + i);
+
+/**
+ * An adversary under many seeds: with the reference solution (role `fix`: every run must pass) or with a wrong
+ * answer it is aimed at (role `break`: the run must fail). Judged exactly as "Check my solution" judges it.
+ */
+export async function trialAdversary(
+  lesson: Lesson,
+  adversary: Adversary,
+  program: { name: string; code: string },
+  role: 'fix' | 'break',
+  seeds: readonly number[],
+  pool: SandboxPool,
+  dir: string,
+): Promise<TrialResult> {
+  const planned = adversaryRun(lesson, adversary, program.code);
+  const lab = new Lab({ topology: lesson.topology, clients: adversary.scenario.clients, dir: path.join(dir, `${lesson.slug}-${adversary.id}-${program.name}`) });
+  await lab.start();
+  const runs = new LabRuns(lab, pool);
+  const result: TrialResult = { lesson: lesson.slug, scenario: `${adversary.id} × ${program.name}`, role, runs: 0, met: 0, misses: [] };
+  try {
+    if (!planned.program.ok) throw new Error(planned.program.error);
+    for (const seed of seeds) {
+      const info = await runs.start({ code: planned.program.code, scenario: { ...planned.scenario, seed }, topology: lesson.topology, fresh: true, checker: planned.checker });
+      const ended = await runs.whenEnded(info.runId);
+      const failed = judge(planned, ended, lesson.exercise.liveness.minCompletedExecutions, () => [], info.startedAt);
+      const met = role === 'fix' ? failed === null : failed !== null;
+      result.runs++;
+      if (met) result.met++;
+      else if (result.misses.length < 5) result.misses.push({ seed, why: failed ?? 'the adversary did not reject it' });
+    }
+  } finally {
+    await lab.destroy();
+  }
+  return result;
+}

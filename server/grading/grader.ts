@@ -10,13 +10,13 @@
  */
 import { unmetExpectation, type Verdict, type VerdictExpectation } from '@/lib/checker';
 import type { GradeProgress, GradeResult, GradedRun } from '@/lib/grading';
-import type { Lesson } from '@/lib/lessons/load';
+import type { Adversary, Lesson } from '@/lib/lessons/load';
 import { LabOperationError } from '@/lib/result';
 import type { RunEnded, RunStartInput } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
 import type { LabRuns } from '../runs/lab-runs';
 import { describeSchedule, generateSchedule } from '@/lib/schedules';
-import { splitCallWords } from './command-trace';
+import { callWindow, splitCallWords } from './command-trace';
 import { safetyBroken } from './explore';
 import { probeFailure, probeProgram } from './probe-program';
 
@@ -47,7 +47,7 @@ function completedExecutions(verdict: Verdict): number {
 }
 
 /** One run of the plan: what to run, and how to judge it. */
-interface PlannedRun {
+export interface PlannedRun {
   id: string;
   title: string;
   hidden: boolean;
@@ -73,22 +73,7 @@ interface PlannedRun {
 export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
   const { exercise } = lesson;
   const livenessBoundMs = exercise.liveness.boundMs;
-  const adversaries = lesson.adversaries.map(
-    (a): PlannedRun => ({
-      id: a.id,
-      title: a.title,
-      hidden: a.hidden,
-      seed: a.scenario.seed,
-      scenario: a.scenario,
-      checker: { ...lesson.checker, ...a.checker, livenessBoundMs },
-      program: a.probeCode === null ? { ok: true, code } : probeProgram(code, a.probeCode),
-      probe: a.probeCode !== null,
-      random: false,
-      exercise: exercise.function,
-      expect: a.expect ?? (a.probeCode === null ? { verdict: 'held' } : null),
-      trace: a.trace ?? null,
-    }),
-  );
+  const adversaries = lesson.adversaries.map((a) => adversaryRun(lesson, a, code));
   const scenarios = exercise.scenarios.flatMap((id) => {
     const entry = lesson.lessonScenarios.find((s) => s.id === id);
     if (!entry) throw new Error(`lesson ${lesson.slug}: exercise scenario "${id}" is missing`);
@@ -127,6 +112,24 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
     };
   });
   return [...adversaries, ...scenarios, ...random];
+}
+
+/** One adversary of the lesson as a run of the plan (also what `npm run fidelity` plays many times). */
+export function adversaryRun(lesson: Lesson, a: Adversary, code: string): PlannedRun {
+  return {
+    id: a.id,
+    title: a.title,
+    hidden: a.hidden,
+    seed: a.scenario.seed,
+    scenario: a.scenario,
+    checker: { ...lesson.checker, ...a.checker, livenessBoundMs: lesson.exercise.liveness.boundMs },
+    program: a.probeCode === null ? { ok: true, code } : probeProgram(code, a.probeCode),
+    probe: a.probeCode !== null,
+    random: false,
+    exercise: lesson.exercise.function,
+    expect: a.expect ?? (a.probeCode === null ? { verdict: 'held' } : null),
+    trace: a.trace ?? null,
+  };
 }
 
 /** Why this run of the plan failed, in the learner's words, or null. */
@@ -260,13 +263,16 @@ export async function gradeExercise(
   }
   const graded = done.slice(0, failedAt).filter((g): g is Graded => g !== undefined).map((g) => g.run);
   graded.push(failure.run);
+  const counterExample = failure.result?.verdict.counterExample ?? null;
+  // A probe's failure has no checker counter-example: point the timeline at the call it was about.
+  const window = counterExample === null && failure.run.runId && (await ranIn(runs, failure.run.runId)) ? callWindow(runs.historyOf(failure.run.runId), plan[failedAt]!.trace) : null;
   onProgress({ slug: lesson.slug, done: graded.length, total: plan.length, current: null });
   return {
     slug: lesson.slug,
     passed: false,
     total: plan.length,
     runs: graded,
-    failure: { runId: failure.run.runId, counterExample: failure.result?.verdict.counterExample ?? null, message: failure.run.reason ?? 'failed', hint: lesson.hints[0] ?? null },
+    failure: { runId: failure.run.runId, counterExample, ...(window ? { window } : {}), message: failure.run.reason ?? 'failed', hint: lesson.hints[0] ?? null },
   };
 }
 
