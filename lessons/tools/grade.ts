@@ -4,7 +4,7 @@
  * lesson's corpus (or the files given), and prints each verdict, the message
  * a learner would read, and the time it took.
  *
- *   LANES=3 node --import tsx lessons/tools/grade.ts <folder> [solution|wrong|<file.ts> ...]
+ *   LANES=3 [REPEAT=50] node --import tsx lessons/tools/grade.ts <folder> [solution|wrong|<file.ts> ...]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,8 +21,10 @@ async function main(): Promise<void> {
   const lesson = loadLesson(path.resolve('lessons', folder));
   const wanted = which.length > 0 ? which : ['solution', 'wrong'];
   const programs: { name: string; code: string; right: boolean }[] = [];
+  // REPEAT=50: grade the reference solution that many times (how often a right answer passes, here and now).
+  const repeat = Math.max(1, Number(process.env.REPEAT ?? 1));
   for (const w of wanted) {
-    if (w === 'solution') programs.push({ name: 'solution', code: lesson.solution, right: true });
+    if (w === 'solution') for (let i = 0; i < repeat; i++) programs.push({ name: repeat > 1 ? `solution #${i + 1}` : 'solution', code: lesson.solution, right: true });
     else if (w === 'wrong') programs.push(...lesson.wrong.map((x) => ({ name: `wrong/${x.name}`, code: x.code, right: false })));
     else programs.push({ name: w, code: fs.readFileSync(w, 'utf8'), right: !/^\/\/ Wrong:/.test(fs.readFileSync(w, 'utf8')) });
   }

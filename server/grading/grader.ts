@@ -8,7 +8,7 @@
  * `expect` is met and a probe's own assertions pass. Grading stops at the
  * first failure, whose counter-example is what the learner needs next.
  */
-import { unmetExpectation, type Verdict, type VerdictExpectation } from '@/lib/checker';
+import { unmetExpectation, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
 import type { GradeProgress, GradeResult, GradedRun } from '@/lib/grading';
 import type { Adversary, Lesson } from '@/lib/lessons/load';
 import { LabOperationError } from '@/lib/result';
@@ -19,6 +19,15 @@ import { describeSchedule, generateSchedule } from '@/lib/schedules';
 import { callWindow, splitCallWords } from './command-trace';
 import { safetyBroken } from './explore';
 import { probeFailure, probeProgram } from './probe-program';
+
+/**
+ * Diagnoses that name a bug in the code whatever the timing — a lock key left without a TTL, a check-then-set,
+ * a Redlock grant without a majority: a graded run that shows one fails even when, this time, nobody else
+ * happened to be hurt by it. Diagnoses about timing (a pause, a slow section) only explain a verdict: a busy
+ * machine must never fail a right answer. A release that deleted another's lock is not here: lesson 1's given
+ * release is a plain DEL on purpose (lesson 2's subject), and lesson 2's probes catch it in the learner's own.
+ */
+const FATAL_DIAGNOSES: readonly DiagnosisKind[] = ['lock-without-ttl-never-frees', 'check-then-set-race', 'acquired-without-quorum'];
 
 /** The program did not compile, or one of its clients failed by its own doing (an error, a limit, a timeout). */
 function crashReason(ended: RunEnded): string | null {
@@ -34,6 +43,8 @@ export function failureReason(ended: RunEnded, minCompleted: number): string | n
   const { verdict } = ended;
   const crashed = crashReason(ended);
   if (crashed) return crashed;
+  const fatal = verdict.diagnoses.find((d) => FATAL_DIAGNOSES.includes(d.kind));
+  if (fatal) return fatal.message;
   const completed = completedExecutions(verdict);
   if (verdict.valid === 'unknown' && completed === 0 && minCompleted > 0)
     return `no job ran to its end, so there was nothing to check: the program must take the lock and run the job inside it`;

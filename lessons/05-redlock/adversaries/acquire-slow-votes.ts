@@ -10,6 +10,6 @@ if (__lock !== null && typeof __lock === 'object') {
   for (const r of __nodes) r.disconnect();
   __probe.expect(
     __still >= 3,
-    `acquire() took ${(__took / 1000).toFixed(1)} s (Client 1 was paused after the votes came in) and still returned a lock valid for ${__lock.validityMs} ms, but its keys had already expired on ${5 - __still} of 5 nodes: another client can take the lock at once. The validity is the TTL minus the time spent acquiring (minus the clock drift); a lock with no validity left is no lock.`,
+    `acquire() took ${(__took / 1000).toFixed(1)} s (Client 1 was paused while the votes came in) and still returned a lock valid for ${__lock.validityMs} ms, but its keys had already expired on ${5 - __still} of 5 nodes: another client can take the lock at once. The validity is the TTL minus the time spent acquiring (minus the clock drift); a lock with no validity left is no lock.`,
   );
 }

@@ -1,0 +1,65 @@
+/**
+ * "Explore" against real nodes: random schedules from a lesson's fault space
+ * find what breaks a wrong lock, shrink it, and play the smallest schedule
+ * last in the learner's lab; on the reference solution they find nothing and
+ * say how much they tried.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAllLessons, type Lesson } from '@/lib/lessons/load';
+import { explore } from '@/server/grading/explore';
+import { Lab } from '@/server/lab/lab';
+import { LabRuns } from '@/server/runs/lab-runs';
+import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
+
+const lessons = loadAllLessons();
+const lesson = (slug: string): Lesson => lessons.find((l) => l.slug === slug)!;
+
+describe('explore', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-explore-'));
+  let pool: SandboxPool;
+  const labs: Lab[] = [];
+  beforeAll(async () => {
+    pool = createSandboxPool({ warmWorkers: 1 });
+    await pool.whenWarm();
+  });
+  afterAll(async () => {
+    await Promise.all(labs.map((l) => l.destroy()));
+    await pool?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const labsFor = async (l: Lesson, n: number): Promise<LabRuns[]> => {
+    const made = Array.from({ length: n }, (_, i) => new Lab({ topology: l.topology, clients: 3, dir: path.join(dir, `${l.slug}-${labs.length + i}`) }));
+    labs.push(...made);
+    await Promise.all(made.map((m) => m.start()));
+    return made.map((m) => new LabRuns(m, pool));
+  };
+
+  it('breaks a check-then-set lock, shrinks the schedule, and plays the smallest one last in the learner\'s lab', { timeout: 180_000 }, async () => {
+    const naive = lesson('naive-lock');
+    const wrong = naive.wrong.find((w) => w.name === 'get-then-set-px')!;
+    const [own, ...spares] = await labsFor(naive, 2);
+    const phases = new Set<string>();
+    const result = await explore({ code: wrong.code, topology: naive.topology, checker: naive.checker, space: naive.explore }, own!, spares, { seconds: 20, seed: 7 }, (p) => phases.add(p.phase));
+    expect(result.found).toBe(true);
+    if (!result.found) return;
+    expect(result.message).toContain('two clients in the critical section');
+    expect(result.faultsAfter).toBeLessThanOrEqual(result.faultsBefore);
+    expect(result.lines).toHaveLength(result.faultsAfter);
+    // The run the learner is shown is the last one in their own lab, and it broke.
+    const shown = await own!.whenEnded(result.runId);
+    expect(shown.verdict.checks['mutual-exclusion'].valid).toBe('violated');
+    expect([...phases]).toEqual(expect.arrayContaining(['searching', 'replaying']));
+  });
+
+  it('finds nothing in the reference solution of lesson 2, and says what it tried', { timeout: 120_000 }, async () => {
+    const safe = lesson('safe-release');
+    const [own, ...spares] = await labsFor(safe, 2);
+    const result = await explore({ code: safe.solution, topology: safe.topology, checker: safe.checker, space: safe.explore }, own!, spares, { seconds: 8, seed: 11 });
+    expect(result.found).toBe(false);
+    expect(result.schedules).toBeGreaterThan(2);
+    expect(result.checked.join(' ')).toContain('pauses of a client');
+  });
+});
