@@ -8,7 +8,7 @@
  * `expect` is met and a probe's own assertions pass. Grading stops at the
  * first failure, whose counter-example is what the learner needs next.
  */
-import { unmetExpectation, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
+import { unmetExpectation, type CounterExample, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
 import type { GradeProgress, GradeResult, GradedRun } from '@/lib/grading';
 import type { Adversary, Lesson } from '@/lib/lessons/load';
 import { LabOperationError } from '@/lib/result';
@@ -48,9 +48,19 @@ export function failureReason(ended: RunEnded, minCompleted: number): string | n
   const completed = completedExecutions(verdict);
   if (verdict.valid === 'unknown' && completed === 0 && minCompleted > 0)
     return `no job ran to its end, so there was nothing to check: the program must take the lock and run the job inside it`;
-  if (verdict.valid !== 'held') return verdict.counterExample?.message ?? `the checker's verdict is ${verdict.valid}`;
+  if (verdict.valid !== 'held') return explainingCounterExample(verdict)?.message ?? `the checker's verdict is ${verdict.valid}`;
   if (completed < minCompleted) return `only ${completed} of the ${minCompleted} job execution(s) this exercise needs completed: the lock must also let work happen`;
   return null;
+}
+
+/**
+ * The counter-example that explains most: a stale write the store took says why two overlapping sections
+ * mattered (the token did not grow with the grants), so it comes before the overlap itself.
+ */
+function explainingCounterExample(verdict: Verdict): CounterExample | null {
+  const fencing = verdict.checks.fencing;
+  if (fencing.applicable && fencing.valid === 'violated' && fencing.counterExample) return fencing.counterExample;
+  return verdict.counterExample;
 }
 
 function completedExecutions(verdict: Verdict): number {
@@ -274,7 +284,7 @@ export async function gradeExercise(
   }
   const graded = done.slice(0, failedAt).filter((g): g is Graded => g !== undefined).map((g) => g.run);
   graded.push(failure.run);
-  const counterExample = failure.result?.verdict.counterExample ?? null;
+  const counterExample = failure.result ? explainingCounterExample(failure.result.verdict) : null;
   // A probe's failure has no checker counter-example: point the timeline at the call it was about.
   const window = counterExample === null && failure.run.runId && (await ranIn(runs, failure.run.runId)) ? callWindow(runs.historyOf(failure.run.runId), plan[failedAt]!.trace) : null;
   onProgress({ slug: lesson.slug, done: graded.length, total: plan.length, current: null });
