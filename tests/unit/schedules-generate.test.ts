@@ -3,28 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { scenarioSchema, type Scenario, type ScenarioStep } from '@/lib/scenario';
 import { faultSpaceSchema, generateSchedule, type FaultSpace } from '@/lib/schedules';
 import { faultCount, groupSteps } from '@/lib/schedules/groups';
+import { everyFault, MASTERS, REPLICATED } from './schedules-fixtures';
 
-const MASTERS = { kind: 'masters', nodes: 5 };
-const REPLICATED = { kind: 'replicated', nodes: 2 };
 
-const EVERYTHING: FaultSpace = {
-  clients: { min: 2, max: 4 },
-  staggerMs: { min: 0, max: 200 },
-  horizonMs: 3_000,
-  maxFaults: 6,
-  faults: [
-    { kind: 'client-pause', minMs: 200, maxMs: 2_000 },
-    { kind: 'client-crash' },
-    { kind: 'client-skew', maxOffsetMs: 1_000 },
-    { kind: 'node-kill', downMs: { min: 500, max: 3_000 }, maxDown: 2 },
-    { kind: 'node-pause', minMs: 100, maxMs: 1_500 },
-    { kind: 'link-cut', healAfterMs: { min: 200, max: 2_000 } },
-    { kind: 'partition', healAfterMs: { min: 500, max: 2_500 } },
-    { kind: 'link-delay', maxDelayMs: 400, healAfterMs: { min: 300, max: 3_000 } },
-    { kind: 'replication-hold', releaseAfterMs: { min: 200, max: 1_000 } },
-    { kind: 'failover' },
-  ],
-};
+const EVERYTHING: FaultSpace = everyFault({ minMs: 200, maxMs: 2_000 });
 /** Kills only, one node down at most: the space where maxDown binds hardest. */
 const KILLS: FaultSpace = {
   clients: { min: 1, max: 3 },

@@ -4,27 +4,9 @@ import { scenarioSchema, type Scenario, type ScenarioInput } from '@/lib/scenari
 import { describeSchedule, faultCount, generateSchedule, shrink, shrinkCandidates, type FaultSpace } from '@/lib/schedules';
 import { groupSteps } from '@/lib/schedules/groups';
 import { isSmaller, scheduleSize } from '@/lib/schedules/size';
+import { everyFault, MASTERS, REPLICATED } from './schedules-fixtures';
 
-const SPACE: FaultSpace = {
-  clients: { min: 2, max: 4 },
-  staggerMs: { min: 0, max: 200 },
-  horizonMs: 3_000,
-  maxFaults: 6,
-  faults: [
-    { kind: 'client-pause', minMs: 800, maxMs: 5_000 },
-    { kind: 'client-crash' },
-    { kind: 'client-skew', maxOffsetMs: 1_000 },
-    { kind: 'node-kill', downMs: { min: 500, max: 3_000 }, maxDown: 2 },
-    { kind: 'node-pause', minMs: 100, maxMs: 1_500 },
-    { kind: 'link-cut', healAfterMs: { min: 200, max: 2_000 } },
-    { kind: 'partition', healAfterMs: { min: 500, max: 2_500 } },
-    { kind: 'link-delay', maxDelayMs: 400, healAfterMs: { min: 300, max: 3_000 } },
-    { kind: 'replication-hold', releaseAfterMs: { min: 200, max: 1_000 } },
-    { kind: 'failover' },
-  ],
-};
-const MASTERS = { kind: 'masters', nodes: 5 };
-const REPLICATED = { kind: 'replicated', nodes: 2 };
+const SPACE: FaultSpace = everyFault({ minMs: 800, maxMs: 5_000 });
 
 const scenario = (input: Omit<ScenarioInput, 'id' | 'title'>): Scenario => scenarioSchema.parse({ id: 'hand', title: 'By hand', ...input });
 
