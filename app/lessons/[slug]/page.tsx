@@ -49,7 +49,7 @@ function toWorkspaceLesson(lesson: Lesson): WorkspaceLesson {
       function: lesson.exercise.function,
       description: lesson.exercise.description,
       // Hidden adversaries are counted, never described: the page's bundle must not reveal them.
-      runs: lesson.adversaries.length + lesson.exercise.scenarios.length * lesson.exercise.seeds.length,
+      runs: lesson.adversaries.length + lesson.exercise.scenarios.length * lesson.exercise.seeds.length + lesson.exercise.randomSchedules.length,
     },
   };
 }
