@@ -63,4 +63,9 @@ export type ExploreResult =
       shrinkRuns: number;
       /** The minimal schedule's seed: a scenario a learner can name. */
       scheduleSeed: number;
+      /**
+       * Whether the failing run is the learner's lab's last (its verdict and timeline show it). False when the
+       * schedule broke safety during the search but not again in the replays: the interleaving depends on timing.
+       */
+      onTimeline: boolean;
     };

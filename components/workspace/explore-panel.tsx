@@ -29,7 +29,7 @@ function progressWords(progress: ExploreProgress | null): string {
 function FoundResult({ result }: { result: Extract<ExploreResult, { found: true }> }) {
   const actions = useLabStore((s) => s.actions);
   return (
-    <div className={styles.exerciseFailure} data-testid="explore-result" data-found="true">
+    <div className={styles.exerciseFailure} data-testid="explore-result" data-found="true" data-on-timeline={result.onTimeline}>
       <p>
         <span aria-hidden="true">✗ </span>
         <strong>Broken</strong> by a schedule of {result.faultsAfter} fault{result.faultsAfter === 1 ? '' : 's'}
@@ -46,7 +46,12 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
         <p data-testid="explore-schedule">No fault at all: the clients&apos; own timing was enough.</p>
       )}
       <p data-testid="explore-counter-example">{result.message}</p>
-      {result.counterExample && (
+      {!result.onTimeline && (
+        <p className={styles.muted} data-testid="explore-timing">
+          Played again here, this schedule held: the interleaving that broke safety depends on timing. Explore with the same seed ({result.seed}) searches the same schedules again.
+        </p>
+      )}
+      {result.onTimeline && result.counterExample && (
         <button type="button" className={styles.linkButton} onClick={() => result.counterExample && actions.focusWindow(result.counterExample.window)}>
           Show on timeline
         </button>

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       else {
         console.log(`${p.name}: BROKEN after ${result.schedules} schedules; shrunk ${result.faultsBefore} → ${result.faultsAfter} faults in ${result.shrinkRuns} tries (${result.seconds} s, schedule seed ${result.scheduleSeed})`);
         for (const line of result.lines) console.log(`   - ${line}`);
-        console.log(`   ${result.message}`);
+        console.log(`   ${result.message}${result.onTimeline ? '' : ' [did not break again in the replays: timing-dependent]'}`);
       }
     }
   } finally {

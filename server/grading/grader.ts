@@ -276,17 +276,23 @@ export async function gradeExercise(
     return { slug: lesson.slug, passed: true, total: plan.length, runs: graded, failure: null };
   }
   let failure = done[failedAt]!;
+  let elsewhere = false;
   // Seen in a spare lab: play it again where the learner watches, and show that run if it fails there too.
   if (failure.result && !(await ranIn(runs, failure.run.runId))) {
     aborted.delete(runs);
     const replay = await runItem(failedAt, runs);
     if (replay && !replay.run.passed) failure = replay;
+    else {
+      // Still a failure — a wrong lock must not pass — but the learner's timeline does not have it: say so.
+      elsewhere = true;
+      failure = { ...failure, run: { ...failure.run, reason: `${failure.run.reason ?? 'it failed'} (This happened in a lab beside yours; played again in yours, it held this time: the failure depends on timing, which is what makes it dangerous.)` } };
+    }
   }
   const graded = done.slice(0, failedAt).filter((g): g is Graded => g !== undefined).map((g) => g.run);
   graded.push(failure.run);
-  const counterExample = failure.result ? explainingCounterExample(failure.result.verdict) : null;
+  const counterExample = failure.result && !elsewhere ? explainingCounterExample(failure.result.verdict) : null;
   // A probe's failure has no checker counter-example: point the timeline at the call it was about.
-  const window = counterExample === null && failure.run.runId && (await ranIn(runs, failure.run.runId)) ? callWindow(runs.historyOf(failure.run.runId), plan[failedAt]!.trace) : null;
+  const window = counterExample === null && !elsewhere && failure.run.runId && (await ranIn(runs, failure.run.runId)) ? callWindow(runs.historyOf(failure.run.runId), plan[failedAt]!.trace) : null;
   onProgress({ slug: lesson.slug, done: graded.length, total: plan.length, current: null });
   return {
     slug: lesson.slug,
