@@ -17,7 +17,7 @@ __probe.expect(
 
 __lab.log('probe: replication may flow');
 let __token = null;
-const __giveUp = Date.now() + 3000;
+const __giveUp = Date.now() + 6000;
 while ((__token = await __probe.call('acquire', () => __acquire(__K, 5000))) === null && Date.now() < __giveUp) await __lab.sleep(100);
-__probe.expect(__token !== null, `once replication flowed again, ${__call} still returned null for 3 s: a lock the replica confirms must count.`);
+__probe.expect(__token !== null, `once replication flowed again, ${__call} still returned null for 6 s: a lock the replica confirms must count.`);
 __r.disconnect();
