@@ -18,6 +18,7 @@ import { describeSchedule, faultCount, generateSchedule, shrink, type FaultSpace
 
 import { describeSpace } from '@/lib/schedules/space-words';
 import type { LabRuns } from '../runs/lab-runs';
+import { LabLanes } from './lab-lanes';
 
 /** The checks a random schedule may break; liveness is not one of them (see the module comment). */
 const SAFETY_CHECKS: readonly CheckName[] = ['mutual-exclusion', 'fencing', 'duplicates'];
@@ -71,54 +72,43 @@ export async function explore(
   let shrinkRuns = 0;
   let faults: number | null = null;
   const report = (phase: ExploreProgress['phase']) => onProgress({ phase, schedules, shrinkRuns, faults, elapsedMs: now() - started, budgetMs });
-  const aborted = new Set<LabRuns>();
+  const lanes = new LabLanes([runs, ...spares], 'Explore');
   /** The learner's lab's last run: the one its verdict panel and timeline show. */
   let lastOwn: string | null = null;
 
-  /** Plays one schedule in a lab; null when the grader stopped it (another lab found one first). */
-  const play = async (scenario: Scenario, lane: LabRuns): Promise<{ ended: RunEnded; runId: string } | null> => {
-    const info = await lane.start({ code: target.code, scenario, topology: target.topology, fresh: true, checker: target.checker });
-    if (lane === runs) lastOwn = info.runId;
-    const ended = await lane.whenEnded(info.runId);
-    if (ended.outcome.status === 'stopped') {
-      if (aborted.has(lane)) return null;
-      throw new LabOperationError('conflict', 'An explored run was stopped (another run started?), so the search stopped. Press "Explore" again.');
-    }
-    if (ended.outcome.status === 'syntax-error') throw new LabOperationError('invalid-input', `The program does not compile: ${ended.outcome.error ?? 'syntax error'}`);
-    return { ended, runId: info.runId };
+  /** Plays one schedule in a lab; null when another lab found a violation first. */
+  const play = async (scenario: Scenario, lab: LabRuns): Promise<{ ended: RunEnded; runId: string } | null> => {
+    const played = await lanes.play(lab, { code: target.code, scenario, topology: target.topology, fresh: true, checker: target.checker });
+    if (played === null) return null;
+    if (lab === runs) lastOwn = played.info.runId;
+    if (played.ended.outcome.status === 'syntax-error') throw new LabOperationError('invalid-input', `The program does not compile: ${played.ended.outcome.error ?? 'syntax error'}`);
+    return { ended: played.ended, runId: played.info.runId };
   };
 
   // Search: each lab takes the next seed until one breaks safety or the time is up.
   let found: Found | null = null;
   let nextSeed = options.seed;
-  const lanes = [runs, ...spares];
   report('searching');
-  await Promise.all(
-    lanes.map(async (lane) => {
-      while (found === null && now() < deadline) {
-        const scenario = generateSchedule(target.space, target.topology, nextSeed++ >>> 0);
-        const played = await play(scenario, lane);
-        if (played === null) return;
-        schedules++;
-        const message = safetyBroken(played.ended.verdict);
-        report('searching');
-        if (message !== null && found === null) {
-          found = { scenario, ended: played.ended, runId: played.runId, message };
-          for (const other of lanes) {
-            if (other === lane) continue;
-            aborted.add(other);
-            void other.stop();
-          }
-        }
+  await lanes.each(async (lab) => {
+    while (found === null && now() < deadline) {
+      const scenario = generateSchedule(target.space, target.topology, nextSeed++ >>> 0);
+      const played = await play(scenario, lab);
+      if (played === null) return;
+      schedules++;
+      const message = safetyBroken(played.ended.verdict);
+      report('searching');
+      if (message !== null && found === null) {
+        found = { scenario, ended: played.ended, runId: played.runId, message };
+        lanes.stopOthers(lab);
       }
-    }),
-  );
+    }
+  });
   const seconds = () => Math.round((now() - started) / 100) / 10;
   const first = found as Found | null;
   if (first === null) return { found: false, schedules, seconds: seconds(), seed: options.seed, checked };
 
   // Shrink in the learner's lab, one candidate at a time, while a candidate still breaks safety.
-  aborted.delete(runs);
+  lanes.reopenOwn();
   const before = faultCount(first.scenario);
   faults = before;
   const shrinkDeadline = Math.max(deadline, now() + budgetMs * SHRINK_SHARE);

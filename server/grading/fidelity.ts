@@ -11,7 +11,8 @@ import type { RunEnded } from '@/lib/run';
 import { Lab } from '../lab/lab';
 import { LabRuns } from '../runs/lab-runs';
 import type { SandboxPool } from '../sandbox';
-import { adversaryRun, judge } from './grader';
+import { adversaryRun } from './grading-plan';
+import { judge } from './judge';
 
 export interface TrialResult {
   lesson: string;

@@ -5,7 +5,7 @@ import { loadAllLessons } from '@/lib/lessons/load';
 import { callBegins, callEnds, probeFailure, probeProgram, PROBE_MARK } from '@/server/grading/probe-program';
 import { learnerDeclarations } from '@/server/grading/learner-declarations';
 import { splitCallWords, tracedCalls } from '@/server/grading/command-trace';
-import { gradingPlan } from '@/server/grading/grader';
+import { gradingPlan } from '@/server/grading/grading-plan';
 
 const PROGRAM = [
   "import Redis from 'ioredis';", // 1
