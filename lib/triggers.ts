@@ -9,7 +9,7 @@ import type { Trigger } from './scenario';
 /** A trigger in words: "Client 1 enters its job". */
 export function describeTrigger(trigger: Trigger): string {
   const who = trigger.client === undefined ? 'a client' : `Client ${trigger.client}`;
-  const nthTime = trigger.nth > 1 ? ` (time ${trigger.nth})` : '';
+  const nthTime = trigger.nth > 1 ? ` for the ${ordinal(trigger.nth)} time` : '';
   const after = trigger.since ? ` after ${trigger.client === undefined ? 'a client' : 'it'} logs "${trigger.since}"` : '';
   return describeMoment(trigger, who, nthTime) + after;
 }
@@ -29,6 +29,13 @@ function describeMoment(trigger: Trigger, who: string, nthTime: string): string 
     case 'log':
       return `${who} logs "${trigger.text}"${nthTime}`;
   }
+}
+
+/** 2 → "2nd", 3 → "3rd", 11 → "11th". */
+function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  return `${n}${suffix}`;
 }
 
 /** Whether a run's event is the kind a trigger waits for (the run and the count are the runner's business). */

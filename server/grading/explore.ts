@@ -136,7 +136,8 @@ export async function explore(
   let shown: Found = shownBefore;
   let onTimeline = lastOwn === shownBefore.runId;
   if (!onTimeline) report('replaying');
-  for (let i = 0; i < REPLAY_TRIES && !onTimeline; i++) {
+  // At least one replay; more only while the shrinking's time lasts (a loaded machine must not stretch the search).
+  for (let i = 0; i < REPLAY_TRIES && !onTimeline && (i === 0 || now() < shrinkDeadline); i++) {
     const played = await play(shrunk.scenario, runs);
     const message = played ? safetyBroken(played.ended.verdict) : null;
     if (played && message !== null) {

@@ -133,7 +133,7 @@ describe('scenarios', () => {
     expect(outcomes.map((o) => o.ok)).toEqual([true]);
     const [pause] = pauses();
     expect(pause!.t - second.t).toBeGreaterThanOrEqual(50);
-    expect(pause!.type === 'scenario' && pause!.detail).toBe('pause Node 1 (50 ms after Client 1 enters its job (time 2))');
+    expect(pause!.type === 'scenario' && pause!.detail).toBe('pause Node 1 (50 ms after Client 1 enters its job for the 2nd time)');
     expect(lab.node(1).state).toBe('paused');
   });
 
@@ -149,7 +149,7 @@ describe('scenarios', () => {
     expect(outcomes.map((o) => o.ok)).toEqual([true]);
     const pause = lab.history.since(0).find((e) => e.type === 'scenario' && e.step === 'node-pause')!;
     expect(pause.t).toBeGreaterThanOrEqual(second.t);
-    expect(pause.type === 'scenario' && pause.detail).toBe('pause Node 1 (as soon as a client enters its job (time 2))');
+    expect(pause.type === 'scenario' && pause.detail).toBe('pause Node 1 (as soon as a client enters its job for the 2nd time)');
   });
 
   it('settles a step whose event never came when the scenario is cancelled, saying which event', async () => {

@@ -40,7 +40,7 @@ describe('faultCount and describeSchedule', () => {
       'kill Node 3 at 100 ms, then restart Node 3 800 ms later',
       'pause Client 2 for 1.2 s, 300 ms after Client 1 is granted the lock',
       'cut Client 1 off from Node 1 and Node 2 (refuse) at 200 ms, then heal those links 500 ms later',
-      'delay Client 2 → Node 4 by 80 ms, 50 ms after Client 2 enters its job (time 2), then lift the delay on Client 2 → Node 4 400 ms later',
+      'delay Client 2 → Node 4 by 80 ms, 50 ms after Client 2 enters its job for the 2nd time, then lift the delay on Client 2 → Node 4 400 ms later',
       'resume Client 3 at 2000 ms',
     ]);
   });
@@ -61,7 +61,7 @@ describe('faultCount and describeSchedule', () => {
 });
 
 describe('shrinkCandidates', () => {
-  it('are each strictly smaller, valid, and keep every recovery after its fault (300 schedules)', () => {
+  it('are each strictly smaller, valid, and keep every recovery after its fault (300 schedules)', { timeout: 120_000 }, () => {
     let total = 0;
     for (let seed = 1; seed <= 300; seed++) {
       const s = generateSchedule(SPACE, seed % 2 ? MASTERS : REPLICATED, seed);
