@@ -212,6 +212,19 @@ test('Explore finds a schedule that breaks the naive lock, shrinks it, and shows
   await screenshot(page, 'lesson-11-explore-found');
 });
 
+test('hidden checks never reach the page: no adversary of any lesson is in its HTML or its scripts', async ({ page }) => {
+  const lessonsDir = 'lessons';
+  for (const folder of fs.readdirSync(lessonsDir).filter((f) => /^\d\d-/.test(f))) {
+    const slug = folder.replace(/^\d\d-/, '');
+    const adversaries = fs.readdirSync(path.join(lessonsDir, folder, 'adversaries')).filter((f) => f.endsWith('.json'));
+    const titles = adversaries.map((f) => (JSON.parse(fs.readFileSync(path.join(lessonsDir, folder, 'adversaries', f), 'utf8')) as { title: string }).title);
+    const html = await (await page.request.get(`/lessons/${slug}`)).text();
+    const scripts = [...html.matchAll(/<script[^>]+src="([^"]+)"/g)].map((m) => m[1] ?? '');
+    const bodies = [html, ...(await Promise.all(scripts.map(async (src) => (await page.request.get(src)).text())))];
+    for (const title of titles) for (const body of bodies) expect(body.includes(title), `${slug}: "${title}"`).toBe(false);
+  }
+});
+
 test('a scenario written for another program offers to load it', async ({ page }) => {
   await page.goto('/lessons/naive-lock');
   await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
