@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { DEFAULT_CLIENTS, MAX_CLIENTS, MAX_NODES } from './cluster';
 import { describeFault, FAULT_OPS, type FaultOp } from './faults/catalogue';
 import { FAULT_INPUTS, type FaultInput, type FaultRequest } from './faults/inputs';
+import type { HistoryEvent } from './history';
 import { describeTrigger } from './triggers';
 import { seededRandom } from './random';
 
@@ -51,11 +52,19 @@ export const triggerSchema = z.discriminatedUnion('on', [
 export type Trigger = z.output<typeof triggerSchema>;
 
 /** Without `when`, `at` is ms after the program starts; with it, ms after the trigger's event. */
-const timing = { at: z.number().int().min(0).max(120_000), when: triggerSchema.optional() };
+const timing = {
+  at: z.number().int().min(0).max(120_000),
+  when: triggerSchema.optional(),
+  /**
+   * A node fault waiting for a command to be answered acts on the node that answered it, whatever `node` says:
+   * "kill the node that answered Client 1's third SET" — the vote that made the quorum.
+   */
+  onAnsweringNode: z.literal(true).optional(),
+};
 
 /** A scenario step: a fault of the catalogue with its input (the very schema the buttons use) and its timing. */
-export type ScenarioStep = { [K in FaultOp]: FaultInput<K> & { action: K; at: number; when?: Trigger } }[FaultOp];
-type ScenarioStepInput = { [K in FaultOp]: FaultRequest<K> & { action: K; at: number; when?: z.input<typeof triggerSchema> } }[FaultOp];
+export type ScenarioStep = { [K in FaultOp]: FaultInput<K> & { action: K; at: number; when?: Trigger; onAnsweringNode?: true } }[FaultOp];
+type ScenarioStepInput = { [K in FaultOp]: FaultRequest<K> & { action: K; at: number; when?: z.input<typeof triggerSchema>; onAnsweringNode?: true } }[FaultOp];
 
 const stepSchemaOf = (op: FaultOp) => FAULT_INPUTS[op].extend({ ...timing, action: z.literal(op) });
 /**
@@ -81,7 +90,13 @@ export const scenarioSchema = z
     jitterMs: z.number().int().min(0).max(10_000).default(0),
     steps: z.array(scenarioStepSchema).max(200).default([]),
   })
-  .strict();
+  .strict()
+  .superRefine((scenario, ctx) => {
+    scenario.steps.forEach((step, i) => {
+      if (step.onAnsweringNode && (!('node' in step) || step.when?.on !== 'command-answered'))
+        ctx.addIssue({ code: 'custom', path: ['steps', i, 'onAnsweringNode'], message: 'only a node fault waiting for a command to be answered can act on the node that answered' });
+    });
+  });
 
 export type Scenario = z.output<typeof scenarioSchema>;
 export type ScenarioInput = z.input<typeof scenarioSchema>;
@@ -121,6 +136,15 @@ export function describeScheduledStep(step: ScenarioStep, at: number): string {
 
 /** A step in words, for the history and the timeline: "kill Node 3". */
 export function describeStep(step: ScenarioStep): string {
-  const { at: _at, when: _when, action, ...input } = step;
-  return describeFault(action, input as FaultInput<typeof action>);
+  const { at: _at, when: _when, onAnsweringNode, action, ...input } = step;
+  const words = describeFault(action, input as FaultInput<typeof action>);
+  // Before its trigger it has no node yet: "kill the node that answered".
+  return onAnsweringNode && 'node' in input ? words.replace(`Node ${input.node}`, 'the node that answered') : words;
+}
+
+/** The step as it acts once its trigger's event is known: a step `onAnsweringNode` takes that event's node. */
+export function resolveStep(step: ScenarioStep, event: HistoryEvent | undefined): ScenarioStep {
+  if (!step.onAnsweringNode || !('node' in step) || event?.type !== 'redis') return step;
+  const { onAnsweringNode: _resolved, ...rest } = step;
+  return { ...rest, node: event.node } as ScenarioStep;
 }

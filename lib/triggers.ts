@@ -93,8 +93,8 @@ export class TriggerWatch<T> {
    * The items this event makes due, each with the lab time it is due: the event's own time plus its `at`, so a
    * watcher that sees the event late delays the step only by that lateness, never by it twice.
    */
-  observe(event: HistoryEvent): { item: T; due: number }[] {
-    const due: { item: T; due: number }[] = [];
+  observe(event: HistoryEvent): { item: T; due: number; event: HistoryEvent }[] {
+    const due: { item: T; due: number; event: HistoryEvent }[] = [];
     for (let i = 0; i < this.waiting.length; ) {
       const w = this.waiting[i]!;
       if (!w.open) {
@@ -108,7 +108,7 @@ export class TriggerWatch<T> {
         continue;
       }
       this.waiting.splice(i, 1);
-      due.push({ item: w.item, due: event.t + w.at });
+      due.push({ item: w.item, due: event.t + w.at, event });
     }
     return due;
   }

@@ -5,7 +5,8 @@
  * a scenario event, then carried out by the catalogue's operation, exactly
  * as the same fault from a button (client faults act on the running program).
  */
-import { describeScheduledStep, describeStep, schedule, type Scenario, type ScenarioStep } from '@/lib/scenario';
+import { describeScheduledStep, describeStep, resolveStep, schedule, type Scenario, type ScenarioStep } from '@/lib/scenario';
+import type { HistoryEvent } from '@/lib/history';
 import { atLabTime } from '@/lib/due-timer';
 import { describeTrigger, neverFiredText, TriggerWatch } from '@/lib/triggers';
 import { needsProgram } from '@/lib/faults/catalogue';
@@ -35,7 +36,7 @@ export interface StepOutcome {
 
 /** Carries out a step through the catalogue's operations, as a button would (client faults need the running program). */
 function perform(lab: Lab, step: ScenarioStep, clients: RunningClients | null): Promise<unknown> {
-  const { at: _at, when: _when, action, ...input } = step;
+  const { at: _at, when: _when, onAnsweringNode: _answering, action, ...input } = step;
   if (needsProgram(action) && !clients) {
     return Promise.reject(new Error(`"${describeStep(step)}" needs a running program, and none is running`));
   }
@@ -99,7 +100,7 @@ export function runScenario(
   /** Steps armed for a time: how to stop their timer and settle them if the scenario is cancelled first. */
   const pending = new Set<{ cancel(): void; settle(): void }>();
   /** Triggered steps still waiting for their event, with how to arm and settle each. */
-  const waiting = new TriggerWatch<{ step: ScenarioStep; arm(due: number): void; settle(): void }>();
+  const waiting = new TriggerWatch<{ step: ScenarioStep; arm(due: number, event?: HistoryEvent): void; settle(): void }>();
   let cancelled = false;
   let stopWatching = (): void => undefined;
   if (!options.announced) announceScenario(lab, scenario, plan, runId);
@@ -107,20 +108,21 @@ export function runScenario(
   const outcomes = plan.filter(({ step }) => !delegated?.has(step)).map(
     ({ at, step }) =>
       new Promise<StepOutcome>((resolve) => {
-        const fire = () => {
+        const fire = (event?: HistoryEvent) => {
           if (cancelled || lab.closed) return resolve({ at, step, ok: false, error: 'cancelled' });
-          lab.history.append({ type: 'scenario', step: step.action, detail: describeScheduledStep(step, at), ...(runId ? { runId } : {}) });
-          perform(lab, step, clients).then(
+          const acting = resolveStep(step, event);
+          lab.history.append({ type: 'scenario', step: step.action, detail: describeScheduledStep(acting, at), ...(runId ? { runId } : {}) });
+          perform(lab, acting, clients).then(
             () => resolve({ at, step, ok: true }),
             (error: unknown) => resolve({ at, step, ok: false, error: (error as Error).message }),
           );
         };
         // Measured from the scenario's origin (or the trigger's event), not from the previous step, so delays do
         // not accumulate; never before the lab clock says the step is due.
-        const arm = (due: number) => {
+        const arm = (due: number, event?: HistoryEvent) => {
           const timer = atLabTime(due, () => lab.now(), () => {
             pending.delete(entry);
-            fire();
+            fire(event);
           });
           const entry = { cancel: timer.cancel, settle: () => resolve({ at, step, ok: false, error: 'cancelled' }) };
           pending.add(entry);
@@ -141,7 +143,7 @@ export function runScenario(
   if (waiting.size > 0) {
     stopWatching = lab.history.subscribe((event) => {
       if (runId !== undefined && event.runId !== runId) return;
-      for (const { item, due } of waiting.observe(event)) item.arm(due);
+      for (const { item, due, event: moment } of waiting.observe(event)) item.arm(due, moment);
       if (waiting.size === 0) stopWatching();
     });
   }

@@ -137,6 +137,25 @@ describe('scenarios', () => {
     expect(lab.node(1).state).toBe('paused');
   });
 
+  it('a node fault on the answering node kills the node that answered, not the one it names', async () => {
+    const lab = await startLab({ nodes: 3 });
+    const scenario = scenarioSchema.parse({
+      id: 'answered',
+      title: 'The vote that made the quorum',
+      steps: [{ at: 0, when: { on: 'command-answered', client: 1, command: 'SET', nth: 2 }, action: 'node-kill', node: 1, onAnsweringNode: true }],
+    });
+    const handle = runScenario(lab, scenario, { runId: 'run-1' });
+    const answer = (node: number) => lab.history.append({ type: 'redis', phase: 'ok', opId: node, client: 1, node, command: 'SET', reply: 'OK', runId: 'run-1' });
+    answer(1);
+    answer(3);
+    const outcomes = await handle.done;
+    expect(outcomes.map((o) => o.ok)).toEqual([true]);
+    expect(lab.node(3).state).toBe('down');
+    expect(lab.node(1).state).toBe('up');
+    const kill = lab.history.since(0).find((e) => e.type === 'scenario' && e.step === 'node-kill')!;
+    expect(kill.type === 'scenario' && kill.detail).toBe("kill Node 3 (as soon as Client 1's SET is answered for the 2nd time)");
+  });
+
   it('a trigger without a client counts every client: the second job entered by anyone', async () => {
     const lab = await startLab({ nodes: 1 });
     const scenario = scenarioSchema.parse({ id: 'anyone', title: 'Anyone', steps: [{ at: 0, when: { on: 'job-enter', nth: 2 }, action: 'node-pause', node: 1 }] });

@@ -1,7 +1,7 @@
 /** Scenario triggers: which events match, how the nth match and `at` make a step due, and the words for each. */
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '@/lib/history';
-import { triggerSchema } from '@/lib/scenario';
+import { describeStep, resolveStep, scenarioSchema, triggerSchema } from '@/lib/scenario';
 import { describeTrigger, matchesTrigger, neverFiredText, TriggerWatch } from '@/lib/triggers';
 
 let seq = 0;
@@ -37,7 +37,7 @@ describe('TriggerWatch', () => {
     watch.add('resume', triggerSchema.parse({ on: 'lock-acquired', client: 1, nth: 2 }), 300);
     expect(watch.observe(acquired(100, 1))).toEqual([]);
     expect(watch.observe(acquired(150, 2))).toEqual([]);
-    expect(watch.observe(acquired(900, 1))).toEqual([{ item: 'resume', due: 1_200 }]);
+    expect(watch.observe(acquired(900, 1))).toMatchObject([{ item: 'resume', due: 1_200 }]);
     expect(watch.observe(acquired(950, 1))).toEqual([]);
     expect(watch.size).toBe(0);
   });
@@ -51,7 +51,7 @@ describe('TriggerWatch', () => {
     expect(watch.observe(answered(30, 1, 'GET'))).toEqual([]);
     expect(watch.observe(logged(40, 1, 'probe: release begins'))).toEqual([]); // the marker itself is not counted
     expect(watch.observe(answered(50, 2, 'GET'))).toEqual([]);
-    expect(watch.observe(answered(60, 1, 'GET'))).toEqual([{ item: 'pause Client 1', due: 60 }]);
+    expect(watch.observe(answered(60, 1, 'GET'))).toMatchObject([{ item: 'pause Client 1', due: 60 }]);
     expect(describeTrigger(when)).toBe('a command of Client 1\'s is answered after it logs "release begins"');
   });
 
@@ -65,5 +65,24 @@ describe('TriggerWatch', () => {
     expect(neverFiredText('pause Client 2', when)).toBe(
       'The scenario\'s step "pause Client 2" never fired: it waits until Client 1 starts, and that did not happen in this run.',
     );
+  });
+});
+
+describe('a step on the answering node', () => {
+  it('names no node before its moment, takes the answering node at it, and is refused on anything but a node fault waiting for an answer', () => {
+    const scenario = scenarioSchema.parse({
+      id: 'a',
+      title: 'A',
+      steps: [{ at: 0, when: { on: 'command-answered', client: 1, command: 'SET' }, action: 'node-kill', node: 1, onAnsweringNode: true }],
+    });
+    const [step] = scenario.steps;
+    expect(describeStep(step!)).toBe('kill the node that answered');
+    const resolved = resolveStep(step!, answered(5, 1, 'SET'));
+    expect(resolved).toMatchObject({ action: 'node-kill', node: 1 });
+    const onFour = resolveStep(step!, ev(6, { type: 'redis', client: 1, node: 4, phase: 'ok', command: 'SET', args: [] }));
+    expect(onFour).toMatchObject({ node: 4 });
+    expect('onAnsweringNode' in onFour).toBe(false);
+    const bad = scenarioSchema.safeParse({ id: 'b', title: 'B', steps: [{ at: 0, when: { on: 'job-enter', client: 1 }, action: 'node-kill', node: 1, onAnsweringNode: true }] });
+    expect(bad.success).toBe(false);
   });
 });
