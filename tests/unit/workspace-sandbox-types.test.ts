@@ -90,7 +90,7 @@ describe('sandbox type definitions', () => {
     expect(errors.join('\n')).toMatch(/Cannot find module 'fs'/);
   });
 
-  it('type-check every lesson\'s starter and solution, as a learner sees them in the editor', () => {
+  it('type-check every lesson\'s starter and solution, as a learner sees them in the editor', { timeout: 180_000 }, () => {
     const root = new URL('../../lessons/', import.meta.url);
     const programs = readdirSync(root)
       .filter((name) => /^\d\d-/.test(name))
