@@ -1,8 +1,17 @@
 // "Exactly once" survives a crash only if the done-record says done after the report ran, and the lock frees itself.
 const __runDailyReportOnce = __probe.fn('runDailyReportOnce', typeof runDailyReportOnce === 'undefined' ? undefined : runDailyReportOnce);
 const __reports = __probe.countJobs('daily-report');
-await __probe.call('runDailyReportOnce', () => __runDailyReportOnce());
-if (__lab.client === 2) {
+if (__lab.client === 1) {
+  await __probe.call('runDailyReportOnce', () => __runDailyReportOnce());
+} else {
+  // The cron fires again a little later if today is not done: a busy node may cost one attempt its majority.
+  const __giveUp = Date.now() + 6000;
+  for (;;) {
+    await __probe.call('runDailyReportOnce', () => __runDailyReportOnce());
+    if (__reports.done > 0 || Date.now() > __giveUp) break;
+    if ((await __lab.store.read('report-done:2024-06-01')) !== null) break;
+    await __lab.sleep(250);
+  }
   const __record = await __lab.store.read('report-done:2024-06-01');
   __probe.expect(
     __reports.done === 1,
