@@ -31,13 +31,19 @@ async function measure(rounds: number): Promise<void> {
   const oneNode: number[] = [];
   const fiveNodes: number[] = [];
   let failed = 0;
+  let slow = 0;
   for (let i = 0; i < rounds; i++) {
     const key = `bench:${lab.client}`;
     let t = performance.now();
     const token = randomUUID();
-    await single.set(key, token, 'PX', 1000, 'NX');
-    oneNode.push(performance.now() - t);
-    await single.del(key);
+    try {
+      await single.set(key, token, 'PX', 1000, 'NX');
+      oneNode.push(performance.now() - t);
+      await single.del(key);
+    } catch {
+      // A command past its timeout on a busy node: a benchmark counts it, it does not crash the worker.
+      slow++;
+    }
     t = performance.now();
     try {
       const lock = await redlock.acquire([`${key}:redlock`], 1000);
@@ -49,7 +55,7 @@ async function measure(rounds: number): Promise<void> {
     }
     await lab.sleep(15);
   }
-  lab.log(summary('single node', oneNode));
+  lab.log(summary('single node', oneNode) + (slow ? ` — ${slow} command(s) timed out` : ''));
   lab.log(summary('Redlock, 5 nodes', fiveNodes) + (failed ? ` — ${failed} attempt(s) missed the quorum` : ''));
   lab.log('the Arabic production write-up (Redlock, 5 nodes): P50 3.2 ms · P95 8.7 ms · P99 14.1 ms');
 }
