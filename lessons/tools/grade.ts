@@ -38,11 +38,13 @@ async function main(): Promise<void> {
   await Promise.all(spareLabs.map((l) => l.start()));
   let wrongVerdicts = 0;
   if (process.env.TRACE) {
-    // TRACE=1: what each graded run did, for the author tuning an adversary.
-    lab.history.subscribe((e) => {
-      if (e.type === 'console' || e.type === 'job' || e.type === 'store' || e.type === 'lock' || (e.type === 'nemesis' && e.phase !== 'invoke') || (e.type === 'client' && e.event !== 'start'))
-        console.log(`   ${Math.round(e.t)} ${JSON.stringify({ ...e, seq: undefined, t: undefined, runId: undefined })}`);
-    });
+    // TRACE=1: what each graded run did, in every lab, for the author tuning an adversary.
+    [lab, ...spareLabs].forEach((l, i) =>
+      l.history.subscribe((e) => {
+        if (e.type === 'console' || e.type === 'job' || e.type === 'store' || e.type === 'lock' || (e.type === 'nemesis' && e.phase !== 'invoke') || (e.type === 'client' && e.event !== 'start'))
+          console.log(`   [lab ${i}] ${Math.round(e.t)} ${JSON.stringify({ ...e, seq: undefined, t: undefined, runId: e.runId })}`);
+      }),
+    );
   }
   try {
     const runs = new LabRuns(lab, pool);

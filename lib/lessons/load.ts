@@ -172,6 +172,7 @@ function loadAdversary(dir: string, aid: string, fm: FrontMatter): Adversary {
   checkStepsFit(file.scenario, fm, p);
   const probeCode = file.probe ? readText(path.join(/*turbopackIgnore: true*/ dir, file.probe)) : null;
   if (file.trace && !file.probe) throw new LessonFormatError(relative(p), 'trace', 'only a probe marks its calls');
+  if (file.follows && !file.trace) throw new LessonFormatError(relative(p), 'follows', 'a command order is checked in the marked call named by `trace`');
   return { ...file, probeCode };
 }
 

@@ -124,6 +124,11 @@ export const adversarySchema = z
     probe: z.string().regex(/^adversaries\/[a-z0-9][a-z0-9-]*\.ts$/, 'use "adversaries/<name>.ts"').optional(),
     /** A call the probe marks (`__probe.call(name, …)`): when it fails, the commands that call sent are quoted. */
     trace: z.string().regex(/^[A-Za-z_$][\w$]*$/).optional(),
+    /**
+     * The command trace as a requirement: in every marked call of `trace`, `command` must come after `after`
+     * ("a WAIT after the SET"); `why` is the sentence a learner reads when it does not.
+     */
+    follows: z.object({ after: z.string().regex(/^[A-Z]+$/), command: z.string().regex(/^[A-Z]+$/), why: z.string().min(1).max(400) }).strict().optional(),
     scenario: scenarioSchema,
     /** Wrong answers of the corpus (`wrong/<name>.ts`) this adversary is aimed at: `npm run fidelity` holds it to rejecting each. */
     breaks: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/)).max(20).default([]),

@@ -61,3 +61,17 @@ export function callWindow(events: readonly HistoryEvent[], name: string | null)
   const end = events.find((e) => e.seq > begin.seq && e.type === 'console' && e.client === begin.client && e.text === callEnds(name));
   return { from: begin.t, to: (end ?? events.at(-1)!).t };
 }
+
+/**
+ * The first marked call of `name` in which `after` was sent and `command` did not follow it, in words with the
+ * call's commands; null when every call kept the order.
+ */
+export function missingFollower(events: readonly HistoryEvent[], name: string, origin: number, rule: { after: string; command: string; why: string }): string | null {
+  for (const call of tracedCalls(events, name, origin)) {
+    const at = call.commands.findIndex((c) => c.command === rule.after);
+    if (at < 0 || call.commands.slice(at + 1).some((c) => c.command === rule.command)) continue;
+    const shown = call.commands.slice(0, 6).map((c) => `${c.command} at ${c.at} ms`).join(', ');
+    return `Client ${call.client}'s ${name}() sent ${shown}: no ${rule.command} after the ${rule.after}. ${rule.why}`;
+  }
+  return null;
+}

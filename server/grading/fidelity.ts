@@ -84,7 +84,7 @@ export async function trialAdversary(
     for (const seed of seeds) {
       const info = await runs.start({ code: planned.program.code, scenario: { ...planned.scenario, seed }, topology: lesson.topology, fresh: true, checker: planned.checker });
       const ended = await runs.whenEnded(info.runId);
-      const failed = judge(planned, ended, lesson.exercise.liveness.minCompletedExecutions, () => [], info.startedAt);
+      const failed = judge(planned, ended, lesson.exercise.liveness.minCompletedExecutions, () => runs.historyOf(info.runId), info.startedAt);
       const met = role === 'fix' ? failed === null : failed !== null;
       result.runs++;
       if (met) result.met++;

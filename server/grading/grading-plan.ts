@@ -30,6 +30,8 @@ export interface PlannedRun {
   exercise: string;
   expect: VerdictExpectation | null;
   trace: string | null;
+  /** A command order the traced call must keep (`follows` in the adversary's file). */
+  follows: { after: string; command: string; why: string } | null;
 }
 
 /** The whole plan for `code`: adversaries, then scenarios × seeds, then random schedules. */
@@ -54,6 +56,7 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
         exercise: exercise.function,
         expect: entry.expect,
         trace: null,
+        follows: null,
       }),
     );
   });
@@ -72,6 +75,7 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
       exercise: exercise.function,
       expect: null,
       trace: null,
+      follows: null,
     };
   });
   return [...adversaries, ...scenarios, ...random];
@@ -92,6 +96,7 @@ export function adversaryRun(lesson: Lesson, a: Adversary, code: string): Planne
     exercise: lesson.exercise.function,
     expect: a.expect ?? (a.probeCode === null ? { verdict: 'held' } : null),
     trace: a.trace ?? null,
+    follows: a.follows ?? null,
   };
 }
 

@@ -7,7 +7,7 @@
 import { unmetExpectation, type CounterExample, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import type { RunEnded } from '@/lib/run';
-import { splitCallWords } from './command-trace';
+import { missingFollower, splitCallWords } from './command-trace';
 import { safetyBroken } from './explore';
 import type { PlannedRun } from './grading-plan';
 import { probeFailure } from './probe-program';
@@ -74,6 +74,8 @@ export function judge(planned: PlannedRun, ended: RunEnded, minCompleted: number
     reason = failureReason(ended, minCompleted);
     if (reason === null && planned.expect) reason = unmetWords(verdict, planned.expect);
   }
+  // The command order, judged on the history: what the learner's call sent, whatever the timing did with it.
+  if (reason === null && planned.follows && planned.trace) return missingFollower(events(), planned.trace, origin, planned.follows);
   if (reason === null) return null;
   const trace = planned.trace ? splitCallWords(events(), planned.trace, origin) : null;
   return trace ? `${reason} ${trace}` : reason;

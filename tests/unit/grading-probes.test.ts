@@ -4,7 +4,7 @@ import type { HistoryEvent } from '@/lib/history';
 import { loadAllLessons } from '@/lib/lessons/load';
 import { callBegins, callEnds, probeFailure, probeProgram, PROBE_MARK } from '@/server/grading/probe-program';
 import { learnerDeclarations } from '@/server/grading/learner-declarations';
-import { splitCallWords, tracedCalls } from '@/server/grading/command-trace';
+import { missingFollower, splitCallWords, tracedCalls } from '@/server/grading/command-trace';
 import { gradingPlan } from '@/server/grading/grading-plan';
 
 const PROGRAM = [
@@ -100,5 +100,17 @@ describe('gradingPlan', () => {
       expect(lesson.wrong.length, lesson.slug).toBeGreaterThanOrEqual(3);
       for (const w of lesson.wrong) expect(w.mistake.length, `${lesson.slug}/${w.name}`).toBeGreaterThan(10);
     }
+  });
+});
+
+describe('a command order a call must keep', () => {
+  const rule = { after: 'SET', command: 'WAIT', why: 'Send the WAIT after the SET.' };
+  it('names the call whose SET no WAIT followed, with its commands', () => {
+    const events = [log(0, 1, callBegins('acquire')), cmd(12, 1, 'WAIT'), cmd(13, 1, 'SET'), log(14, 1, callEnds('acquire'))];
+    expect(missingFollower(events, 'acquire', 0, rule)).toBe("Client 1's acquire() sent WAIT at 12 ms, SET at 13 ms: no WAIT after the SET. Send the WAIT after the SET.");
+  });
+  it('is satisfied by a WAIT after the SET, and by a call that sent no SET', () => {
+    const kept = [log(0, 1, callBegins('acquire')), cmd(1, 1, 'SET'), cmd(2, 1, 'WAIT'), log(3, 1, callEnds('acquire')), log(4, 1, callBegins('acquire')), cmd(5, 1, 'GET'), log(6, 1, callEnds('acquire'))];
+    expect(missingFollower(kept, 'acquire', 0, rule)).toBeNull();
   });
 });
