@@ -67,6 +67,17 @@ const __probe = {
       return value;
     };
   },
+  /** Logs a line each time a lock of this redlock instance is released, and gives a pause waiting for it its turn. */
+  markLockReleases(redlock) {
+    if (!redlock || typeof redlock.release !== 'function') return;
+    const release = redlock.release.bind(redlock);
+    redlock.release = async (...args) => {
+      const result = await release(...args);
+      __lab.log('probe: lock released');
+      await __lab.sleep(1);
+      return result;
+    };
+  },
   /** Counts this client's completed runs of a job, and logs as each one ends ("probe: daily-report ended"). */
   countJobs(name) {
     const counter = { done: 0 };
