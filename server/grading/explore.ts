@@ -14,7 +14,7 @@ import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import { LabOperationError } from '@/lib/result';
 import type { RunEnded, RunStartInput } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
-import { describeSchedule, faultCount, generateSchedule, shrink, type FaultSpace } from '@/lib/schedules';
+import { describeSchedule, faultCount, generateSchedule, kindsFor, shrink, type FaultSpace } from '@/lib/schedules';
 
 import { describeSpace } from '@/lib/schedules/space-words';
 import type { LabRuns } from '../runs/lab-runs';
@@ -67,7 +67,8 @@ export async function explore(
   const started = now();
   const budgetMs = options.seconds * 1000;
   const deadline = started + budgetMs;
-  const checked = describeSpace(target.space);
+  // Only the faults this lab can have: no replication faults on independent masters.
+  const checked = describeSpace({ ...target.space, faults: kindsFor(target.space, target.topology) });
   let schedules = 0;
   let shrinkRuns = 0;
   let faults: number | null = null;
