@@ -127,6 +127,24 @@ describe('realtime', () => {
     await waitFor(() => seen.includes('node-kill:ok'), 'the kill in the history');
   });
 
+  it('refuses a malformed Explore or Check with a clear error, before any run or spare lab is started', async () => {
+    const a = connect();
+    value(await a.emitWithAck('lab:join', {}));
+    const send = (event: string, payload: unknown) => (a as unknown as { emitWithAck(e: string, p: unknown): Promise<Result<unknown>> }).emitWithAck(event, payload);
+    const code = 'lab.log("hi")';
+    for (const payload of [{ code, seconds: 999 }, { code, seconds: 1 }, { code: '' }, { code, slug: '../etc' }, { code, seed: -1 }, { code, extra: true }, null]) {
+      const result = await send('explore:run', payload);
+      expect(result.ok, JSON.stringify(payload)).toBe(false);
+      if (!result.ok) expect(result.error.code, JSON.stringify(payload)).toBe('invalid-input');
+    }
+    const labsBefore = server.labs.all().length;
+    for (const [event, payload] of [['explore:run', { code, slug: 'no-such-lesson' }], ['exercise:check', { code, slug: 'no-such-lesson' }]] as const) {
+      const result = await send(event, payload);
+      expect(result).toMatchObject({ ok: false, error: { code: 'not-found' } });
+    }
+    expect(server.labs.all().length).toBe(labsBefore);
+  });
+
   it('answers malformed payloads with a clear error and keeps serving', async () => {
     const a = connect();
     const noLab = await a.emitWithAck('node:kill', { node: 1 });
