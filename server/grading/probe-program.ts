@@ -96,6 +96,15 @@ const __probe = {
     };
     return counter;
   },
+  /** Calls run() again while done() says no, as a cron fires again a little later, for at most ms. */
+  async again(run, done, ms) {
+    const giveUp = Date.now() + ms;
+    for (;;) {
+      await run();
+      if (Date.now() > giveUp || (await done())) return;
+      await __lab.sleep(200);
+    }
+  },
   /** The learner's function, or a clear failure when the program no longer defines it. */
   fn(name, value) {
     if (typeof value !== 'function') __probe.fail('the program must define the function ' + name + '() — the probe calls it by that name');

@@ -6,11 +6,9 @@ if (__lab.client === 1) {
 } else {
   // As a cron would, it tries again while the day is not done: one attempt that misses its majority on a busy
   // machine must not decide the check.
-  const __giveUp = Date.now() + 2000;
-  for (;;) {
-    await __probe.call('runDailyReportOnce', () => __runDailyReportOnce());
-    if (__reports.done > 0 || Date.now() > __giveUp) break;
-    if ((await __lab.store.read('report-done:2024-06-01')) !== null) break;
-    await __lab.sleep(200);
-  }
+  await __probe.again(
+    () => __probe.call('runDailyReportOnce', () => __runDailyReportOnce()),
+    async () => __reports.done > 0 || (await __lab.store.read('report-done:2024-06-01')) !== null,
+    2000,
+  );
 }
