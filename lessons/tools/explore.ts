@@ -7,26 +7,17 @@
  *   LANES=3 BUDGET=30 SEED=1 node --import tsx lessons/tools/explore.ts <folder> [solution|<file.ts> ...]
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { loadLesson } from '@/lib/lessons/load';
 import { explore } from '@/server/grading/explore';
-import { Lab } from '@/server/lab/lab';
-import { LabRuns } from '@/server/runs/lab-runs';
-import { createSandboxPool } from '@/server/sandbox';
+import { withLessonLabs } from './lab-lanes';
 
 async function main(): Promise<void> {
   const [folder, ...which] = process.argv.slice(2);
   if (!folder) throw new Error('usage: explore.ts <folder> [solution|<file.ts> ...]');
   const lesson = loadLesson(path.resolve('lessons', folder));
   const programs = (which.length > 0 ? which : ['solution']).map((w) => ({ name: w, code: w === 'solution' ? lesson.solution : fs.readFileSync(w, 'utf8') }));
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-explore-'));
-  const pool = createSandboxPool({ warmWorkers: 1 });
-  await pool.whenWarm();
-  const labs = Array.from({ length: Math.max(1, Number(process.env.LANES ?? 3)) }, (_, i) => new Lab({ topology: lesson.topology, clients: 3, dir: path.join(root, `lab-${i}`) }));
-  await Promise.all(labs.map((l) => l.start()));
-  try {
-    const [own, ...spares] = labs.map((l) => new LabRuns(l, pool));
+  await withLessonLabs(lesson, Number(process.env.LANES ?? 3), async ([own, ...spares]) => {
     for (const p of programs) {
       const result = await explore(
         { code: p.code, topology: lesson.topology, checker: lesson.checker, space: lesson.explore },
@@ -41,11 +32,7 @@ async function main(): Promise<void> {
         console.log(`   ${result.message}${result.onTimeline ? '' : ' [did not break again in the replays: timing-dependent]'}`);
       }
     }
-  } finally {
-    await Promise.all(labs.map((l) => l.destroy()));
-    await pool.close();
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 }
 
 void main();
