@@ -8,7 +8,6 @@
  * lab, so the timeline shows it. Only safety counts: a random schedule may
  * rightly starve a lock of progress (liveness) or make a program throw.
  */
-import type { CheckName, Verdict } from '@/lib/checker';
 import type { Topology } from '@/lib/cluster';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import { LabOperationError } from '@/lib/result';
@@ -16,12 +15,11 @@ import type { RunEnded, RunStartInput } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
 import { describeSchedule, faultCount, generateSchedule, kindsFor, shrink, type FaultSpace } from '@/lib/schedules';
 
-import { describeSpace } from '@/lib/schedules/space-words';
+import { describeSpace } from '@/lib/schedules';
 import type { LabRuns } from '../runs/lab-runs';
 import { LabLanes } from './lab-lanes';
+import { safetyBroken } from './judge';
 
-/** The checks a random schedule may break; liveness is not one of them (see the module comment). */
-const SAFETY_CHECKS: readonly CheckName[] = ['mutual-exclusion', 'fencing', 'duplicates'];
 /** Shrinking gets at least this share of the budget after a late find, so a counter-example is never left large. */
 const SHRINK_SHARE = 0.5;
 /** The minimal schedule is played again in the learner's lab when it was not the last run there; a timing-sensitive one gets a few tries. */
@@ -38,15 +36,6 @@ export interface ExploreOptions {
   seconds: number;
   seed: number;
   now?: () => number;
-}
-
-/** The safety check a run broke, in the checker's words; null when safety held (or could not be judged). */
-export function safetyBroken(verdict: Verdict): string | null {
-  for (const check of SAFETY_CHECKS) {
-    const result = verdict.checks[check];
-    if (result.applicable && result.valid === 'violated') return result.counterExample?.message ?? verdict.counterExample?.message ?? `the ${check} check was violated`;
-  }
-  return null;
 }
 
 interface Found {

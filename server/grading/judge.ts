@@ -4,11 +4,10 @@
  * counter-example (the one that explains most), a scenario's `expect`, the
  * work that had to get done, or, for a random schedule, safety alone.
  */
-import { unmetExpectation, type CounterExample, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
+import { unmetExpectation, type CheckName, type CounterExample, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import type { RunEnded } from '@/lib/run';
 import { missingFollower, splitCallWords } from './command-trace';
-import { safetyBroken } from './explore';
 import type { PlannedRun } from './grading-plan';
 import { probeFailure } from './probe-program';
 
@@ -106,3 +105,14 @@ function unmetWords(verdict: Verdict, expect: VerdictExpectation): string | null
   return verdict.counterExample?.message ?? `the scenario expects ${expect.verdict}: ${unmet}`;
 }
 
+/** The checks a random schedule may break; liveness is not one of them (a random fault may rightly starve a lock of progress). */
+const SAFETY_CHECKS: readonly CheckName[] = ['mutual-exclusion', 'fencing', 'duplicates'];
+
+/** The safety check a run broke, in the checker's words; null when safety held (or could not be judged). */
+export function safetyBroken(verdict: Verdict): string | null {
+  for (const check of SAFETY_CHECKS) {
+    const result = verdict.checks[check];
+    if (result.applicable && result.valid === 'violated') return result.counterExample?.message ?? verdict.counterExample?.message ?? `the ${check} check was violated`;
+  }
+  return null;
+}
