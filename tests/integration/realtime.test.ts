@@ -129,7 +129,7 @@ describe('realtime', () => {
 
   it('refuses a malformed Explore or Check with a clear error, before any run or spare lab is started', async () => {
     const a = connect();
-    value(await a.emitWithAck('lab:join', {}));
+    const { labId } = value(await a.emitWithAck('lab:join', {}));
     const send = (event: string, payload: unknown) => (a as unknown as { emitWithAck(e: string, p: unknown): Promise<Result<unknown>> }).emitWithAck(event, payload);
     const code = 'lab.log("hi")';
     for (const payload of [{ code, seconds: 999 }, { code, seconds: 1 }, { code: '' }, { code, slug: '../etc' }, { code, seed: -1 }, { code, extra: true }, null]) {
@@ -143,6 +143,9 @@ describe('realtime', () => {
       expect(result).toMatchObject({ ok: false, error: { code: 'not-found' } });
     }
     expect(server.labs.all().length).toBe(labsBefore);
+    // This server is small (6 labs) and the tests after this one need theirs: give the slot back.
+    a.close();
+    await server.labs.destroy(labId, 'test over');
   });
 
   it('answers malformed payloads with a clear error and keeps serving', async () => {
