@@ -62,17 +62,22 @@ export async function gradeExercise(
     return { run, result };
   };
 
+  /** What each lab is playing: a failure stops only the labs playing later items of the plan. */
+  const playing = new Map<LabRuns, number>();
   await lanes.each(async (lab) => {
     while (failedAt === null && next < plan.length) {
       const index = next++;
+      playing.set(lab, index);
       if (lab === runs) onProgress({ slug: lesson.slug, done: finished, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
       const graded = await runItem(index, lab);
       if (graded === null) return;
       done[index] = graded;
       finished++;
+      playing.delete(lab);
       if (!graded.run.passed && (failedAt === null || index < failedAt)) {
         failedAt = index;
-        lanes.stopOthers(lab);
+        // The answer is the first failure in the plan's order: an earlier item still playing elsewhere may be it.
+        for (const [other, at] of playing) if (at > index) lanes.stop(other);
       }
     }
   });

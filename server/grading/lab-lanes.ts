@@ -30,11 +30,13 @@ export class LabLanes {
 
   /** Found: stop what the other labs are running (their plays answer null). */
   stopOthers(except: LabRuns): void {
-    for (const lab of this.labs) {
-      if (lab === except) continue;
-      this.aborted.add(lab);
-      void lab.stop();
-    }
+    for (const lab of this.labs) if (lab !== except) this.stop(lab);
+  }
+
+  /** Stops what one lab is running (its play answers null). */
+  stop(lab: LabRuns): void {
+    this.aborted.add(lab);
+    void lab.stop();
   }
 
   /** The learner's lab is needed again after a stop (to replay what another lab found). */
