@@ -122,6 +122,8 @@ await Promise.all(
         sum.runs += r.runs;
         sum.met += r.met;
         sum.misses.push(...r.misses.slice(0, 5 - sum.misses.length));
+        sum.replayed = (sum.replayed ?? 0) + (r.replayed ?? 0);
+        sum.undecided = (sum.undecided ?? 0) + (r.undecided ?? 0);
       } else byScenario.set(key, r);
       const seeds = `seeds ${job.seeds[0]}–${job.seeds.at(-1)}`;
       console.log(`  ${r.lesson} / ${r.scenario} (${r.role}, ${seeds}): ${r.met}/${r.runs}${r.misses.length ? ` — e.g. seed ${r.misses[0]!.seed}: ${r.misses[0]!.why}` : ''}`);
@@ -135,10 +137,13 @@ const order = new Map(trials.map((t, i) => [t.key, i]));
 const results = [...byScenario.values()].sort(
   (a, b) => (order.get(`${a.lesson}/${a.scenario}`) ?? 0) - (order.get(`${b.lesson}/${b.scenario}`) ?? 0),
 );
-const goalMet = (r: TrialResult) => (r.role === 'fix' ? r.met === r.runs : r.met / r.runs >= 0.95);
+// A seed left undecided (the machine kept the lab waiting every time it failed) is not a confirmation either.
+const goalMet = (r: TrialResult) => (r.role === 'fix' ? r.met === r.runs && !r.undecided : r.met / r.runs >= 0.95);
 console.log(`\n### Fidelity (${((performance.now() - started) / 60_000).toFixed(1)} min)\n`);
-console.log('| lesson | scenario | role | confirmed | rate | goal | met |');
-console.log('|---|---|---|---|---|---|---|');
+console.log('| lesson | scenario | role | confirmed | rate | goal | met | replayed (busy machine) |');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const r of results)
-  console.log(`| ${r.lesson} | ${r.scenario} | ${r.role} | ${r.met}/${r.runs} | ${((100 * r.met) / r.runs).toFixed(1)} % | ${r.role === 'fix' ? '100 %' : '≥ 95 %'} | ${goalMet(r) ? 'yes' : 'NO'} |`);
+  console.log(
+    `| ${r.lesson} | ${r.scenario} | ${r.role} | ${r.met}/${r.runs} | ${((100 * r.met) / r.runs).toFixed(1)} % | ${r.role === 'fix' ? '100 %' : '≥ 95 %'} | ${goalMet(r) ? 'yes' : 'NO'} | ${r.replayed ?? '–'}${r.undecided ? `, ${r.undecided} undecided` : ''} |`,
+  );
 process.exit(results.every(goalMet) ? 0 : 1);

@@ -224,13 +224,3 @@ test('hidden checks never reach the page: no adversary of any lesson is in its H
     for (const title of titles) for (const body of bodies) expect(body.includes(title), `${slug}: "${title}"`).toBe(false);
   }
 });
-
-test('a scenario written for another program offers to load it', async ({ page }) => {
-  await page.goto('/lessons/naive-lock');
-  await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
-  await expect(button(page, "Load this scenario's program")).toHaveCount(0);
-  await page.getByLabel('Scenario', { exact: true }).selectOption({ label: 'Break it: the holder crashes' });
-  await button(page, "Load this scenario's program").click();
-  await expect(page.locator('.monaco-editor .view-lines')).toContainText('halfway there');
-  await screenshot(page, 'lesson-11-scenario-program');
-});

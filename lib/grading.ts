@@ -30,6 +30,11 @@ export interface GradedRun {
 export interface GradeResult {
   slug: string;
   passed: boolean;
+  /**
+   * Set when nothing could be decided: a graded run failed only while the machine kept the lab waiting for
+   * a CPU, every time it was played (server/grading/disturbance.ts). `passed` is false and `failure` null.
+   */
+  busy?: string;
   /** How many runs the exercise asks for; `runs` may be shorter when grading stopped at the first failure. */
   total: number;
   runs: GradedRun[];

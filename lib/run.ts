@@ -121,6 +121,12 @@ export interface RunEnded {
   runId: string;
   outcome: RunOutcome;
   verdict: Verdict;
+  /**
+   * The most any of the run's processes (its nodes, the link process, the server) waited for a CPU within
+   * one second, in ms: near 0 on a quiet machine. The grader does not trust a failure seen while the
+   * machine kept the run waiting (server/grading/disturbance.ts). Absent where Linux does not say.
+   */
+  cpuWaitMs?: number;
 }
 
 /** What a viewer joining a lab needs to know of its runs beyond the history: the one going on, or the last one's end. */

@@ -19,6 +19,8 @@ export interface CodeEditorProps {
   /** Increases to move the caret to a diagnostic's line (from the list below the editor). */
   reveal: { line: number; column: number; nonce: number } | null;
   label: string;
+  /** A program shown in place of the learner's code: readable and copyable, not editable. */
+  readOnly?: string | null;
 }
 
 const MARKER_OWNER = 'lock-lab-run';
@@ -27,7 +29,7 @@ function prefersDark(): boolean {
   return typeof window !== 'undefined' && window.matchMedia('(prefers-color-scheme: dark)').matches;
 }
 
-export default function CodeEditor({ path, value, onChange, onRun, diagnostics, reveal, label }: CodeEditorProps) {
+export default function CodeEditor({ path, value, onChange, onRun, diagnostics, reveal, label, readOnly = null }: CodeEditorProps) {
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<MonacoEditor.IStandaloneCodeEditor | null>(null);
   const onChangeRef = useRef(onChange);
@@ -54,6 +56,8 @@ export default function CodeEditor({ path, value, onChange, onRun, diagnostics, 
       fixedOverflowWidgets: true,
       renderLineHighlightOnlyWhenFocus: true,
       accessibilitySupport: 'auto',
+      readOnly: readOnly !== null,
+      ...(readOnly !== null ? { readOnlyMessage: { value: readOnly } } : {}),
     });
     editorRef.current = editor;
     editor.addCommand(monaco.KeyMod.CtrlCmd | monaco.KeyCode.Enter, () => onRunRef.current());
@@ -69,6 +73,10 @@ export default function CodeEditor({ path, value, onChange, onRun, diagnostics, 
     // The editor is created once per lesson file; value changes are applied below.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [path, label]);
+
+  useEffect(() => {
+    editorRef.current?.updateOptions({ readOnly: readOnly !== null, readOnlyMessage: { value: readOnly ?? '' } });
+  }, [readOnly]);
 
   // Reset to starter, Show solution, saved code arriving: replace the text as one undoable edit.
   useEffect(() => {

@@ -34,6 +34,8 @@ export interface RunData {
   startError: string | null;
   /** What was sent with the run, kept for export. */
   code: string | null;
+  /** Whose program ran, in words ("your code", "the reference solution"), when the page said. */
+  program: string | null;
   scenario: Scenario | null;
   checker: CheckerSettings | null;
   /** Runs started in this tab (any outcome). */
@@ -50,6 +52,7 @@ export const emptyRunData = (): RunData => ({
   ended: null,
   startError: null,
   code: null,
+  program: null,
   scenario: null,
   checker: null,
   started: 0,
@@ -58,6 +61,8 @@ export const emptyRunData = (): RunData => ({
 
 export interface RunRequest {
   code: string;
+  /** Whose program this is, in words, for the verdict ("your code"). */
+  program?: string;
   scenario: Scenario | null;
   checker: CheckerSettings | null;
 }
@@ -68,6 +73,7 @@ export function reduceRunRequested(run: RunData, request: RunRequest): RunData {
     ...emptyRunData(),
     phase: 'starting',
     code: request.code,
+    program: request.program ?? null,
     scenario: request.scenario,
     checker: request.checker,
     started: run.started + 1,

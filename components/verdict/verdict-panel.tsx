@@ -14,12 +14,21 @@ export function VerdictPanel() {
   const startError = useLabStore((s) => s.run.startError);
   const focusWindow = useLabStore((s) => s.actions.focusWindow);
   const running = !replay && (phase === 'running' || phase === 'starting');
+  // Whose program the verdict is about, and in which scenario: a verdict never stands apart from what ran.
+  const program = useLabStore((s) => s.run.program);
+  const scenarioTitle = useLabStore((s) => s.run.scenario?.title ?? null);
+  const about = !replay && phase !== 'idle' && program ? `Ran ${program}${scenarioTitle ? ` in “${scenarioTitle}”` : ', no scenario'}` : null;
 
   return (
     <section className={styles.panel} aria-labelledby="verdict-title" aria-live="polite" aria-atomic="false">
       <h2 id="verdict-title" className={styles.title}>
         Verdict{replay ? ' (saved run, checked again here)' : ''}
       </h2>
+      {about && (
+        <p className={styles.about} data-testid="verdict-about">
+          {about}
+        </p>
+      )}
       {startError && !replay ? (
         <p role="alert" className={styles.error}>
           The run could not start: {startError}

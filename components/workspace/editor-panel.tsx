@@ -7,6 +7,7 @@
 import dynamic from 'next/dynamic';
 import { useState } from 'react';
 import type { RunDiagnostic } from '@/components/lab/run-state';
+import type { ShownKind } from './editor-source';
 import styles from './workspace.module.css';
 
 const CodeEditor = dynamic(() => import('@/components/editor/code-editor'), {
@@ -21,17 +22,50 @@ export interface EditorPanelProps {
   onChange: (code: string) => void;
   onRun: () => void;
   diagnostics: readonly RunDiagnostic[];
+  /** Set while the editor shows a program other than the learner's (read-only), with the way back. */
+  shown?: { label: string; kind: ShownKind; onBack: () => void } | null;
 }
 
 const KIND_WORDS = { syntax: 'Syntax error', runtime: 'Runtime error', limit: 'Lab limit' } as const;
 
-export function EditorPanel({ slug, value, ready, onChange, onRun, diagnostics }: EditorPanelProps) {
+const SHOWN_WORDS: Record<ShownKind, string> = {
+  scenario: 'the program this scenario was written for',
+  solution: 'the reference solution',
+  'saved-run': 'the program of the run you opened',
+};
+
+export function EditorPanel({ slug, value, ready, onChange, onRun, diagnostics, shown = null }: EditorPanelProps) {
   const [reveal, setReveal] = useState<{ line: number; column: number; nonce: number } | null>(null);
   return (
     <div className={styles.editorPanel}>
-      <div className={styles.editorBox}>
+      {shown && (
+        <p className={styles.shownBanner} role="status" data-testid="editor-shows">
+          <span>
+            The editor shows {SHOWN_WORDS[shown.kind]}
+            {shown.kind === 'scenario' ? <> (<strong>{shown.label}</strong>)</> : null}, read-only; <strong>Run</strong> runs it. Your code is kept.
+          </span>{' '}
+          <button type="button" onClick={shown.onBack}>
+            Back to my code
+          </button>
+        </p>
+      )}
+      <div className={styles.editorBox} data-read-only={shown ? true : undefined}>
         {ready ? (
-          <CodeEditor path={`${slug}.ts`} label={`Code editor for ${slug}. Ctrl+Enter runs. Ctrl+M then Tab leaves the editor.`} value={value} onChange={onChange} onRun={onRun} diagnostics={diagnostics} reveal={reveal} />
+          <CodeEditor
+            // One model for the learner's code and one for what is shown instead: their undo histories never mix.
+            path={shown ? `${slug}.shown.ts` : `${slug}.ts`}
+            label={
+              shown
+                ? `Read-only editor showing ${shown.label}. Ctrl+Enter runs it. Ctrl+M then Tab leaves the editor.`
+                : `Code editor for ${slug}. Ctrl+Enter runs. Ctrl+M then Tab leaves the editor.`
+            }
+            value={value}
+            onChange={onChange}
+            onRun={onRun}
+            diagnostics={diagnostics}
+            reveal={reveal}
+            readOnly={shown ? `This is ${shown.label}, shown read-only. Press “Back to my code” above the editor to edit your own.` : null}
+          />
         ) : (
           <p className={styles.editorLoading}>Loading your code…</p>
         )}

@@ -83,7 +83,13 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
             <strong>Passed.</strong> Your code held in all {result.total} graded runs — the scenarios and the checks aimed at this lesson's bugs, hidden ones included — and the work got done. Well done.
           </p>
         )}
-        {result && !result.passed && (
+        {result?.busy && (
+          <p className={styles.exerciseBusy} role="status" data-testid="exercise-result" data-passed="busy">
+            <span aria-hidden="true">… </span>
+            <strong>Not decided.</strong> {result.busy}
+          </p>
+        )}
+        {result && !result.passed && !result.busy && (
           <div className={styles.exerciseFailure} data-testid="exercise-result" data-passed="false">
             <p>
               <span aria-hidden="true">✗ </span>

@@ -17,8 +17,12 @@ export interface ToolbarProps {
   onStop: () => void;
   onReset: () => void;
   onShowSolution: (() => void) | null;
-  /** The chosen scenario runs its own program (not the starter or the solution): offer to load it into the editor. */
-  scenarioProgram?: { name: string; load: () => void } | null;
+  /**
+   * The editor shows the learner's own code, and the chosen scenario was
+   * written for another program: say that Run runs their code in it, and
+   * offer the scenario's program.
+   */
+  myCodeInScenario?: { writtenFor: string; show: () => void } | null;
 }
 
 export function Toolbar(props: ToolbarProps) {
@@ -95,16 +99,16 @@ export function Toolbar(props: ToolbarProps) {
           </button>
         )}
       </span>
-      {(chosen?.description || props.scenarioProgram) && (
+      {(chosen?.description || props.myCodeInScenario) && (
         <p id={`${id}-scenario-about`} className={styles.scenarioAbout}>
           {chosen?.description}
-          {props.scenarioProgram && (
+          {props.myCodeInScenario && (
             <>
               {' '}
-              <span className={styles.scenarioProgram}>
-                It was written for another program ({props.scenarioProgram.name}).{' '}
-                <button type="button" className={styles.linkButton} onClick={props.scenarioProgram.load}>
-                  Load this scenario&apos;s program
+              <span className={styles.scenarioProgram} data-testid="my-code-in-scenario">
+                This scenario was written for {props.myCodeInScenario.writtenFor}; Run runs your code in it instead.{' '}
+                <button type="button" className={styles.linkButton} onClick={props.myCodeInScenario.show}>
+                  Show the scenario&apos;s program
                 </button>
               </span>
             </>

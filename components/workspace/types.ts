@@ -28,20 +28,26 @@ export interface WorkspaceLesson {
   /** Sent with every run so the verdict checks what the lesson is about (e.g. `expectedExecutions`). */
   checker?: CheckerSettings;
   /**
-   * Programs of scenarios that run neither the starter nor the solution
-   * (a lesson's `programs/x.ts`), by scenario id: picking such a scenario
-   * offers "Load this scenario's program".
+   * The program each scenario was written for, by scenario id: picking the
+   * scenario shows that program in the editor (the learner's code is kept),
+   * so what runs is what the scenario's text describes. A scenario without
+   * an entry (the playground's) runs the learner's code.
    */
   scenarioPrograms?: Record<string, WorkspaceScenarioProgram>;
   /** The graded exercise: offers "Check my solution" with the editor's code. */
   exercise?: WorkspaceExercise;
 }
 
-export interface WorkspaceScenarioProgram {
-  /** Where it comes from, for people: "programs/nx-without-ttl.ts". */
-  name: string;
-  code: string;
-}
+/** The starter and the solution are named, not copied: the page already carries them. */
+export type WorkspaceScenarioProgram =
+  | { kind: 'starter' }
+  | { kind: 'solution' }
+  | {
+      kind: 'program';
+      /** Where it comes from, for people: "programs/nx-without-ttl.ts". */
+      name: string;
+      code: string;
+    };
 
 export interface WorkspaceExercise {
   /** The function the learner completes: "release". */

@@ -21,6 +21,7 @@ import { TimeTravel } from '@/components/timeline/time-travel';
 import { Timeline } from '@/components/timeline/timeline';
 import { VerdictPanel } from '@/components/verdict/verdict-panel';
 import { ConsolePanel } from './console-panel';
+import { runnable, SAVED_RUN_LABEL, sameProgram, scenarioProgram, shownForScenario, SOLUTION_LABEL, type ShownProgram } from './editor-source';
 import { EditorPanel } from './editor-panel';
 import { ExercisePanel } from './exercise-panel';
 import { ExplorePanel } from './explore-panel';
@@ -43,6 +44,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
   const progress = useProgressActions();
   const ranBefore = useProgress((s) => (s.lessons[lesson.slug]?.runs ?? 0) > 0);
   const diagnostics = useLabStore((s) => s.run.diagnostics);
+  const runProgram = useLabStore((s) => s.run.program ?? 'your code');
   const ended = useLabStore((s) => s.run.ended);
   const hasLab = useLabStore((s) => s.labId !== null);
   const openReplay = useLabStore((s) => s.actions.openReplay);
@@ -57,6 +59,10 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
   const code = useStore(codeStore, (s) => codeFor(s, lesson.slug, lesson.starter));
   const codeRef = useRef(code);
   codeRef.current = code;
+  // A program shown instead of the learner's code (a scenario's, the solution, a saved run's); null: their own code.
+  const [shown, setShown] = useState<ShownProgram | null>(null);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
 
   const [scenarioId, setScenarioId] = useState(
     lesson.defaultScenario === undefined ? (lesson.scenarios[0]?.id ?? '') : (lesson.defaultScenario ?? ''),
@@ -69,22 +75,25 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
   const run = useCallback(() => {
     progress.markRan(lesson.slug);
     if (replaying) openReplay(null, null);
-    void lab.startRun({ code: codeRef.current, scenario, checker: lesson.checker ?? null, clients });
+    void lab.startRun({ ...runnable(codeRef.current, shownRef.current), scenario, checker: lesson.checker ?? null, clients });
   }, [lab, progress, lesson.slug, lesson.checker, scenario, clients, replaying, openReplay]);
 
   useEffect(() => {
     if (ended) onRunEnded?.(ended);
   }, [ended, onRunEnded]);
 
-  const scenarioProgram = scenario ? lesson.scenarioPrograms?.[scenario.id] : undefined;
+  const program = scenario ? scenarioProgram(lesson, scenario.id) : null;
+  const myCodeInScenario = program && !shown && !sameProgram(program.code, code) ? { writtenFor: program.label, show: () => setShown(program) } : null;
 
+  // Picking a scenario shows the program it was written for; the learner's code stays, one click away.
   const chooseScenario = useCallback(
     (id: string) => {
       setScenarioId(id);
       const next = lesson.scenarios.find((s) => s.id === id);
       if (next) setClients(next.clients);
+      setShown(id === '' ? null : shownForScenario(scenarioProgram(lesson, id), codeRef.current, lesson.starter));
     },
-    [lesson.scenarios],
+    [lesson],
   );
 
   // A link can pick the scenario (`?scenario=failover`): the instructor's "follow me" sends learners
@@ -138,18 +147,37 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
           onClients={setClients}
           onRun={run}
           onStop={() => void lab.stopRun()}
-          onReset={() => codeStore.getState().forget(lesson.slug)}
-          onShowSolution={lesson.solution !== undefined && ranBefore ? () => codeStore.getState().setCode(lesson.slug, lesson.solution ?? '') : null}
-          scenarioProgram={scenarioProgram ? { name: scenarioProgram.name, load: () => codeStore.getState().setCode(lesson.slug, scenarioProgram.code) } : null}
+          onReset={() => {
+            codeStore.getState().forget(lesson.slug);
+            setShown(null);
+          }}
+          onShowSolution={
+            lesson.solution !== undefined && ranBefore && shown?.kind !== 'solution'
+              ? () => setShown({ kind: 'solution', label: SOLUTION_LABEL, code: lesson.solution ?? '' })
+              : null
+          }
+          myCodeInScenario={myCodeInScenario}
         />
         <div className={styles.top}>
-          <EditorPanel slug={lesson.slug} value={code} ready={hydrated} onChange={(next) => codeStore.getState().setCode(lesson.slug, next)} onRun={run} diagnostics={diagnostics} />
+          <EditorPanel
+            slug={lesson.slug}
+            value={shown?.code ?? code}
+            ready={hydrated}
+            onChange={(next) => {
+              // A read-only model still reports the value it was given: only the learner's own model saves.
+              if (!shownRef.current) codeStore.getState().setCode(lesson.slug, next);
+            }}
+            onRun={run}
+            // Markers belong to the program that ran: never put a run's line numbers on another program.
+            diagnostics={runProgram === runnable(code, shown).program ? diagnostics : []}
+            shown={shown ? { label: shown.label, kind: shown.kind, onBack: () => setShown(null) } : null}
+          />
           <VerdictPanel />
         </div>
         {lesson.exercise && <ExercisePanel slug={lesson.slug} exercise={lesson.exercise} scenarios={lesson.scenarios} code={() => codeRef.current} />}
         <ExplorePanel {...(lesson.exercise ? { slug: lesson.slug } : {})} code={() => codeRef.current} />
         <Timeline defaultClients={clients} />
-        <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => codeStore.getState().setCode(lesson.slug, saved)} />
+        <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => setShown({ kind: 'saved-run', label: SAVED_RUN_LABEL, code: saved })} />
         <Tabs label="Lab panels" tabs={tabs} />
       </div>
     </div>

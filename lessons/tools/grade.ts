@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadLesson } from '@/lib/lessons/load';
+import { CPU_WAIT_LIMIT_MS } from '@/server/grading/disturbance';
 import { gradeExercise } from '@/server/grading/grader';
 import { withLessonLabs } from './lab-lanes';
 
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     else programs.push({ name: w, code: fs.readFileSync(w, 'utf8'), right: !/^\/\/ Wrong:/.test(fs.readFileSync(w, 'utf8')) });
   }
   let wrongVerdicts = 0;
+  let undecided = 0;
   // LANES=3: two spare labs beside the learner's, as the server lends them when it has room.
   await withLessonLabs(lesson, Number(process.env.LANES ?? 1), async ([runs, ...spares], labs) => {
     if (process.env.TRACE) {
@@ -37,17 +39,30 @@ async function main(): Promise<void> {
         }),
       );
     }
+    // How long each graded run's processes waited for a CPU (a busy machine shows here; see grading/disturbance.ts).
+    const waits: number[] = [];
+    for (const lane of [runs!, ...spares]) lane.on('ended', (e) => waits.push(e.cpuWaitMs ?? 0));
+    const waitSummary = () => {
+      const sorted = [...waits].sort((a, b) => a - b);
+      const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+      return `CPU wait per run (worst second): median ${at(0.5)} ms, p95 ${at(0.95)} ms, max ${at(1)} ms over ${sorted.length} runs; ${sorted.filter((w) => w >= CPU_WAIT_LIMIT_MS).length} disturbed (≥ ${CPU_WAIT_LIMIT_MS} ms)`;
+    };
+    process.once('beforeExit', () => console.log(waitSummary()));
     for (const p of programs) {
       const started = Date.now();
       const result = await gradeExercise(lesson, p.code, runs!, undefined, spares);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      const ok = result.passed === p.right;
+      // "Too busy to tell" is neither verdict: not a miss, but counted, so a busy machine shows.
+      const ok = result.busy !== undefined || result.passed === p.right;
       if (!ok) wrongVerdicts++;
-      console.log(`${ok ? 'ok  ' : 'MISS'} ${p.name}: ${result.passed ? 'passed' : 'rejected'} after ${result.runs.length}/${result.total} runs in ${seconds} s`);
+      if (result.busy) undecided++;
+      const verdictWord = result.busy ? 'not decided (machine too busy)' : result.passed ? 'passed' : 'rejected';
+      console.log(`${ok ? (result.busy ? 'busy' : 'ok  ') : 'MISS'} ${p.name}: ${verdictWord} after ${result.runs.length}/${result.total} runs in ${seconds} s`);
       const last = result.runs.at(-1);
       if (result.failure) console.log(`       [${last?.hidden ? 'hidden ' : ''}${last?.probe ? 'probe' : 'scenario'} ${last?.scenarioId}] ${result.failure.message}`);
     }
   });
+  console.log(`${programs.length} checks: ${wrongVerdicts} wrong verdicts, ${undecided} not decided`);
   process.exitCode = wrongVerdicts > 0 ? 1 : 0;
 }
 

@@ -11,6 +11,7 @@ import type { RunEnded } from '@/lib/run';
 import { Lab } from '../lab/lab';
 import { LabRuns } from '../runs/lab-runs';
 import type { SandboxPool } from '../sandbox';
+import { disturbed, DISTURBED_PLAYS } from './disturbance';
 import { adversaryRun } from './grading-plan';
 import { judge } from './judge';
 
@@ -22,6 +23,10 @@ export interface TrialResult {
   met: number;
   /** The first few misses, for the author: seed and why. */
   misses: { seed: number; why: string }[];
+  /** Runs played again because they failed while the machine kept the lab waiting for a CPU (disturbance.ts). */
+  replayed?: number;
+  /** Seeds that failed in a disturbed run every time they were played: neither met nor missed. */
+  undecided?: number;
 }
 
 /** Runs `entry` under each seed, one after another, in one lab restored before every run. */
@@ -81,14 +86,28 @@ export async function trialAdversary(
   const result: TrialResult = { lesson: lesson.slug, scenario: `${adversary.id} × ${program.name}`, role, runs: 0, met: 0, misses: [] };
   try {
     if (!planned.program.ok) throw new Error(planned.program.error);
+    result.replayed = 0;
+    result.undecided = 0;
     for (const seed of seeds) {
-      const info = await runs.start({ code: planned.program.code, scenario: { ...planned.scenario, seed }, topology: lesson.topology, fresh: true, checker: planned.checker });
-      const ended = await runs.whenEnded(info.runId);
-      const failed = judge(planned, ended, lesson.exercise.liveness.minCompletedExecutions, () => runs.historyOf(info.runId), info.startedAt);
-      const met = role === 'fix' ? failed === null : failed !== null;
-      result.runs++;
-      if (met) result.met++;
-      else if (result.misses.length < 5) result.misses.push({ seed, why: failed ?? 'the adversary did not reject it' });
+      // As the grader does: a failure of the solution while the machine held the lab up is played again.
+      for (let play = 1; ; play++) {
+        const info = await runs.start({ code: planned.program.code, scenario: { ...planned.scenario, seed }, topology: lesson.topology, fresh: true, checker: planned.checker });
+        const ended = await runs.whenEnded(info.runId);
+        const failed = judge(planned, ended, lesson.exercise.liveness.minCompletedExecutions, () => runs.historyOf(info.runId), info.startedAt);
+        if (role === 'fix' && failed !== null && disturbed(ended)) {
+          if (play < DISTURBED_PLAYS) {
+            result.replayed++;
+            continue;
+          }
+          result.undecided++;
+          break;
+        }
+        const met = role === 'fix' ? failed === null : failed !== null;
+        result.runs++;
+        if (met) result.met++;
+        else if (result.misses.length < 5) result.misses.push({ seed, why: `${failed ?? 'the adversary did not reject it'} [CPU wait ${ended.cpuWaitMs ?? '?'} ms]` });
+        break;
+      }
     }
   } finally {
     await lab.destroy();

@@ -12,12 +12,15 @@ import type { LabRuns } from '../runs/lab-runs';
 import { callWindow } from './command-trace';
 import { gradingPlan } from './grading-plan';
 import { explainingCounterExample, judge } from './judge';
+import { BUSY_MESSAGE, disturbed, DISTURBED_PLAYS } from './disturbance';
 import { LabLanes } from './lab-lanes';
 
 /** What one run of the plan came to. */
 interface Graded {
   run: GradedRun;
   result: RunEnded | null;
+  /** It failed only in runs the machine disturbed, each time it was played: nothing can be said. */
+  busy?: true;
 }
 
 /**
@@ -52,14 +55,18 @@ export async function gradeExercise(
     if (!planned.program.ok) {
       return { run: { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, result: null };
     }
-    const played = await lanes.play(lane, { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
-    if (played === null) return null; // another lab found the failure first
-    const { info, ended: result } = played;
-    const reason = judge(planned, result, minCompleted, () => lane.historyOf(info.runId), info.startedAt);
-    const run: GradedRun = reason
-      ? { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: info.runId, passed: false, reason }
-      : { scenarioId: shown[index]!.id, scenarioTitle: shown[index]!.title, ...kind, seed: planned.seed, runId: info.runId, passed: true };
-    return { run, result };
+    // A failure while the machine kept the lab waiting for a CPU is not the learner's: play it again.
+    for (let play = 1; ; play++) {
+      const played = await lanes.play(lane, { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
+      if (played === null) return null; // another lab found the failure first
+      const { info, ended: result } = played;
+      const reason = judge(planned, result, minCompleted, () => lane.historyOf(info.runId), info.startedAt);
+      const run: GradedRun = reason
+        ? { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: info.runId, passed: false, reason }
+        : { scenarioId: shown[index]!.id, scenarioTitle: shown[index]!.title, ...kind, seed: planned.seed, runId: info.runId, passed: true };
+      if (!reason || !disturbed(result)) return { run, result };
+      if (play >= DISTURBED_PLAYS) return { run, result, busy: true };
+    }
   };
 
   /** What each lab is playing: a failure stops only the labs playing later items of the plan. */
@@ -74,7 +81,7 @@ export async function gradeExercise(
       done[index] = graded;
       finished++;
       playing.delete(lab);
-      if (!graded.run.passed && (failedAt === null || index < failedAt)) {
+      if (!graded.run.passed && !graded.busy && (failedAt === null || index < failedAt)) {
         failedAt = index;
         // The answer is the first failure in the plan's order: an earlier item still playing elsewhere may be it.
         for (const [other, at] of playing) if (at > index) lanes.stop(other);
@@ -83,9 +90,11 @@ export async function gradeExercise(
   });
 
   if (failedAt === null) {
-    const graded = done.filter((g): g is Graded => g !== undefined).map((g) => g.run);
+    const graded = done.filter((g): g is Graded => g !== undefined);
     onProgress({ slug: lesson.slug, done: plan.length, total: plan.length, current: null });
-    return { slug: lesson.slug, passed: true, total: plan.length, runs: graded, failure: null };
+    // No failure the learner's code can be blamed for; one the machine may have caused leaves nothing decided.
+    if (graded.some((g) => g.busy)) return { slug: lesson.slug, passed: false, busy: BUSY_MESSAGE, total: plan.length, runs: graded.map((g) => g.run), failure: null };
+    return { slug: lesson.slug, passed: true, total: plan.length, runs: graded.map((g) => g.run), failure: null };
   }
   let failure = done[failedAt]!;
   let elsewhere = false;
@@ -93,8 +102,11 @@ export async function gradeExercise(
   if (failure.result && !(await ranIn(runs, failure.run.runId))) {
     lanes.reopenOwn();
     const replay = await runItem(failedAt, runs);
-    if (replay && !replay.run.passed) failure = replay;
-    else {
+    if (replay && !replay.run.passed && !replay.busy) failure = replay;
+    else if (replay?.busy) {
+      elsewhere = true;
+      failure = { ...failure, run: { ...failure.run, reason: `${failure.run.reason ?? 'it failed'} (This happened in a lab beside yours; the machine was too busy to play it again fairly in yours.)` } };
+    } else {
       // Still a failure — a wrong lock must not pass — but the learner's timeline does not have it: say so.
       elsewhere = true;
       failure = { ...failure, run: { ...failure.run, reason: `${failure.run.reason ?? 'it failed'} (This happened in a lab beside yours; played again in yours, it held this time: the failure depends on timing, which is what makes it dangerous.)` } };

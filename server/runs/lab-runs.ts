@@ -5,6 +5,8 @@
  * a time per lab: starting another stops the current one first.
  */
 import crypto from 'node:crypto';
+import { linkProcessPid } from '../cluster/link-host';
+import { CpuWaitMeter } from './cpu-wait';
 import { DEFAULT_CLIENTS } from '@/lib/cluster';
 import { EventEmitter } from 'node:events';
 import { IncrementalChecker } from '@/lib/checker';
@@ -284,6 +286,8 @@ export class LabRuns extends EventEmitter<Events> {
       opIdBase: this.runCount * OP_IDS_PER_RUN + 1,
       seed,
     });
+    // How long this run's processes wait for a CPU: a failure seen while the machine held them up is not the learner's.
+    const cpuWait = new CpuWaitMeter(() => [...lab.nodes.map((n) => n.pid), linkProcessPid(), process.pid]);
     const run = new ActiveRun(runId, clients, handle, checker, info);
     this.active = run;
     void handle.done.finally(() => admitted?.release());
@@ -332,7 +336,7 @@ export class LabRuns extends EventEmitter<Events> {
       unsubscribe();
       const checked: Verdict = checker.verdict({ final: true });
       const verdict = cut ? cutVerdict(checked, cut) : checked;
-      const ended: RunEnded = { runId, outcome: cut ? { ...outcome, status: 'limit', error: cut.message } : outcome, verdict };
+      const ended: RunEnded = { runId, outcome: cut ? { ...outcome, status: 'limit', error: cut.message } : outcome, verdict, cpuWaitMs: cpuWait.stop() };
       if (this.active === run) this.active = null;
       this.last = { info, ended };
       run.finish(ended);

@@ -1,5 +1,5 @@
 /** Shrinking a failing schedule (lib/schedules): candidates are smaller and valid; a greedy shrink finds the minimal one within its budget. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { scenarioSchema, type Scenario, type ScenarioInput } from '@/lib/scenario';
 import { describeSchedule, faultCount, generateSchedule, shrink, shrinkCandidates, type FaultSpace } from '@/lib/schedules';
 import { groupSteps } from '@/lib/schedules/groups';
@@ -161,15 +161,24 @@ describe('shrink', () => {
     expect(calls).toBe(0);
     expect(past).toEqual({ scenario: failing, runs: 0, before: 6, after: 6 });
 
-    // Each run takes 20 ms; a 100 ms budget allows about five, never dozens.
-    const started = Date.now();
-    const slow = await shrink(failing, (c) => new Promise((resolve) => setTimeout(() => resolve(pausesClient2(c)), 20)), {
-      deadline: started + 100,
-      maxRuns: 1_000,
-    });
-    expect(slow.runs).toBeGreaterThan(0);
-    expect(slow.runs).toBeLessThanOrEqual(7);
-    expect(Date.now() - started).toBeLessThan(100 + 60);
+    // Each run takes 20 ms of a fake clock (so a busy machine cannot change the count): a 100 ms budget
+    // allows exactly five runs (started at 0, 20, 40, 60 and 80 ms), never dozens.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const started = Date.now();
+      const slow = await shrink(
+        failing,
+        async (c) => {
+          vi.setSystemTime(Date.now() + 20);
+          return pausesClient2(c);
+        },
+        { deadline: started + 100, maxRuns: 1_000 },
+      );
+      expect(slow.runs).toBe(5);
+      expect(Date.now() - started).toBe(100);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps the schedule when no candidate fails, having tried each once', async () => {

@@ -33,7 +33,7 @@ function find(slug: string) {
 function toWorkspaceLesson(lesson: Lesson): WorkspaceLesson {
   const scenarioPrograms: NonNullable<WorkspaceLesson['scenarioPrograms']> = {};
   for (const s of lesson.lessonScenarios) {
-    if (s.program !== 'starter' && s.program !== 'solution') scenarioPrograms[s.scenario.id] = { name: s.program, code: s.code };
+    scenarioPrograms[s.scenario.id] = s.program === 'starter' || s.program === 'solution' ? { kind: s.program } : { kind: 'program', name: s.program, code: s.code };
   }
   return {
     slug: lesson.slug,

@@ -14,6 +14,11 @@ export function linkHost(): LinkHost {
   return host;
 }
 
+/** The link process's pid, if it has been started (its CPU waits count in a run's, see runs/cpu-wait.ts). */
+export function linkProcessPid(): number | null {
+  return host && host.runningPid > 0 ? host.runningPid : null;
+}
+
 export function openLink(name: string, target: LinkTarget): Link {
   if (process.env.LOCKLAB_LINK_PROCESS === '0') return new LinkProxy(name, target);
   return linkHost().open(name, target);

@@ -51,6 +51,11 @@ export class LinkHost {
     return this.process().pid ?? 0;
   }
 
+  /** The running link process's PID, without starting one (0: none running). */
+  get runningPid(): number {
+    return this.child?.pid ?? 0;
+  }
+
   open(name: string, target: LinkTarget): RemoteLink {
     // Started first: a new process opens every link it is told of, and this one is told below, once.
     const child = this.process();

@@ -1,0 +1,32 @@
+/**
+ * When the machine, not the learner, may have made a run fail.
+ *
+ * Every run reports how long its processes waited for a CPU (`cpuWaitMs`,
+ * runs/cpu-wait.ts). A lesson's margins are five hundred milliseconds and up
+ * (a 1 s command timeout, a 700 ms TTL around a 300 ms job), so a run whose
+ * nodes or server waited CPU_WAIT_LIMIT_MS or more within one second did not
+ * test the learner's lock fairly. Below it, a failure is the learner's: the
+ * machine cannot have held a reply up for longer than it waited. Such a failure is never counted against the learner:
+ * the run is played again, and if the machine stays that busy the answer is
+ * "too busy to tell", never "failed". A pass is not discounted: the targeted
+ * adversaries wait for events of the run, not for times, so a slow machine
+ * cannot make them miss, and a wrong lock must still fail an undisturbed run
+ * to be told it is wrong.
+ */
+import type { RunEnded } from '@/lib/run';
+
+/** Waiting for a CPU this long within one second disturbs a run. On an idle machine it is ~0. */
+export const CPU_WAIT_LIMIT_MS = positive(process.env.LOCKLAB_GRADING_CPU_WAIT_MS) ?? 300;
+/** How many times a failure in a disturbed run is played (the first included) before "too busy to tell". */
+export const DISTURBED_PLAYS = positive(process.env.LOCKLAB_GRADING_DISTURBED_PLAYS) ?? 3;
+
+export const disturbed = (ended: Pick<RunEnded, 'cpuWaitMs'> | null): boolean => (ended?.cpuWaitMs ?? 0) >= CPU_WAIT_LIMIT_MS;
+
+export const BUSY_MESSAGE =
+  'The server was too busy to judge this fairly: every time one of the graded runs failed, the lab had been kept waiting for a CPU ' +
+  'long enough to break a correct lock too. Nothing was decided. Try again in a minute.';
+
+function positive(text: string | undefined): number | undefined {
+  const n = Number(text);
+  return text !== undefined && Number.isFinite(n) && n > 0 ? n : undefined;
+}
