@@ -74,7 +74,7 @@ test('a break shows its own program; "Show solution" never overwrites the learne
   await expect(page.getByTestId('editor-shows')).toHaveCount(0);
   await button(page, 'Run').click();
   await expect(page.getByTestId('verdict-about')).toHaveText('Ran your code, no scenario', { timeout: 30_000 });
-  await button(page, 'Stop').click();
+  await expect(page.getByTestId('run-progress')).toContainText('Finished', { timeout: 40_000 });
 
   await button(page, 'Show solution').click();
   await expect(page.getByTestId('editor-shows')).toContainText('the reference solution');
