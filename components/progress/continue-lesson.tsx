@@ -14,6 +14,7 @@ export interface CourseEntry {
   slug: string;
   order: number;
   title: string;
+  summary: string;
   quizQuestionIds: readonly string[];
 }
 
@@ -35,6 +36,7 @@ export function ContinueLesson({ lessons, className }: { lessons: readonly Cours
           Lesson {lesson.order}: {lesson.title}
         </Link>
       </p>
+      <p className={styles.continueSummary}>{lesson.summary}</p>
       <p className={styles.continueStanding}>
         <span aria-hidden="true">{words.icon} </span>
         {words.word}

@@ -84,7 +84,7 @@ export default async function LessonPage({ params }: { params: Promise<{ slug: s
             <h2 id="grading-title">How the exercise is graded</h2>
             <p className={page.muted}>
               “Check my solution” runs your <code>{exercise.function}()</code> under {exercise.scenarios.length === 1 ? 'one scenario' : `${exercise.scenarios.length} scenarios`}{' '}
-              with random seeds {exercise.seeds.join(', ')} (each fixes every random choice of its run, so a failure replays exactly): every verdict must be <em>held</em>, nobody may wait over {exercise.liveness.boundMs} ms for a free lock, and
+              with random seeds {exercise.seeds.join(', ')} (each fixes every random choice of its run, so the run can be replayed): every verdict must be <em>held</em>, nobody may wait over {exercise.liveness.boundMs} ms for a free lock, and
               at least {exercise.liveness.minCompletedExecutions} execution(s) of the job must complete.
             </p>
             <div className={styles.hints}>
