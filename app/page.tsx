@@ -1,9 +1,11 @@
 /**
- * The course index: the eight lessons in order, with where each one stands
+ * The course index: where to continue (the lesson last worked in), classes
+ * to join or start, and the eight lessons in order with where each one stands
  * (read, ran, quiz score, exercise passed). Lessons come from the loader at
  * build time (static page); the progress is this browser's, read after mount.
  */
 import Link from 'next/link';
+import { ContinueLesson } from '@/components/progress/continue-lesson';
 import { LessonProgress } from '@/components/progress/lesson-progress';
 import { loadAllLessons, summarize } from '@/lib/lessons/load';
 import styles from './page.module.css';
@@ -19,6 +21,20 @@ export default function HomePage() {
         Learn distributed locking with Redis by breaking it for real: real <code>redis-server</code> nodes, real kills, pauses and partitions, and a checker that
         says whether mutual exclusion held.
       </p>
+
+      <div className={styles.start}>
+        <ContinueLesson className={`${styles.card} ${styles.continue}`} lessons={lessons} />
+        <section className={styles.card} aria-labelledby="classes-title">
+          <h2 id="classes-title">Classes</h2>
+          <p>In a class? Your instructor gives you a join code: you all watch one shared lab fail, live.</p>
+          <Link className={styles.cta} href="/classroom#join">
+            Join a class
+          </Link>
+          <p className={styles.aside}>
+            Teaching? <Link href="/classroom">Start a class</Link> with your server&apos;s instructor token and break its lab for everyone at once.
+          </p>
+        </section>
+      </div>
 
       <section aria-labelledby="course-title" className={styles.course}>
         <h2 id="course-title">The course</h2>

@@ -32,7 +32,7 @@ const PER_BLOCK = 50;
 const WARM_BLOCKS = 1;
 const TURN_KEY = 'bench:turn';
 
-/** The Redlock acquire + release of the seeds, as learner code: timings leave through lab.log. */
+/** The Redlock acquire + release of the Arabic production write-up and the Norwegian course lesson, as learner code: timings leave through lab.log. */
 const LEARNER_REDLOCK = `
 import Redis from 'ioredis';
 import lab from 'lab';

@@ -131,7 +131,7 @@ test('a learner walks lesson 2: read, break, fix, quick check, pass the exercise
   await button(page, 'Check my solution').click();
   const progress = page.getByTestId('exercise-progress');
   // Hidden checks are counted, never described, until one fails; the lesson's scenarios are named with their seed.
-  await expect(progress).toContainText(/Checking \d+ of \d+: (Hidden check \d of \d|Fix it: release only your own token — seed 2\d)/, { timeout: 30_000 });
+  await expect(progress).toContainText(/Checking \d+ of \d+: (Hidden check \d of \d|Fix it: release only your own token — random seed 2\d)/, { timeout: 30_000 });
   await page.getByTestId('exercise').scrollIntoViewIfNeeded();
   await screenshot(page, 'lesson-07-checking');
   const result = page.getByTestId('exercise-result');

@@ -74,7 +74,7 @@ export function SharedLab({ extraTabs, note }: { extraTabs?: ReactNode; note?: R
       <CommandErrors />
       {demoTitle && (
         <p className={styles.demoLine} data-testid="current-demo">
-          Demo: <strong>{demoTitle}</strong> · seed <code>{seed}</code>
+          Demo: <strong>{demoTitle}</strong> · random seed <code>{seed}</code>
         </p>
       )}
       {hasLab ? <ClusterView /> : <p className={styles.muted}>The class&apos;s nodes appear here once you are in the class.</p>}

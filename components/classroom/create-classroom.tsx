@@ -4,10 +4,10 @@
  * server's log or LOCKLAB_INSTRUCTOR_TOKEN) and a name; the class is created
  * on a short-lived connection and the console opens, which joins it as its
  * instructor with the token kept in this tab. Learners can type a join code
- * here too.
+ * here too: the index's "Join a class" lands on `#join`, with the code field focused.
  */
 import { useRouter } from 'next/navigation';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { io } from 'socket.io-client';
 import type { LabSocket } from '@/components/lab/socket-client';
 import { normalizeCode, saveCredentials, tabStorage } from './classroom-state';
@@ -22,6 +22,11 @@ export function CreateClassroom() {
   const [error, setError] = useState<string | null>(null);
   const [joinCode, setJoinCode] = useState('');
   const [joinError, setJoinError] = useState<string | null>(null);
+  const joinInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (window.location.hash === '#join') joinInput.current?.focus();
+  }, []);
 
   const create = (event: FormEvent) => {
     event.preventDefault();
@@ -90,10 +95,11 @@ export function CreateClassroom() {
         )}
       </form>
 
-      <form className={styles.card} onSubmit={join} aria-labelledby={`${id}-join`}>
+      <form id="join" className={styles.card} onSubmit={join} aria-labelledby={`${id}-join`}>
         <h2 id={`${id}-join`}>I am joining a class</h2>
         <label htmlFor={`${id}-code`}>Join code</label>
         <input
+          ref={joinInput}
           id={`${id}-code`}
           value={joinCode}
           onChange={(e) => setJoinCode(e.target.value)}

@@ -49,7 +49,7 @@ export function DemoPanel() {
           Demos
         </h2>
         <div className={styles.seedField}>
-          <label htmlFor={`${id}-seed`}>Seed</label>
+          <label htmlFor={`${id}-seed`}>Random seed</label>
           <input
             id={`${id}-seed`}
             inputMode="numeric"
@@ -60,17 +60,17 @@ export function DemoPanel() {
             aria-describedby={`${id}-seed-hint`}
           />
           <span id={`${id}-seed-hint`} className={styles.hint}>
-            {seed === null ? 'A whole number from 0 to 4294967295.' : 'Same seed, same schedule.'}
+            {seed === null ? 'A whole number from 0 to 4294967295.' : 'Same random seed, same schedule.'}
           </span>
         </div>
       </div>
       {current && (
         <div className={styles.row}>
           <p className={styles.muted}>
-            Last: <strong>{current.title}</strong>, seed <code>{current.seed}</code>
+            Last: <strong>{current.title}</strong>, random seed <code>{current.seed}</code>
           </p>
           <button type="button" className={styles.secondary} onClick={() => void client.runDemo(current, current.seed)}>
-            Replay (seed {current.seed})
+            Replay (random seed {current.seed})
           </button>
           {running && (
             <button type="button" className={styles.secondary} onClick={() => void lab.stopRun()}>

@@ -6,6 +6,7 @@
  * progress has been read (the server render cannot know it).
  */
 import { useProgress } from './progress-provider';
+import { retryWords } from '@/components/quiz/quiz-score';
 import { lessonStanding, STANDING_WORDS } from './standing';
 import styles from './progress.module.css';
 
@@ -26,7 +27,7 @@ export function LessonProgress({ slug, title, quizQuestionIds }: { slug: string;
       ? 'Quick check: not taken'
       : s.quiz.answered < s.quiz.total
         ? `Quick check: ${s.quiz.answered} of ${s.quiz.total} answered`
-        : `Quick check: ${s.quiz.correct} of ${s.quiz.total} correct`;
+        : `Quick check: ${s.quiz.correct} of ${s.quiz.total} correct${retryWords(s.quiz)}`;
   return (
     <div className={styles.progress} data-testid={`progress-${slug}`} data-standing={s.standing} aria-label={`Your progress in “${title}”`} role="group">
       <p className={styles.standing} data-standing={s.standing}>

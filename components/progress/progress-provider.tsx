@@ -35,7 +35,7 @@ export function useProgress<T>(selector: (state: ProgressState) => T): T {
   return useStore(useProgressStore(), selector);
 }
 
-/** markRead, markRan, answerQuiz, markPassed, reset. */
+/** markVisited, markRead, markRan, answerQuiz, markPassed, reset. */
 export function useProgressActions(): ProgressActions {
   return useProgress((s) => s.actions);
 }

@@ -4,7 +4,8 @@
  * per provider, hydrated after mount (`skipHydration`), so the server's
  * render and the first browser render agree.
  *
- * Lesson pages act through `actions`; the course index reads `lessons`.
+ * Lesson pages act through `actions`; the course index reads `lessons` and
+ * `lastLesson` ("Continue where you left off").
  */
 import { createStore } from 'zustand/vanilla';
 import { createJSONStorage, persist, type PersistOptions } from 'zustand/middleware';
@@ -13,12 +14,29 @@ export const PROGRESS_STORAGE_KEY = 'lock-lab:progress';
 
 export type QuizAnswer = string | string[];
 
+/**
+ * One quick-check question's record. `correct` is the first answer's: the
+ * score the index and a class see, so trying again after reading why cannot
+ * turn a wrong first answer into a right one. `answer` is the latest.
+ */
+export interface QuizRecord {
+  answer: QuizAnswer;
+  correct: boolean;
+  /** Answers given (absent: one). */
+  tries?: number;
+  /** The latest answer is right (absent: as `correct`). */
+  solved?: boolean;
+}
+
+/** The latest answer to a question is the right one. */
+export const quizSolved = (record: QuizRecord): boolean => record.solved ?? record.correct;
+
 export interface LessonProgress {
   read: boolean;
   /** Runs started from this lesson's workspace. */
   runs: number;
   /** Answers by question id, with whether each was right. */
-  quiz: Record<string, { answer: QuizAnswer; correct: boolean }>;
+  quiz: Record<string, QuizRecord>;
   /** The graded exercise passed (all its scenarios held). */
   passed: boolean;
   /** ISO time of the last change. */
@@ -28,8 +46,11 @@ export interface LessonProgress {
 export const emptyLessonProgress = (): LessonProgress => ({ read: false, runs: 0, quiz: {}, passed: false, updatedAt: null });
 
 export interface ProgressActions {
+  /** The learner opened the lesson: it becomes the one to continue. */
+  markVisited(slug: string): void;
   markRead(slug: string): void;
   markRan(slug: string): void;
+  /** Records an answer; a second one (after "Try again") keeps the first one's `correct`. */
   answerQuiz(slug: string, questionId: string, answer: QuizAnswer, correct: boolean): void;
   markPassed(slug: string, passed?: boolean): void;
   /** Forgets one lesson's progress, or all of it. */
@@ -38,6 +59,8 @@ export interface ProgressActions {
 
 export interface ProgressState {
   lessons: Record<string, LessonProgress>;
+  /** The lesson the learner was last in (opened or worked in), for "Continue where you left off". */
+  lastLesson: { slug: string; at: string } | null;
   /** True once the saved progress was read from storage (before that, `lessons` is empty). */
   hydrated: boolean;
   actions: ProgressActions;
@@ -56,28 +79,42 @@ export function updateLesson(
   return { ...lessons, [slug]: { ...before, ...change(before), updatedAt: now.toISOString() } };
 }
 
-type Persisted = Pick<ProgressState, 'lessons'>;
+/** Pure: a quick-check record after one more answer. */
+export function nextQuizRecord(before: QuizRecord | undefined, answer: QuizAnswer, correct: boolean): QuizRecord {
+  if (before === undefined) return { answer, correct };
+  return { answer, correct: before.correct, tries: (before.tries ?? 1) + 1, solved: correct };
+}
+
+type Persisted = Pick<ProgressState, 'lessons' | 'lastLesson'>;
+
+/** A change to one lesson, which also makes it the lesson to continue. */
+const worked =
+  (slug: string, change: (lesson: LessonProgress) => Partial<LessonProgress>) =>
+  (s: ProgressState): Pick<ProgressState, 'lessons' | 'lastLesson'> => {
+    const now = new Date();
+    return { lessons: updateLesson(s.lessons, slug, change, now), lastLesson: { slug, at: now.toISOString() } };
+  };
 
 export function createProgressStore(storage: PersistOptions<ProgressState, Persisted>['storage'] = defaultStorage()) {
   return createStore<ProgressState>()(
     persist(
       (set) => ({
         lessons: {},
+        lastLesson: null,
         hydrated: false,
         actions: {
-          markRead: (slug) => set((s) => ({ lessons: updateLesson(s.lessons, slug, () => ({ read: true })) })),
-          markRan: (slug) => set((s) => ({ lessons: updateLesson(s.lessons, slug, (l) => ({ runs: l.runs + 1 })) })),
+          markVisited: (slug) => set({ lastLesson: { slug, at: new Date().toISOString() } }),
+          markRead: (slug) => set(worked(slug, () => ({ read: true }))),
+          markRan: (slug) => set(worked(slug, (l) => ({ runs: l.runs + 1 }))),
           answerQuiz: (slug, questionId, answer, correct) =>
-            set((s) => ({
-              lessons: updateLesson(s.lessons, slug, (l) => ({ quiz: { ...l.quiz, [questionId]: { answer, correct } } })),
-            })),
-          markPassed: (slug, passed = true) => set((s) => ({ lessons: updateLesson(s.lessons, slug, () => ({ passed })) })),
+            set(worked(slug, (l) => ({ quiz: { ...l.quiz, [questionId]: nextQuizRecord(l.quiz[questionId], answer, correct) } }))),
+          markPassed: (slug, passed = true) => set(worked(slug, () => ({ passed }))),
           reset: (slug) =>
             set((s) => {
-              if (slug === undefined) return { lessons: {} };
+              if (slug === undefined) return { lessons: {}, lastLesson: null };
               const lessons = { ...s.lessons };
               delete lessons[slug];
-              return { lessons };
+              return { lessons, lastLesson: s.lastLesson?.slug === slug ? null : s.lastLesson };
             }),
         },
       }),
@@ -86,7 +123,7 @@ export function createProgressStore(storage: PersistOptions<ProgressState, Persi
         version: 1,
         storage,
         skipHydration: true,
-        partialize: (s) => ({ lessons: s.lessons }),
+        partialize: (s) => ({ lessons: s.lessons, lastLesson: s.lastLesson }),
         merge: (persisted, current) => ({ ...current, ...(persisted as Persisted | undefined), hydrated: true }),
       },
     ),

@@ -1,16 +1,18 @@
 'use client';
 /**
  * The quick check: every question is shown, each a native radio group
- * (arrow keys move, Space selects) answered with its own button. After
- * answering, every choice shows why it is right or wrong, and the result is
- * announced to screen readers. Answers go to the learner's progress (by
- * lesson), so they are still there after a reload and the index can show
- * the score.
+ * (arrow keys move, Space selects) answered with its own button. A right
+ * answer shows why every choice is right or wrong. A wrong one shows why
+ * that choice is wrong, without giving the right one away, and offers
+ * "Try again" (the choice cleared) or "Show the answer". Answers go to the
+ * learner's progress (by lesson), so they are still there after a reload and
+ * the index can show the score; the score counts first answers only.
  */
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useProgress, useProgressActions } from '@/components/progress/progress-provider';
+import { quizSolved, type QuizRecord } from '@/components/progress/progress-store';
 import type { Quiz, QuizQuestion } from '@/lib/lessons/schema';
-import { quizScore } from './quiz-score';
+import { quizScore, retryWords } from './quiz-score';
 import styles from './quiz.module.css';
 
 export function QuickCheck({ slug, quiz }: { slug: string; quiz: Quiz }) {
@@ -21,42 +23,65 @@ export function QuickCheck({ slug, quiz }: { slug: string; quiz: Quiz }) {
   return (
     <section className={styles.quiz} aria-labelledby="quick-check-title" data-testid="quick-check">
       <h2 id="quick-check-title">Quick check</h2>
-      {quiz.questions.map((q, i) => {
-        const answer = saved?.[q.id]?.answer;
-        return (
-          <Question
-            key={q.id}
-            question={q}
-            number={i + 1}
-            savedChoice={typeof answer === 'string' && /^\d+$/.test(answer) ? Number(answer) : null}
-            onAnswer={(choice, ok) => answerQuiz(slug, q.id, String(choice), ok)}
-          />
-        );
-      })}
+      {quiz.questions.map((q, i) => (
+        <Question
+          key={q.id}
+          question={q}
+          number={i + 1}
+          saved={savedRecord(saved?.[q.id])}
+          onAnswer={(choice, ok) => answerQuiz(slug, q.id, String(choice), ok)}
+        />
+      ))}
       <p className={styles.score} aria-live="polite" data-testid="quiz-score">
         {score.answered === score.total
-          ? `Your score: ${score.correct} of ${score.total} correct.`
-          : `${score.answered} of ${score.total} answered${score.answered > 0 ? ` · ${score.correct} correct so far` : ''}.`}
+          ? `Your score: ${score.correct} of ${score.total} correct${retryWords(score)}.`
+          : `${score.answered} of ${score.total} answered${score.answered > 0 ? ` · ${score.correct} correct so far${retryWords(score)}` : ''}.`}
       </p>
     </section>
   );
 }
 
+interface SavedAnswer {
+  choice: number;
+  right: boolean;
+  tries: number;
+}
+
+/** A record this quiz can show (a choice index), or none. */
+function savedRecord(record: QuizRecord | undefined): SavedAnswer | null {
+  if (!record || typeof record.answer !== 'string' || !/^\d+$/.test(record.answer)) return null;
+  return { choice: Number(record.answer), right: quizSolved(record), tries: record.tries ?? 1 };
+}
+
 interface QuestionProps {
   question: QuizQuestion;
   number: number;
-  /** The choice recorded in the learner's progress, if they answered before. */
-  savedChoice: number | null;
+  /** The latest answer recorded in the learner's progress, if they answered before. */
+  saved: SavedAnswer | null;
   onAnswer: (choice: number, ok: boolean) => void;
 }
 
-function Question({ question, number, savedChoice, onAnswer }: QuestionProps) {
+function Question({ question, number, saved, onAnswer }: QuestionProps) {
   const id = useId();
   const [picked, setPicked] = useState<number | null>(null);
+  // After a wrong answer: trying again (the radios are a draft again) or the answer shown.
+  const [retrying, setRetrying] = useState(false);
+  const [revealed, setRevealed] = useState(false);
+  const firstChoice = useRef<HTMLInputElement>(null);
   const right = question.choices.findIndex((c) => c.correct);
-  // Answered = recorded in progress; until then the radio buttons are the learner's draft.
-  const checked = savedChoice !== null;
-  const choice = savedChoice ?? picked;
+  // Answered = recorded in progress and not being tried again; until then the radio buttons are the learner's draft.
+  const checked = saved !== null && !retrying;
+  const choice = checked ? saved.choice : picked;
+  // The right answer is shown once it was chosen, or asked for; a wrong answer alone shows only why it is wrong.
+  const showAll = checked && (saved.right || revealed);
+
+  const tryAgain = () => {
+    setPicked(null);
+    setRevealed(false);
+    setRetrying(true);
+    // The button goes away: the keyboard continues at the choices, not at the top of the page.
+    requestAnimationFrame(() => firstChoice.current?.focus());
+  };
 
   return (
     <form
@@ -65,6 +90,7 @@ function Question({ question, number, savedChoice, onAnswer }: QuestionProps) {
         e.preventDefault();
         if (picked === null || checked) return;
         onAnswer(picked, picked === right);
+        setRetrying(false);
       }}
     >
       <fieldset disabled={checked}>
@@ -72,13 +98,14 @@ function Question({ question, number, savedChoice, onAnswer }: QuestionProps) {
           <span className={styles.number}>{number}.</span> {question.prompt}
         </legend>
         {question.choices.map((c, i) => {
-          const state = !checked ? '' : i === right ? styles.right : i === choice ? styles.wrong : styles.other;
+          const state = !checked ? '' : showAll && i === right ? styles.right : i === choice ? styles.wrong : styles.other;
+          const explained = showAll || (checked && i === choice);
           return (
             <div key={i} className={`${styles.choice} ${state}`}>
               <label>
-                <input type="radio" name={id} value={i} checked={choice === i} onChange={() => setPicked(i)} /> {c.text}
+                <input ref={i === 0 ? firstChoice : undefined} type="radio" name={id} value={i} checked={choice === i} onChange={() => setPicked(i)} /> {c.text}
               </label>
-              {checked ? (
+              {explained ? (
                 <p className={styles.why}>
                   <strong>{i === right ? 'Right. ' : i === choice ? 'Not quite. ' : ''}</strong>
                   {c.why}
@@ -92,10 +119,24 @@ function Question({ question, number, savedChoice, onAnswer }: QuestionProps) {
         <button type="submit" className={styles.check} disabled={picked === null}>
           Check answer
         </button>
-      ) : (
-        <p className={choice === right ? styles.verdictRight : styles.verdictWrong} role="status">
-          {choice === right ? '✓ Correct.' : '✗ Not quite — the right answer is marked.'}
+      ) : saved.right ? (
+        <p className={styles.verdictRight} role="status">
+          {saved.tries === 1 ? '✓ Correct.' : `✓ Correct, on try ${saved.tries}. Your score counts the first answer.`}
         </p>
+      ) : (
+        <div className={styles.retry}>
+          <p className={styles.verdictWrong} role="status">
+            {revealed ? '✗ Not quite — the right answer is marked.' : '✗ Not quite. Read why, then try again.'}
+          </p>
+          <button type="button" className={styles.check} onClick={tryAgain}>
+            Try again
+          </button>
+          {!revealed && (
+            <button type="button" className={styles.secondary} onClick={() => setRevealed(true)}>
+              Show the answer
+            </button>
+          )}
+        </div>
       )}
     </form>
   );

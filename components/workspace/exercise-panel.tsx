@@ -27,7 +27,7 @@ function failedWords(run: GradedRun | undefined, count: number, total: number): 
   if (!run) return 'A graded run failed.';
   if (run.hidden) return `A hidden check failed: “${run.scenarioTitle}” (check ${count} of ${total}).`;
   if (run.probe) return `It failed the check “${run.scenarioTitle}” (check ${count} of ${total}).`;
-  return `It failed under “${run.scenarioTitle}” with seed ${run.seed} (run ${count} of ${total}).`;
+  return `It failed under “${run.scenarioTitle}” with random seed ${run.seed} (run ${count} of ${total}).`;
 }
 
 export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanelProps) {

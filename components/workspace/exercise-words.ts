@@ -1,4 +1,4 @@
-/** The grader's progress in words: "Checking 2 of 6: Fix it: release only your own token — seed 17". */
+/** The grader's progress in words: "Checking 2 of 6: Fix it: release only your own token — random seed 17". */
 import type { GradeProgress } from '@/lib/grading';
 import type { Scenario } from '@/lib/scenario';
 
@@ -8,5 +8,5 @@ export function checkingWords(progress: GradeProgress | null, scenarios: readonl
   const known = scenarios.find((s) => s.id === progress.current?.scenarioId);
   if (!known && progress.current.title) return `Checking ${progress.done + 1} of ${progress.total}: ${progress.current.title}`;
   const title = known?.title ?? progress.current.title ?? progress.current.scenarioId;
-  return `Checking ${progress.done + 1} of ${progress.total}: ${title} — seed ${progress.current.seed}`;
+  return `Checking ${progress.done + 1} of ${progress.total}: ${title} — random seed ${progress.current.seed}`;
 }

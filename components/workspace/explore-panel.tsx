@@ -48,7 +48,7 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
       <p data-testid="explore-counter-example">{result.message}</p>
       {!result.onTimeline && (
         <p className={styles.muted} data-testid="explore-timing">
-          Played again here, this schedule held: the interleaving that broke safety depends on timing. Explore with the same seed ({result.seed}) searches the same schedules again.
+          Played again here, this schedule held: the interleaving that broke safety depends on timing. Explore with the same random seed ({result.seed}) searches the same schedules again.
         </p>
       )}
       {result.onTimeline && result.counterExample && (

@@ -44,7 +44,7 @@ function drawTiming(random: Random, horizonMs: number, clients: number): Timing 
 }
 
 export function generateSchedule(space: FaultSpace, topology: ScheduleTopology, seed: number, id?: string): Scenario {
-  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new RangeError(`seed must be an integer in [0, ${MAX_SEED}], not ${seed}`);
+  if (!Number.isInteger(seed) || seed < 0 || seed > MAX_SEED) throw new RangeError(`random seed must be an integer in [0, ${MAX_SEED}], not ${seed}`);
   const random = seededRandom(seed);
   const nodes = Math.max(1, Math.min(topology.nodes, MAX_NODES));
   const clients = drawInt(random, Math.min(space.clients.min, MAX_CLIENTS), Math.min(space.clients.max, MAX_CLIENTS));
@@ -69,7 +69,7 @@ export function generateSchedule(space: FaultSpace, topology: ScheduleTopology, 
   const steps: ScenarioStep[] = listed.flatMap((f) => f.steps);
   const scenario: Scenario = {
     id: id ?? `random-${seed}`,
-    title: `A random schedule (seed ${seed})`,
+    title: `A random schedule (random seed ${seed})`,
     description: '',
     seed,
     clients,

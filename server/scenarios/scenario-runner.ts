@@ -57,7 +57,7 @@ export function announceScenario(lab: Lab, scenario: Scenario, plan: readonly un
   lab.history.append({
     type: 'scenario',
     step: 'start',
-    detail: `${scenario.title} (seed ${scenario.seed}, ${plan.length} step${plan.length === 1 ? '' : 's'})`,
+    detail: `${scenario.title} (random seed ${scenario.seed}, ${plan.length} step${plan.length === 1 ? '' : 's'})`,
     ...(runId ? { runId } : {}),
   });
 }

@@ -184,16 +184,16 @@ describe('runs judged by the checker', () => {
     expect(ended.verdict.valid).toBe('held');
   });
 
-  it("the Arabic seed's ioredis Redlock module with its cron job runs unchanged: held", async () => {
-    const code = fs.readFileSync(path.join(__dirname, 'fixtures/sandbox-arabic-seed.learner.txt'), 'utf8');
+  it("the Arabic production write-up's ioredis Redlock module with its cron job runs unchanged: held", async () => {
+    const code = fs.readFileSync(path.join(__dirname, 'fixtures/sandbox-arabic-write-up.learner.txt'), 'utf8');
     const ended = await run({ code, clients: 3, checker: { expectedExecutions: 1 } });
     expect(ended.outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited', 'exited']);
     expect(ended.verdict.valid).toBe('held');
     expect(ended.verdict.checks.duplicates.valid).toBe('held');
   });
 
-  it("the Norwegian seed's node-redis lock, Lua release, watchdog and redlock.using run unchanged: held", async () => {
-    const code = fs.readFileSync(path.join(__dirname, 'fixtures/sandbox-norwegian-seed.learner.txt'), 'utf8');
+  it("the Norwegian course lesson's node-redis lock, Lua release, watchdog and redlock.using run unchanged: held", async () => {
+    const code = fs.readFileSync(path.join(__dirname, 'fixtures/sandbox-norwegian-course.learner.txt'), 'utf8');
     const ended = await run({ code, clients: 3 });
     expect(ended.outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited', 'exited']);
     expect(ended.verdict.valid).toBe('held');

@@ -1,5 +1,5 @@
 /**
- * Learner programs in the seeds' styles run unchanged against real redis-servers;
+ * Learner programs in the styles of the Arabic production write-up and the Norwegian course lesson run unchanged against real redis-servers;
  * diagnostics point at the learner's own lines; pause and crash act like a GC
  * pause and a dead process.
  */
@@ -42,12 +42,12 @@ function jobIntervals(events: HistoryInput[], job: string): [number, number][] {
   return out.sort((a, b) => a[0] - b[0]);
 }
 
-const ARABIC_SEED = readFileSync(new URL('./fixtures/sandbox-arabic-seed.learner.txt', import.meta.url), 'utf8');
-const NORWEGIAN_SEED = readFileSync(new URL('./fixtures/sandbox-norwegian-seed.learner.txt', import.meta.url), 'utf8');
+const ARABIC_WRITE_UP = readFileSync(new URL('./fixtures/sandbox-arabic-write-up.learner.txt', import.meta.url), 'utf8');
+const NORWEGIAN_COURSE = readFileSync(new URL('./fixtures/sandbox-norwegian-course.learner.txt', import.meta.url), 'utf8');
 
-describe('seed-style programs', () => {
-  it("runs the Arabic seed's ioredis Redlock with its cron job in 3 clients", async () => {
-    const run = startProgram(pool, cluster, ARABIC_SEED, { clients: 3 });
+describe('programs in the source articles\' styles', () => {
+  it("runs the Arabic production write-up's ioredis Redlock with its cron job in 3 clients", async () => {
+    const run = startProgram(pool, cluster, ARABIC_WRITE_UP, { clients: 3 });
     const outcome = await run.done;
     expect(outcome.status).toBe('completed');
     expect(outcome.clients.map((c) => c.status)).toEqual(['exited', 'exited', 'exited']);
@@ -58,8 +58,8 @@ describe('seed-style programs', () => {
     for (let i = 1; i < intervals.length; i++) expect(intervals[i]![0]).toBeGreaterThanOrEqual(intervals[i - 1]![1]);
   });
 
-  it("runs the Norwegian seed's node-redis lock, Lua release, watchdog, redlock.using and fenced store", async () => {
-    const run = startProgram(pool, cluster, NORWEGIAN_SEED, { clients: 2 });
+  it("runs the Norwegian course lesson's node-redis lock, Lua release, watchdog, redlock.using and fenced store", async () => {
+    const run = startProgram(pool, cluster, NORWEGIAN_COURSE, { clients: 2 });
     const outcome = await run.done;
     expect(run.diagnostics).toEqual([]);
     expect(outcome.status).toBe('completed');

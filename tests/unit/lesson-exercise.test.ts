@@ -50,7 +50,7 @@ describe('exercise slice', () => {
   it('says which graded run is going', () => {
     const scenarios = [{ id: 'late-release-fixed', title: 'Fix it: release only your own token' }];
     expect(checkingWords({ slug: 's', done: 1, total: 6, current: { scenarioId: 'late-release-fixed', seed: 17 } }, scenarios, 6)).toBe(
-      'Checking 2 of 6: Fix it: release only your own token — seed 17',
+      'Checking 2 of 6: Fix it: release only your own token — random seed 17',
     );
     expect(checkingWords(null, scenarios, 3)).toBe('Checking your solution: 3 graded runs…');
     expect(checkingWords({ slug: 's', done: 0, total: 2, current: { scenarioId: 'unknown-id', seed: 1 } }, scenarios, 2)).toContain('unknown-id');

@@ -100,7 +100,7 @@ describe('generateSchedule', () => {
   it('names, titles and describes the schedule by its seed', () => {
     const s = generateSchedule(EVERYTHING, MASTERS, 42);
     expect(s.id).toBe('random-42');
-    expect(s.title).toBe('A random schedule (seed 42)');
+    expect(s.title).toBe('A random schedule (random seed 42)');
     expect(s.seed).toBe(42);
     expect(s.jitterMs).toBe(0);
     expect(s.description).toMatch(new RegExp(`^${faultCount(s)} faults?: `));

@@ -11,6 +11,7 @@ import { notFound } from 'next/navigation';
 import { LessonText } from '@/components/lesson/lesson-text';
 import styles from '@/components/lesson/lesson.module.css';
 import { ReadMarker } from '@/components/lesson/read-marker';
+import { VisitMarker } from '@/components/progress/visit-marker';
 import { QuickCheck } from '@/components/quiz/quick-check';
 import type { WorkspaceLesson } from '@/components/workspace/types';
 import { Workspace } from '@/components/workspace/workspace';
@@ -78,11 +79,12 @@ export default async function LessonPage({ params }: { params: Promise<{ slug: s
           <p className={page.summary}>{lesson.summary}</p>
           <LessonText body={lesson.body} slug={lesson.slug} />
           <ReadMarker slug={lesson.slug} />
+          <VisitMarker slug={lesson.slug} />
           <section aria-labelledby="grading-title" className={page.card}>
             <h2 id="grading-title">How the exercise is graded</h2>
             <p className={page.muted}>
               “Check my solution” runs your <code>{exercise.function}()</code> under {exercise.scenarios.length === 1 ? 'one scenario' : `${exercise.scenarios.length} scenarios`}{' '}
-              with seeds {exercise.seeds.join(', ')}: every verdict must be <em>held</em>, nobody may wait over {exercise.liveness.boundMs} ms for a free lock, and
+              with random seeds {exercise.seeds.join(', ')} (each fixes every random choice of its run, so the run can be replayed): every verdict must be <em>held</em>, nobody may wait over {exercise.liveness.boundMs} ms for a free lock, and
               at least {exercise.liveness.minCompletedExecutions} execution(s) of the job must complete.
             </p>
             <div className={styles.hints}>

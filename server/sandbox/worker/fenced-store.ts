@@ -1,7 +1,7 @@
 /**
  * The protected resource shared by a run's clients: a store that rejects a
  * fencing token not greater than the highest it has accepted (Kleppmann's
- * fencing), with the same error text as the Norwegian seed. A write without a
+ * fencing), with the same error text as the Norwegian course lesson's. A write without a
  * token is accepted as is, so the checker can show unfenced writes out of order.
  */
 export interface StoreWriteResult {

@@ -173,7 +173,7 @@ export function history(): HistoryBuilder {
   return new HistoryBuilder();
 }
 
-/** The release script the seeds use: delete only if the value is still our token. */
+/** The release script both source articles use: delete only if the value is still our token. */
 export const RELEASE_SCRIPT = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("del", KEYS[1]) else return 0 end`;
 /** A token-checked extension (the watchdog). */
 export const EXTEND_SCRIPT = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call("pexpire", KEYS[1], ARGV[2]) else return 0 end`;
