@@ -43,6 +43,8 @@ export interface Hold {
   noTtlNamed: boolean;
   /** A pause beyond its validity was named: that explains a section outliving it. */
   pausedPastValidity: boolean;
+  /** When a renewal of it first failed (timed out, refused, or found another token), if one did. */
+  renewalFailedAt: number | null;
 }
 
 /** What an acquire came to, for the liveness check. */
@@ -154,8 +156,11 @@ export class LockHolds {
         case 'released':
           this.release(event.client, resource);
           break;
+        case 'extend-failed':
+          this.renewalFailed(event.client, resource, event.t);
+          break;
         default:
-          // attempt, extend-failed, release-failed: the hold stands until its key expires.
+          // attempt, release-failed: the hold stands until its key expires.
           break;
       }
     }
@@ -189,6 +194,9 @@ export class LockHolds {
         return NO_OUTCOMES;
       case 'release':
         this.release(signal.client, resource);
+        return NO_OUTCOMES;
+      case 'extend-failed':
+        this.renewalFailed(signal.client, resource, signal.t);
         return NO_OUTCOMES;
       case 'persist':
         this.persist(signal);
@@ -227,8 +235,37 @@ export class LockHolds {
    */
   checkSection(hold: Hold | null, section: SectionAtExit): void {
     if (!hold) return;
+    if (this.checkRenewal(hold, section)) return;
     if (this.checkTtl(hold, section)) return;
     this.checkOutlived(hold, section);
+  }
+
+  /**
+   * The holder renewed (or tried to: a watchdog), a renewal failed, and the job ran on past the lock's expiry:
+   * the TTL was not too short, the renewals stopped getting through (lesson 3's "the extension fails").
+   */
+  private checkRenewal(hold: Hold, section: SectionAtExit): boolean {
+    if (hold.renewalFailedAt === null || hold.released || hold.pausedPastValidity || !Number.isFinite(hold.expiresAt)) return false;
+    if (section.exitT <= hold.expiresAt || hold.renewalFailedAt > section.exitT) return false;
+    const { client, job } = section;
+    this.diagnoses.add({
+      kind: 'renewal-failed-mid-job',
+      check: 'mutual-exclusion',
+      subject: `${hold.resource}|${job}`,
+      message:
+        `${clientLabel(client)}'s lock ${quote(hold.resource)} expired at ${this.at(hold.expiresAt)} while its job ${quote(job)} ran until ${this.at(section.exitT)}: ` +
+        `its renewals did not get through (one failed at ${this.at(hold.renewalFailedAt)}: it timed out, was refused, or found another token), so another client could take the lock meanwhile. ` +
+        `A watchdog notices a lost lock but cannot stop work already under way: check each renewal's answer and stop before the next step, or fence the writes (lesson 7).`,
+      seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
+      window: { from: hold.expiresAt, to: section.exitT },
+      clients: [client],
+    });
+    return true;
+  }
+
+  private renewalFailed(client: number, resource: string, t: number): void {
+    const hold = this.byResource.get(resource)?.get(client);
+    if (hold && !hold.released && hold.renewalFailedAt === null) hold.renewalFailedAt = t;
   }
 
   /**
@@ -373,6 +410,7 @@ export class LockHolds {
       nodes: new Set(nodes),
       noTtlNamed: false,
       pausedPastValidity: false,
+      renewalFailedAt: null,
     };
     let grants = this.lastGrant.get(resource);
     if (!grants) {

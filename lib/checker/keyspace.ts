@@ -94,6 +94,8 @@ export interface KeyspaceObserver {
    * `ttlMs` undefined: not a number we could read, or an absolute time we cannot date.
    */
   expired?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, ttlMs: number | undefined, byScript: boolean): void;
+  /** A renewal (a script calling PEXPIRE/EXPIRE, or a bare one) did not renew `key`: it failed, timed out, or answered 0. */
+  renewalFailed?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string): void;
   /** A PERSIST removed `key`'s TTL (Redis said 1): it now never expires. `entry`: the model's entry, if it knew the key. */
   persisted?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, entry: KeyEntry | undefined): void;
 }
@@ -431,14 +433,17 @@ export class Keyspace {
       }
       return;
     }
-    if ((called.has('pexpire') || called.has('expire')) && done.phase === 'ok' && truthy(done.reply)) {
+    if (!called.has('pexpire') && !called.has('expire')) return;
+    if (done.phase === 'ok' && truthy(done.reply)) {
       const ms = ttlMs === undefined ? undefined : called.has('pexpire') ? ttlMs : ttlMs * 1000;
       for (const key of keys) {
         const entry = model.get(key);
         if (entry && ms !== undefined) entry.expiresAt = done.t + ms;
         for (const observer of this.observers) observer.expired?.(invoke, done, key, ms, true);
       }
+      return;
     }
+    for (const key of keys) for (const observer of this.observers) observer.renewalFailed?.(invoke, done, key);
   }
 }
 

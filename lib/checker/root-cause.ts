@@ -22,6 +22,7 @@ export const ROOT_CAUSE_ORDER: readonly DiagnosisKind[] = [
   'restart-without-persistence',
   'clock-jump-expired-lock',
   // Timing: the lock ran out under its holder.
+  'renewal-failed-mid-job',
   'ttl-shorter-than-job',
   'pause-beyond-validity',
   'section-outlived-lock',

@@ -50,6 +50,8 @@ export type DiagnosisKind =
   | 'failover-lost-lock'
   /** A node's clock jumped forward and expired a live lock on it early; that node then granted the lock to another client. */
   | 'clock-jump-expired-lock'
+  /** A holder's renewals failed (timed out, refused, or found another token), its lock expired, and its job ran on past it. */
+  | 'renewal-failed-mid-job'
   /** A job with an expected execution count ran more often, and the extra run held no lock at all. */
   | 'job-without-lock';
 

@@ -24,6 +24,7 @@ export const DIAGNOSIS_KINDS = [
   'quorum-not-majority',
   'failover-lost-lock',
   'clock-jump-expired-lock',
+  'renewal-failed-mid-job',
   'job-without-lock',
 ] as const satisfies readonly DiagnosisKind[];
 

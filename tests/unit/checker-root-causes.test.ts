@@ -177,3 +177,29 @@ describe('checker: one diagnosis per cause, in words that fit', () => {
     expect(rootCause(check(h.build()))).toBeNull();
   });
 });
+
+describe('checker: a watchdog whose renewals fail (lesson 3, "the extension fails")', () => {
+  const EXTEND = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+
+  it('names the failed renewals, not a TTL "nothing extends"', () => {
+    const h = history()
+      .at(0).start(1).start(2)
+      .at(10).redis(1, 1, 'SET', ['lock', 'a', 'PX', '900', 'NX'], 'OK')
+      .at(12).enter(1, 'reindex')
+      .at(310).redis(1, 1, 'EVAL', [EXTEND, '1', 'lock', 'a', '900'], null, { phase: 'info', tookMs: 1300 })
+      .at(1000).redis(2, 1, 'SET', ['lock', 'b', 'PX', '900', 'NX'], 'OK').at(1002).enter(2, 'reindex')
+      .at(1800).exit(2, 'reindex').at(1812).exit(1, 'reindex');
+    const verdict = check(h.build());
+    expect(kinds(verdict)).not.toContain('ttl-shorter-than-job');
+    const diagnosis = find(verdict, 'renewal-failed-mid-job');
+    expect(diagnosis?.message).toMatch(/^Client 1's lock 'lock' expired at 911 ms while its job 'reindex' ran until 1\.81 s: its renewals did not get through \(one failed at 1\.61 s/);
+    expect(rootCause(verdict)?.kind).toBe('renewal-failed-mid-job');
+  });
+
+  it('a watchdog that renews in time names nothing', () => {
+    const h = history().at(10).redis(1, 1, 'SET', ['lock', 'a', 'PX', '900', 'NX'], 'OK').at(12).enter(1, 'reindex');
+    for (const t of [310, 610, 910, 1210, 1510]) h.at(t).redis(1, 1, 'EVAL', [EXTEND, '1', 'lock', 'a', '900'], 1);
+    h.at(1812).exit(1, 'reindex');
+    expect(check(h.build()).diagnoses).toEqual([]);
+  });
+});
