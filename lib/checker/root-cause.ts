@@ -32,19 +32,21 @@ const RANK = new Map(ROOT_CAUSE_ORDER.map((kind, i) => [kind, i]));
 
 /**
  * The diagnosis that explains why the verdict is not `held`, or null (a held verdict, or nothing diagnosed).
- * Only diagnoses of a check that did not hold count: one explaining a check that held caused nothing here.
+ * One about a check that did not hold comes before one about a check that held; a diagnosis is filed under the
+ * check it usually explains, but a stale pause can break fencing with no overlap (lesson 6's GC pause before
+ * the job), and it is still the cause.
  */
 export function rootCause(verdict: Pick<Verdict, 'valid' | 'checks' | 'diagnoses'>): Diagnosis | null {
   if (verdict.valid === 'held') return null;
   let best: Diagnosis | null = null;
   for (const diagnosis of verdict.diagnoses) {
-    const check = verdict.checks[diagnosis.check];
-    if (check.applicable && check.valid === 'held') continue;
-    if (!best || rank(diagnosis) < rank(best)) best = diagnosis;
+    if (!best || rank(verdict, diagnosis) < rank(verdict, best)) best = diagnosis;
   }
   return best;
 }
 
-function rank(diagnosis: Diagnosis): number {
-  return RANK.get(diagnosis.kind) ?? ROOT_CAUSE_ORDER.length;
+function rank(verdict: Pick<Verdict, 'checks'>, diagnosis: Diagnosis): number {
+  const check = verdict.checks[diagnosis.check];
+  const held = check.applicable && check.valid === 'held' ? ROOT_CAUSE_ORDER.length + 1 : 0;
+  return held + (RANK.get(diagnosis.kind) ?? ROOT_CAUSE_ORDER.length);
 }

@@ -203,3 +203,20 @@ describe('checker: a watchdog whose renewals fail (lesson 3, "the extension fail
     expect(check(h.build()).diagnoses).toEqual([]);
   });
 });
+
+describe('checker: the root cause of a failure its diagnosis is not filed under', () => {
+  it("a pause before the job that breaks only fencing (lesson 6's GC pause) is still the root cause", () => {
+    const h = history()
+      .at(0).start(1).start(2)
+      .at(10).acquired(1, 'lock', { ttlMs: 2000, validityMs: 1900 })
+      .at(300).pause(1)
+      .at(2100).acquired(2, 'lock', { ttlMs: 2000, validityMs: 1900 })
+      .at(2110).enter(2, 'send').at(2200).write(2, 'invoice', null, { accepted: true, highest: null }).at(2300).exit(2, 'send').released(2, 'lock')
+      .at(3800).resume(1)
+      .at(3810).enter(1, 'send').at(3900).write(1, 'invoice', null, { accepted: true, highest: null }).at(4000).exit(1, 'send');
+    const verdict = check(h.build());
+    expect(verdict.checks['mutual-exclusion'].valid).toBe('held');
+    expect(verdict.checks.fencing.valid).toBe('violated');
+    expect(rootCause(verdict)?.kind).toBe('pause-beyond-validity');
+  });
+});
