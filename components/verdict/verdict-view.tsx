@@ -33,9 +33,10 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
     );
   }
   const words = VALIDITY_WORDS[verdict.valid];
-  const example = verdict.counterExample;
   const checks = CHECK_NAMES.map((name) => verdict.checks[name]).filter((c) => c.applicable);
   const headline = verdictHeadline(verdict);
+  // The counter-example of the property the headline names, so the two never talk about different failures.
+  const example = (headline.property ? verdict.checks[headline.property].counterExample : null) ?? verdict.counterExample;
   const { cause } = headline;
   const others = verdict.diagnoses.filter((d) => d !== cause);
   return (

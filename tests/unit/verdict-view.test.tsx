@@ -60,6 +60,8 @@ describe('VerdictView', () => {
     const html = renderToStaticMarkup(<VerdictView verdict={check(h.build(), { expectedExecutions: { 'daily-report': 1 } })} running={false} />);
     expect(html).toContain(">Duplicates: job &#x27;daily-report&#x27; ran 5 times, expected once (4 duplicate executions)<");
     expect(html).toContain('data-kind="job-without-lock"');
+    // The counter-example shown is the headline's (duplicates), not the overlap that was proven first.
+    expect(/data-testid="counter-example">([^<]*)</.exec(html)?.[1]).toMatch(/^Job &#x27;daily-report&#x27; ran 5 times, expected once/);
   });
 
   it('one diagnosis per cause: a root cause is not repeated under "Also diagnosed"', () => {
