@@ -2,7 +2,9 @@
  * `npm run fidelity`: every lesson's "Break it" 100 times and "Fix it" 200
  * times (seeds 1…N), headless against real labs, and a table of how often
  * each showed what it promises. Goal: breaks confirmed in ≥ 95 % of runs,
- * fixes held in every run.
+ * fixes held in every run. A break is confirmed when its verdict is violated
+ * as expected and its expected diagnosis is the root cause the headline
+ * names (server/grading/fidelity.ts → unmetExpectation).
  *
  *   npm run fidelity -- [--break 100] [--fix 200] [--lesson <slug>[,<slug>…]] [--scenario <id>] [--parallel 2] [--only scenarios|adversaries]
  *

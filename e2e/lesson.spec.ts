@@ -80,7 +80,7 @@ test('a learner walks lesson 2: read, break, fix, quick check, pass the exercise
 
   // Break it: the starter's plain DEL deletes another client's lock.
   await runScenario(page, 'Break it: a late plain DEL', 'violated');
-  await expect(page.getByTestId('verdict').locator('li[data-kind="release-deleted-foreign-lock"]').first()).toBeVisible();
+  await expect(page.getByTestId('verdict').locator('[data-kind="release-deleted-foreign-lock"]').first()).toBeVisible();
   await expect(page.getByTestId('counter-example')).toContainText('Client');
   await page.getByTestId('verdict').scrollIntoViewIfNeeded();
   await screenshot(page, 'lesson-03-break-it-violated');

@@ -1,12 +1,14 @@
 /**
- * The verdict of a run: held / violated / unknown in words and an icon, the
- * checks, the first counter-example with "Show on timeline", the diagnoses.
- * Pure: rendered from props (tests/unit/verdict-view.test.tsx).
+ * The verdict of a run: a headline naming the property that failed and its
+ * root cause (headline.ts), the facts worth seeing without opening the checks,
+ * the first counter-example with "Show on timeline", the other diagnoses, the
+ * checks. Pure: rendered from props (tests/unit/verdict-view.test.tsx).
  */
 import type { TimeWindow, Verdict } from '@/lib/checker';
 import { CHECK_NAMES } from '@/lib/checker';
 import type { RunOutcome } from '@/lib/run';
 import { formatDuration } from '@/lib/durations';
+import { verdictHeadline } from './headline';
 import { CHECK_WORDS, RUN_STATUS_WORDS, VALIDITY_WORDS } from './verdict-words';
 import styles from './verdict.module.css';
 
@@ -31,20 +33,50 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
     );
   }
   const words = VALIDITY_WORDS[verdict.valid];
-  const example = verdict.counterExample;
   const checks = CHECK_NAMES.map((name) => verdict.checks[name]).filter((c) => c.applicable);
+  const headline = verdictHeadline(verdict);
+  // The counter-example of the property the headline names, so the two never talk about different failures.
+  const example = (headline.property ? verdict.checks[headline.property].counterExample : null) ?? verdict.counterExample;
+  const { cause } = headline;
+  const others = verdict.diagnoses.filter((d) => d !== cause);
   return (
-    <div className={styles.verdict} data-testid="verdict" data-valid={verdict.valid} data-final={verdict.final || undefined}>
-      <p className={styles.headline} data-valid={verdict.valid}>
+    <div className={styles.verdict} data-testid="verdict" data-valid={verdict.valid} data-final={verdict.final || undefined} data-property={headline.property ?? undefined}>
+      <p className={styles.headline} data-valid={verdict.valid} data-testid="verdict-headline">
         <span className={styles.icon} aria-hidden="true">
           {words.icon}
         </span>
         <span>
-          <strong className={styles.word}>{words.word}</strong>
+          <strong className={headline.title ? styles.property : styles.word}>{headline.title ?? words.word}</strong>
           {!verdict.final && <span className={styles.soFar}> (so far — the run is still going)</span>}
         </span>
       </p>
-      <p className={styles.line}>{verdict.valid === 'held' && checks.length > 1 ? 'Every check held.' : words.line}</p>
+      {!headline.title && <p className={styles.line}>{verdict.valid === 'held' && checks.length > 1 ? 'Every check held.' : words.line}</p>}
+      {cause && (
+        <div className={styles.cause} data-testid="root-cause" data-kind={cause.kind}>
+          <p>
+            <strong>{verdict.valid === 'violated' ? 'Root cause: ' : 'Diagnosis: '}</strong>
+            {cause.message}
+            {cause.occurrences > 1 && <span className={styles.meta}> (seen {cause.occurrences} times)</span>}
+          </p>
+          {onShow && (
+            <button type="button" className={styles.linkButton} onClick={() => onShow(cause.window)} aria-label="Show the root cause on the timeline">
+              Show on timeline
+            </button>
+          )}
+        </div>
+      )}
+      {headline.also.map((line) => (
+        <p key={line} className={styles.line}>
+          Also: {line}.
+        </p>
+      ))}
+      {headline.facts.length > 0 && (
+        <ul className={styles.facts} data-testid="verdict-facts" aria-label="What else the run showed">
+          {headline.facts.map((fact) => (
+            <li key={fact}>{fact}</li>
+          ))}
+        </ul>
+      )}
 
       {example && (
         <div className={styles.example}>
@@ -62,11 +94,11 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
         </div>
       )}
 
-      {verdict.diagnoses.length > 0 && (
+      {others.length > 0 && (
         <div>
-          <h3 className={styles.subTitle}>Diagnosis</h3>
+          <h3 className={styles.subTitle}>{cause ? 'Also diagnosed' : 'Diagnosis'}</h3>
           <ul className={styles.diagnoses}>
-            {verdict.diagnoses.map((d, i) => (
+            {others.map((d, i) => (
               <li key={`${d.kind}-${i}`} data-kind={d.kind}>
                 <p>
                   {d.message}
@@ -89,11 +121,6 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
           {checks.map((c) => (
             <li key={c.check} data-check={c.check} data-valid={c.valid}>
               <strong>{CHECK_WORDS[c.check]}</strong>: {VALIDITY_WORDS[c.valid].word} — {c.summary}
-              {c.notes.map((note) => (
-                <p key={note} className={styles.meta}>
-                  {note}
-                </p>
-              ))}
             </li>
           ))}
           {checks.length === 0 && <li>Nothing to check yet: no job, lock or store write in the history.</li>}

@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Verdict } from '@/lib/checker';
+import { rootCause, unmetExpectation, type Verdict } from '@/lib/checker';
 import { loadLesson, programSource, type Lesson } from '@/lib/lessons/load';
 import type { Expectation } from '@/lib/lessons/schema';
 import type { Scenario } from '@/lib/scenario';
@@ -29,12 +29,9 @@ interface Trial {
   expect: Expectation;
 }
 
+/** The fidelity run's own test (a break's diagnosis must be the root cause its headline names). */
 export function meets(verdict: Verdict, expect: Expectation): boolean {
-  if (verdict.valid !== expect.verdict) return false;
-  if (expect.check && verdict.checks[expect.check].valid !== expect.verdict) return false;
-  if (expect.diagnosis && !verdict.diagnoses.some((d) => d.kind === expect.diagnosis)) return false;
-  if (expect.savedByFencing && verdict.savedByFencing.count === 0) return false;
-  return true;
+  return unmetExpectation(verdict, expect) === null;
 }
 
 async function runOnce(lesson: Lesson, trial: Trial, root: string, n: number): Promise<RunEnded> {
@@ -112,6 +109,8 @@ async function main(): Promise<void> {
           `jobs=${v.stats.jobs.map((j) => `${j.job}:${j.completed}/${j.incomplete}`).join(',')} ${Math.round(performance.now() - started)}ms ${ended.outcome.status}${errors ? ' ' + errors : ''}`,
       );
       if (!ok && v.counterExample) console.log(`      ${v.counterExample.message}`);
+      const cause = rootCause(v);
+      if (cause) console.log(`      root cause: ${cause.message}`);
     }
   } finally {
     fs.rmSync(root, { recursive: true, force: true });

@@ -8,14 +8,18 @@ export interface DiagnosisInput {
   seqs: readonly number[];
   window: TimeWindow;
   clients: readonly number[];
-  /** What makes two findings "the same bug" beyond their kind, e.g. the client and key. */
+  /**
+   * What makes two findings "the same bug" beyond their kind: the cause (the key, the node, the job), not the
+   * client that hit it, so one cause is one diagnosis however many clients it hurt.
+   */
   subject: string;
 }
 
 /**
  * Collects diagnoses. The same bug tends to repeat (every execution of a job
- * with too short a TTL), so repeats of one kind and subject only bump a
- * counter: the message keeps describing the first, which the timeline marks.
+ * with too short a TTL, every client of a race), so repeats of one kind and
+ * subject only bump a counter and add their clients: the message keeps
+ * describing the first, which the timeline marks.
  */
 export class DiagnosisLog {
   private readonly byKey = new Map<string, Diagnosis>();
@@ -28,6 +32,7 @@ export class DiagnosisLog {
     const seen = this.byKey.get(key);
     if (seen) {
       seen.occurrences += 1;
+      seen.clients = sortedUnique([...seen.clients, ...input.clients]);
       return;
     }
     if (this.list.length >= this.max) return;
@@ -42,6 +47,15 @@ export class DiagnosisLog {
     };
     this.byKey.set(key, diagnosis);
     this.list.push(diagnosis);
+  }
+
+  /**
+   * Says the diagnosis of `kind` and `subject` in other words, when a later event changed what the learner
+   * should do about it (a pause diagnosis whose client turned out to fence its writes needs no advice to fence).
+   */
+  reword(kind: DiagnosisKind, subject: string, message: string): void {
+    const seen = this.byKey.get(`${kind}\u0000${subject}`);
+    if (seen) seen.message = message;
   }
 
   has(kind: DiagnosisKind): boolean {

@@ -19,7 +19,7 @@ export class CheckThenSetRace implements KeyspaceObserver {
     this.log.add({
       kind: 'check-then-set-race',
       check: 'mutual-exclusion',
-      subject: `${client}|${set.key}`,
+      subject: set.key,
       message:
         `${clientLabel(client)} read ${quote(set.key)} on ${nodeLabel(node)} as free, then SET it without NX ` +
         `after ${clientLabel(replaced.setter)} had taken it: checking then setting is not atomic; use SET … NX.`,

@@ -5,6 +5,7 @@
  * may or may not have had its effect, so it can only make the answer unknown;
  * jobs without an expected count are not checked.
  */
+import type { DiagnosisLog } from './diagnoses';
 import type { JobTally, Section } from './mutual-exclusion';
 import type { CheckResult, CheckerOptions, CounterExample, JobStats } from './types';
 import { clientLabel, quote, sortedUnique, timeWords, times, type TimeWords } from './format';
@@ -13,6 +14,7 @@ export class Duplicates {
   constructor(
     private readonly expected: CheckerOptions['expectedExecutions'],
     private readonly formatTime: TimeWords = timeWords(),
+    private readonly diagnoses: DiagnosisLog | null = null,
   ) {}
 
   expectedFor(job: string): number | null {
@@ -24,7 +26,31 @@ export class Duplicates {
   /** Remembers the exit that first pushed a job past its expected count: the proof. */
   onCompleted(tally: JobTally, section: Section): void {
     const expected = this.expectedFor(tally.job);
-    if (expected !== null && tally.exceededAt === null && tally.completed > expected) tally.exceededAt = section;
+    if (expected === null || tally.completed <= expected) return;
+    if (tally.exceededAt === null) tally.exceededAt = section;
+    this.checkUnlocked(tally, section, expected);
+  }
+
+  /**
+   * A job past its count, one of whose executions held no lock (none at all, or only one that had expired
+   * before it began): nothing could have kept the other workers out, which is the root cause (lesson 8's
+   * five workers without a lock), not a timing accident.
+   */
+  private checkUnlocked(tally: JobTally, section: Section, expected: number): void {
+    const bare = (s: Section) => s.hold === null || s.hold.expiresAt <= s.enterT;
+    const unlocked = bare(section) ? section : tally.firstCompleted.find(bare);
+    if (!unlocked || !this.diagnoses) return;
+    this.diagnoses.add({
+      kind: 'job-without-lock',
+      check: 'duplicates',
+      subject: `${tally.runId ?? ''}|${tally.job}`,
+      message:
+        `${clientLabel(unlocked.client)} ran job ${quote(tally.job)} at ${this.formatTime(unlocked.enterT)} without holding any lock, so nothing kept the other workers ` +
+        `from running it too (it should run ${times(expected)}). Take a lock around the job, and record that it ran so a late worker skips it.`,
+      seqs: [unlocked.enterSeq, unlocked.endSeq ?? unlocked.enterSeq, section.endSeq ?? section.enterSeq],
+      window: { from: unlocked.enterT, to: section.endT ?? section.enterT },
+      clients: [unlocked.client, section.client],
+    });
   }
 
   stats(tallies: Iterable<JobTally>): { jobs: JobStats[]; duplicateRate: number | null } {

@@ -3,13 +3,17 @@
  * must be violated (with the diagnosis it teaches), its "Fix it" must hold.
  * Used by the grader, the fidelity run and the lesson tests alike.
  */
+import { rootCause } from './root-cause';
 import type { CheckName, DiagnosisKind, Validity, Verdict } from './types';
 
 export interface VerdictExpectation {
   verdict: Validity;
   /** The check whose answer proves the point (e.g. liveness for a lock that never frees). */
   check?: CheckName;
-  /** A diagnosis the verdict must name. */
+  /**
+   * The diagnosis the verdict must give as its root cause (the one its headline names): a break that shows the
+   * lesson's bug only among other findings, or behind another cause, does not teach it.
+   */
   diagnosis?: DiagnosisKind;
   /** At least one stale write must have been rejected. */
   savedByFencing?: boolean;
@@ -25,8 +29,13 @@ export function unmetExpectation(verdict: Verdict, expect: VerdictExpectation): 
   }
   if (expect.check && verdict.checks[expect.check].valid !== expect.verdict)
     return `the ${expect.check} check says ${verdict.checks[expect.check].valid}, not ${expect.verdict}`;
-  if (expect.diagnosis && !verdict.diagnoses.some((d) => d.kind === expect.diagnosis))
-    return `no "${expect.diagnosis}" diagnosis (found: ${verdict.diagnoses.map((d) => d.kind).join(', ') || 'none'})`;
+  if (expect.diagnosis) {
+    const cause = rootCause(verdict);
+    if (cause?.kind !== expect.diagnosis) {
+      const found = verdict.diagnoses.map((d) => d.kind).join(', ') || 'none';
+      return cause ? `the root cause named is "${cause.kind}", not "${expect.diagnosis}" (found: ${found})` : `no "${expect.diagnosis}" diagnosis (found: ${found})`;
+    }
+  }
   if (expect.savedByFencing && verdict.savedByFencing.count === 0) return 'no stale write was rejected by the fenced store';
   return null;
 }

@@ -16,7 +16,7 @@ import type { LockEvent } from '../history';
 import type { ClientSignal } from './clients';
 import type { DiagnosisLog } from './diagnoses';
 import type { RawLockSignal } from './lock-signals';
-import { clientLabel, endWords, formatDuration, quote, timeWords, type TimeWords } from './format';
+import { clientLabel, endWords, formatDuration, nodeLabel, quote, timeWords, type TimeWords } from './format';
 
 export interface Hold {
   client: number;
@@ -43,6 +43,8 @@ export interface Hold {
   noTtlNamed: boolean;
   /** A pause beyond its validity was named: that explains a section outliving it. */
   pausedPastValidity: boolean;
+  /** When a renewal of it first failed (timed out, refused, or found another token), if one did. */
+  renewalFailedAt: number | null;
 }
 
 /** What an acquire came to, for the liveness check. */
@@ -76,6 +78,10 @@ export class LockHolds {
   private readonly managed = new Set<string>();
   private readonly lockNodes = new Map<string, Set<number>>();
   private readonly quorums = new Map<string, number>();
+  /** Clients seen writing the store with a fencing token. */
+  private readonly fencingClients = new Set<number>();
+  /** Per client, its pause diagnosis in the words for a client that fences, until one of its writes shows it does. */
+  private readonly pauseWords = new Map<number, { subject: string; fenced: string }>();
   /** Per resource, each client's latest grant: did someone else take the lock while a hold was out? */
   private readonly lastGrant = new Map<string, Map<number, number>>();
   acquires = 0;
@@ -83,6 +89,8 @@ export class LockHolds {
   constructor(
     private readonly diagnoses: DiagnosisLog,
     private readonly at: TimeWords = timeWords(),
+    /** The lab's node count, when known: what a quorum must be a majority of. */
+    private readonly labNodes = 0,
   ) {}
 
   /** Nodes the lock on `resource` lives on, as far as the history shows. */
@@ -148,8 +156,11 @@ export class LockHolds {
         case 'released':
           this.release(event.client, resource);
           break;
+        case 'extend-failed':
+          this.renewalFailed(event.client, resource, event.t);
+          break;
         default:
-          // attempt, extend-failed, release-failed: the hold stands until its key expires.
+          // attempt, release-failed: the hold stands until its key expires.
           break;
       }
     }
@@ -184,6 +195,9 @@ export class LockHolds {
       case 'release':
         this.release(signal.client, resource);
         return NO_OUTCOMES;
+      case 'extend-failed':
+        this.renewalFailed(signal.client, resource, signal.t);
+        return NO_OUTCOMES;
       case 'persist':
         this.persist(signal);
         return NO_OUTCOMES;
@@ -202,7 +216,7 @@ export class LockHolds {
       this.diagnoses.add({
         kind: 'lock-without-ttl-never-frees',
         check: 'liveness',
-        subject: `${hold.client}|${hold.resource}`,
+        subject: hold.resource,
         message:
           `${clientLabel(hold.client)} ${endWords(signal.how)} at ${this.at(signal.t)} holding ${quote(hold.resource)} (taken at ${this.at(hold.startT)}), whose key has no TTL: ` +
           `it never frees, so nobody can take the lock again. Take the lock and its TTL in one command (SET key token NX PX ms): ` +
@@ -221,8 +235,65 @@ export class LockHolds {
    */
   checkSection(hold: Hold | null, section: SectionAtExit): void {
     if (!hold) return;
+    if (this.checkRenewal(hold, section)) return;
     if (this.checkTtl(hold, section)) return;
     this.checkOutlived(hold, section);
+  }
+
+  /**
+   * The holder renewed (or tried to: a watchdog), a renewal failed, and the job ran on past the lock's expiry:
+   * the TTL was not too short, the renewals stopped getting through (lesson 3's "the extension fails").
+   */
+  private checkRenewal(hold: Hold, section: SectionAtExit): boolean {
+    if (hold.renewalFailedAt === null || hold.released || hold.pausedPastValidity || !Number.isFinite(hold.expiresAt)) return false;
+    if (section.exitT <= hold.expiresAt || hold.renewalFailedAt > section.exitT) return false;
+    const { client, job } = section;
+    this.diagnoses.add({
+      kind: 'renewal-failed-mid-job',
+      check: 'mutual-exclusion',
+      subject: `${hold.resource}|${job}`,
+      message:
+        `${clientLabel(client)}'s lock ${quote(hold.resource)} expired at ${this.at(hold.expiresAt)} while its job ${quote(job)} ran until ${this.at(section.exitT)}: ` +
+        `its renewals did not get through (one failed at ${this.at(hold.renewalFailedAt)}: it timed out, was refused, or found another token), so another client could take the lock meanwhile. ` +
+        `A watchdog notices a lost lock but cannot stop work already under way: check each renewal's answer and stop before the next step, or fence the writes (lesson 7).`,
+      seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
+      window: { from: hold.expiresAt, to: section.exitT },
+      clients: [client],
+    });
+    return true;
+  }
+
+  private renewalFailed(client: number, resource: string, t: number): void {
+    const hold = this.byResource.get(resource)?.get(client);
+    if (hold && !hold.released && hold.renewalFailedAt === null) hold.renewalFailedAt = t;
+  }
+
+  /**
+   * Two clients inside the same job at once, each with a live hold of the same lock on a set of nodes
+   * the other's does not touch: the code counted a minority of the nodes as the lock (lesson 5's
+   * ⌊n/2⌋), so both sides of a split could lock. Only for code that collects votes itself (a hold on
+   * more than one node): two single-node holds are a lost lock (failover, restart), not a quorum.
+   */
+  checkSplitQuorum(first: Hold | null, second: Hold | null, t: number, seq: number): void {
+    if (!first || !second || first.client === second.client || first.resource !== second.resource) return;
+    if (first.released || second.released || first.expiresAt <= t || second.expiresAt <= t) return;
+    if (Math.max(first.nodes.size, second.nodes.size) < 2 || [...first.nodes].some((n) => second.nodes.has(n))) return;
+    const total = Math.max(this.labNodes, this.nodesOf(first.resource).size, first.nodes.size + second.nodes.size);
+    const [minority, other] = first.nodes.size <= second.nodes.size ? [first, second] : [second, first];
+    if (minority.nodes.size > total / 2) return;
+    const names = (hold: Hold) => [...hold.nodes].sort((a, b) => a - b).map(nodeLabel).join(', ');
+    this.diagnoses.add({
+      kind: 'quorum-not-majority',
+      check: 'mutual-exclusion',
+      subject: `${first.resource}|${minority.nodes.size}`,
+      message:
+        `${clientLabel(minority.client)} counted ${quote(minority.resource)} as its lock with ${minority.nodes.size} of ${total} nodes (${names(minority)}) ` +
+        `while ${clientLabel(other.client)} held it on ${names(other)}: ${minority.nodes.size} is not a majority of ${total}, so both sides of a split can lock. ` +
+        `A quorum must be more than half: ⌊${total}/2⌋ + 1 = ${Math.floor(total / 2) + 1}.`,
+      seqs: [first.startSeq, second.startSeq, seq],
+      window: { from: Math.max(first.startT, second.startT), to: t },
+      clients: [first.client, second.client],
+    });
   }
 
   /** Named when a critical section outlives its lock's TTL and nothing extended it; true when that is the case. */
@@ -232,7 +303,8 @@ export class LockHolds {
     this.diagnoses.add({
       kind: 'ttl-shorter-than-job',
       check: 'mutual-exclusion',
-      subject: `${section.client}|${hold.resource}|${section.job}`,
+      // One cause (this TTL for this job), however many clients ran into it.
+      subject: `${hold.resource}|${section.job}|${hold.ttlMs}`,
       message:
         `TTL ${formatDuration(hold.ttlMs)} is shorter than the ${formatDuration(section.runningMs)} critical section and nothing extends it ` +
         `(${clientLabel(section.client)}, job ${quote(section.job)}): the lock expired mid-job, ` +
@@ -262,7 +334,7 @@ export class LockHolds {
     this.diagnoses.add({
       kind: 'section-outlived-lock',
       check: 'mutual-exclusion',
-      subject: `${client}|${hold.resource}|${job}`,
+      subject: `${hold.resource}|${job}`,
       message:
         `${how}: for ${formatDuration(section.exitT - bareFrom)} nothing kept another client out. ` +
         `Finish within the lock's validity: extend the lock while the job runs, or check the time left before you start.`,
@@ -297,7 +369,7 @@ export class LockHolds {
     this.diagnoses.add({
       kind: 'lock-without-ttl-never-frees',
       check: 'liveness',
-      subject: `${hold.client}|${hold.resource}`,
+      subject: hold.resource,
       message:
         `${clientLabel(signal.by)} removed the TTL of ${whose} ${quote(hold.resource)} with PERSIST at ${this.at(signal.t)}: ` +
         `the key now never expires, so if ${holder} dies holding it nobody can take the lock again. ` +
@@ -338,6 +410,7 @@ export class LockHolds {
       nodes: new Set(nodes),
       noTtlNamed: false,
       pausedPastValidity: false,
+      renewalFailedAt: null,
     };
     let grants = this.lastGrant.get(resource);
     if (!grants) {
@@ -389,7 +462,7 @@ export class LockHolds {
     this.diagnoses.add({
       kind: 'acquired-without-quorum',
       check: 'mutual-exclusion',
-      subject: `${event.client}|${event.resources.join(',')}`,
+      subject: `${event.resources.join(',')}|${quorum}`,
       message:
         `${clientLabel(event.client)} acquired ${quote(event.resources.join(', '))} with ${ok} of ${votes.length} votes ` +
         `(quorum ${quorum}): a minority lock, which another client can hold at the same time.`,
@@ -408,18 +481,33 @@ export class LockHolds {
       hold.pausedPastValidity = true;
       const validity = hold.validityMs ?? (typeof hold.ttlMs === 'number' ? hold.ttlMs : left);
       const tail = left >= validity - 0.5 ? `longer than its ${formatDuration(validity)} validity` : `longer than the ${formatDuration(left)} left of its ${formatDuration(validity)} validity`;
+      const said = `${clientLabel(signal.client)} was paused ${formatDuration(pausedMs)}, ${tail} on ${quote(hold.resource)}: it woke up believing it still held the lock.`;
+      const subject = `${signal.client}|${hold.resource}`;
+      const fenced = `${said} Its store writes carry the lock's fencing token, so the store can refuse the stale one.`;
+      this.pauseWords.set(signal.client, { subject, fenced });
       this.diagnoses.add({
         kind: 'pause-beyond-validity',
         check: 'mutual-exclusion',
-        subject: `${signal.client}|${hold.resource}`,
-        message:
-          `${clientLabel(signal.client)} was paused ${formatDuration(pausedMs)}, ${tail} on ${quote(hold.resource)}: ` +
-          `it woke up believing it still held the lock. A lock alone cannot stop this; fence the resource with the lock's token.`,
+        subject,
+        // Lesson 6's answer first (check what is left of the lock before the side effect); fencing is the next step, not advice to a program that fences.
+        message: this.fencingClients.has(signal.client)
+          ? fenced
+          : `${said} Check the lock's remaining validity on your own clock just before the side effect, and skip it when too little is left; ` +
+            `a pause after that check is what fencing tokens (lesson 7) stop.`,
         seqs: [hold.startSeq, signal.pausedSeq, signal.seq],
         window: { from: hold.validUntil, to: signal.t },
         clients: [signal.client],
       });
     }
+  }
+
+  /** A store write carrying a fencing token: its client fences, so a pause of its needs no advice to fence. */
+  fencedWrite(client: number): void {
+    this.fencingClients.add(client);
+    const words = this.pauseWords.get(client);
+    if (!words) return;
+    this.diagnoses.reword('pause-beyond-validity', words.subject, words.fenced);
+    this.pauseWords.delete(client);
   }
 }
 

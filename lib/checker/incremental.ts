@@ -42,11 +42,11 @@ export class IncrementalChecker {
   constructor(options: CheckerOptions = {}) {
     this.required = new Set(options.required ?? []);
     this.diagnoses = new DiagnosisLog(options.maxDiagnoses ?? DEFAULT_CHECKER_OPTIONS.maxDiagnoses);
-    this.model = new RedisModel(this.diagnoses, options.lockKeys ?? []);
     const at = timeWords(options.timeOrigin ?? 0);
-    this.holds = new LockHolds(this.diagnoses, at);
+    this.model = new RedisModel(this.diagnoses, options.lockKeys ?? [], at);
+    this.holds = new LockHolds(this.diagnoses, at, options.nodes ?? 0);
     this.exclusion = new MutualExclusion(this.clients, this.holds, at);
-    this.duplicates = new Duplicates(options.expectedExecutions, at);
+    this.duplicates = new Duplicates(options.expectedExecutions, at, this.diagnoses);
     this.fencing = new Fencing(at);
     this.exclusion.onCompleted = (tally, section) => this.duplicates.onCompleted(tally, section);
     this.liveness = new Liveness(this.holds, options.livenessBoundMs ?? DEFAULT_CHECKER_OPTIONS.livenessBoundMs, options.nodes, at);
@@ -128,6 +128,7 @@ export class IncrementalChecker {
         const session = writeSession(this.exclusion.openSectionStart(event.client), this.holds.currentHold(event.client, event.t)?.startT ?? null, event.t);
         this.fencing.observe(event, session);
         this.exclusion.observeWrite(event.client, event.token, event.accepted);
+        if (event.token !== null) this.holds.fencedWrite(event.client);
         break;
       }
       default:

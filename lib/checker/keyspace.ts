@@ -24,7 +24,8 @@
  *   server/sandbox/worker/bound-event.ts), which never makes two different
  *   values equal, so comparing them as strings stays sound.
  */
-import type { HistoryEvent, NodeStateEvent, RedisCompleteEvent, RedisInvokeEvent, ReplyJson } from '../history';
+import type { NodeRole } from '../cluster';
+import type { HistoryEvent, NemesisEvent, NodeStateEvent, RedisCompleteEvent, RedisInvokeEvent, ReplyJson } from '../history';
 
 export interface KeyEntry {
   /** null = the key exists but we never saw its value. */
@@ -60,6 +61,13 @@ export interface KeyspaceObserver {
   /** `node` came back up empty (restarted without persistence): `lost` is what it held, from before it went down at `downAt`. */
   restarted?(node: number, lost: ReadonlyMap<string, KeyEntry>, downAt: number, up: NodeStateEvent): void;
   /**
+   * A replica was promoted to master while its master was down: `lost` is what the dead master held, live,
+   * that the promoted node never received (replication is asynchronous; the model knows only what was sent to each node).
+   */
+  promoted?(node: number, from: number, lost: ReadonlyMap<string, KeyEntry>, event: NodeStateEvent): void;
+  /** `node`'s clock jumped forward: `expired` is what was live on it and expired at the jump, each with its expiry from before the jump. */
+  clockJumped?(node: number, expired: ReadonlyMap<string, KeyEntry>, event: NemesisEvent): void;
+  /**
    * A SET (or SETNX, SETEX, PSETEX, GETSET) completed, in any phase. `took`: it completed ok and took
    * effect (the reply shapes differ: OK/nil, 1/0, the old value for GET); `replaced`: the live entry it
    * overwrote, only when it took effect; `ttlMs`: the key's TTL after it (KEEPTTL resolved); `readFreeAt`:
@@ -86,6 +94,8 @@ export interface KeyspaceObserver {
    * `ttlMs` undefined: not a number we could read, or an absolute time we cannot date.
    */
   expired?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, ttlMs: number | undefined, byScript: boolean): void;
+  /** A renewal (a script calling PEXPIRE/EXPIRE, or a bare one) did not renew `key`: it failed, timed out, or answered 0. */
+  renewalFailed?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string): void;
   /** A PERSIST removed `key`'s TTL (Redis said 1): it now never expires. `entry`: the model's entry, if it knew the key. */
   persisted?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, entry: KeyEntry | undefined): void;
 }
@@ -96,9 +106,12 @@ export class Keyspace {
   private readonly nodes = new Map<number, Map<string, KeyEntry>>();
   private readonly pending = new Map<number, RedisInvokeEvent>();
   private readonly scripts = new Map<string, string>();
+  /** Per `client|node`, its last EVALSHA that got NOSCRIPT: the EVAL it sends next names that SHA's script. */
+  private readonly noScript = new Map<string, { sha: string; tail: string }>();
   /** `${client}|${node}|${key}` → when that client last read the key as free. */
   private readonly readFree = new Map<string, number>();
   private readonly nodeDownAt = new Map<number, number>();
+  private readonly roles = new Map<number, NodeRole>();
   /** Scripts repeat (one release script, thousands of calls): classify each once. */
   private readonly scriptCommands = new Map<string, ReadonlySet<string>>();
 
@@ -116,7 +129,7 @@ export class Keyspace {
     }
     if (event.type === 'nemesis' && event.op === 'node-clock-jump' && event.phase === 'ok' && event.node !== undefined) {
       const jump = event.args['jumpMs'];
-      if (typeof jump === 'number') this.shiftExpiry(event.node, jump);
+      if (typeof jump === 'number') this.shiftExpiry(event.node, jump, event);
       return;
     }
     if (event.type !== 'redis') return;
@@ -140,6 +153,9 @@ export class Keyspace {
   }
 
   private observeNode(event: NodeStateEvent): void {
+    const wasRole = this.roles.get(event.node);
+    this.roles.set(event.node, event.role);
+    if (event.role === 'master' && event.state === 'up' && (wasRole === 'replica' || /promoted/i.test(event.reason))) this.promote(event);
     if (event.state === 'down') {
       if (!this.nodeDownAt.has(event.node)) this.nodeDownAt.set(event.node, event.t);
       return;
@@ -154,8 +170,26 @@ export class Keyspace {
     keys.clear();
   }
 
-  private shiftExpiry(node: number, jumpMs: number): void {
-    for (const entry of this.keys(node).values()) entry.expiresAt -= jumpMs;
+  private shiftExpiry(node: number, jumpMs: number, event: NemesisEvent): void {
+    const expired = new Map<string, KeyEntry>();
+    for (const [key, entry] of this.keys(node)) {
+      if (entry.expiresAt > event.t && entry.expiresAt - jumpMs <= event.t) expired.set(key, { ...entry });
+      entry.expiresAt -= jumpMs;
+    }
+    if (expired.size > 0) for (const observer of this.observers) observer.clockJumped?.(node, expired, event);
+  }
+
+  /** Per down master: what it held, live, and the promoted node does not have. */
+  private promote(event: NodeStateEvent): void {
+    const mine = this.keys(event.node);
+    for (const down of this.nodeDownAt.keys()) {
+      if (down === event.node || this.roles.get(down) === 'replica') continue;
+      const lost = new Map<string, KeyEntry>();
+      for (const [key, entry] of this.keys(down)) {
+        if (entry.expiresAt > event.t && mine.get(key)?.value !== entry.value) lost.set(key, entry);
+      }
+      if (lost.size > 0) for (const observer of this.observers) observer.promoted?.(event.node, down, lost, event);
+    }
   }
 
   private complete(invoke: RedisInvokeEvent, done: RedisCompleteEvent): void {
@@ -209,6 +243,8 @@ export class Keyspace {
         return;
       case 'EVAL':
       case 'EVALSHA': {
+        if (command === 'EVALSHA' && done.phase === 'fail' && /NOSCRIPT/.test(done.error ?? '')) this.rememberNoScript(invoke);
+        if (command === 'EVAL') this.learnScript(invoke);
         const script = command === 'EVAL' ? args[0] : this.scripts.get(args[0] ?? '');
         if (script !== undefined) this.completeScript(invoke, done, script);
         return;
@@ -216,6 +252,25 @@ export class Keyspace {
       default:
         return;
     }
+  }
+
+  /**
+   * Clients (ioredis, redlock) send EVALSHA first and, on NOSCRIPT, the same call as EVAL. The history has no
+   * SHA1 of an EVAL's script, so the pair tells it: the EVAL that follows a NOSCRIPT with the same arguments
+   * is that SHA's script, and later EVALSHAs of it (on nodes that cached it) are read as the script.
+   */
+  private rememberNoScript(invoke: RedisInvokeEvent): void {
+    this.noScript.set(`${invoke.client}|${invoke.node}`, { sha: invoke.args[0] ?? '', tail: invoke.args.slice(1).join('\u0000') });
+  }
+
+  private learnScript(invoke: RedisInvokeEvent): void {
+    if (this.noScript.size === 0) return;
+    const at = `${invoke.client}|${invoke.node}`;
+    const missed = this.noScript.get(at);
+    if (!missed) return;
+    this.noScript.delete(at);
+    const script = invoke.args[0];
+    if (script !== undefined && missed.sha !== '' && missed.tail === invoke.args.slice(1).join('\u0000')) this.scripts.set(missed.sha, script);
   }
 
   private completeSet(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet): void {
@@ -378,14 +433,17 @@ export class Keyspace {
       }
       return;
     }
-    if ((called.has('pexpire') || called.has('expire')) && done.phase === 'ok' && truthy(done.reply)) {
+    if (!called.has('pexpire') && !called.has('expire')) return;
+    if (done.phase === 'ok' && truthy(done.reply)) {
       const ms = ttlMs === undefined ? undefined : called.has('pexpire') ? ttlMs : ttlMs * 1000;
       for (const key of keys) {
         const entry = model.get(key);
         if (entry && ms !== undefined) entry.expiresAt = done.t + ms;
         for (const observer of this.observers) observer.expired?.(invoke, done, key, ms, true);
       }
+      return;
     }
+    for (const key of keys) for (const observer of this.observers) observer.renewalFailed?.(invoke, done, key);
   }
 }
 

@@ -30,6 +30,8 @@ export type RawLockSignal =
     }
   | { kind: 'extend'; client: number; node: number; key: string; ttlMs: number | undefined; t: number; seq: number }
   | { kind: 'release'; client: number; node: number; key: string; t: number; seq: number }
+  /** A renewal script that did not renew: failed, timed out, or found the key no longer held the token. */
+  | { kind: 'extend-failed'; client: number; node: number; key: string; t: number; seq: number }
   /** A PERSIST removed the key's TTL: `client` is whose lock it is (the key's setter), `by` who sent it. */
   | { kind: 'persist'; client: number; by: number; node: number; key: string; t: number; seq: number };
 
@@ -110,6 +112,10 @@ export class LockSignals implements KeyspaceObserver {
   /** A script that renews is an extend script, so its keys count whatever they are; a bare EXPIRE only on a lock key. */
   expired(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, ttlMs: number | undefined, byScript: boolean): void {
     if (byScript || this.lockKeys.has(key)) this.extend(invoke, done, key, ttlMs);
+  }
+
+  renewalFailed(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string): void {
+    this.push({ kind: 'extend-failed', client: invoke.client, node: invoke.node, key, t: done.t, seq: done.seq });
   }
 
   /** Only on a lock key: a PERSIST elsewhere is no lock's business. */

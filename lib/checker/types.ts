@@ -43,7 +43,17 @@ export type DiagnosisKind =
   /** A lock key was left without a TTL (SETNX without a PEXPIRE, a PERSIST) and its holder died or could: the key never frees. */
   | 'lock-without-ttl-never-frees'
   /** A critical section was still running after its lock's validity ended, and nobody else took the lock meanwhile. */
-  | 'section-outlived-lock';
+  | 'section-outlived-lock'
+  /** Two clients counted the lock as theirs on disjoint sets of nodes: the quorum the code asked for is not a majority. */
+  | 'quorum-not-majority'
+  /** A failover promoted a replica that never received a live lock, and it granted that lock to another client. */
+  | 'failover-lost-lock'
+  /** A node's clock jumped forward and expired a live lock on it early; that node then granted the lock to another client. */
+  | 'clock-jump-expired-lock'
+  /** A holder's renewals failed (timed out, refused, or found another token), its lock expired, and its job ran on past it. */
+  | 'renewal-failed-mid-job'
+  /** A job with an expected execution count ran more often, and the extra run held no lock at all. */
+  | 'job-without-lock';
 
 /** A named bug, computed from the history. */
 export interface Diagnosis {
@@ -54,7 +64,7 @@ export interface Diagnosis {
   seqs: number[];
   window: TimeWindow;
   clients: number[];
-  /** How many times the same bug (same kind, client and key) was seen; the message describes the first. */
+  /** How many times the same bug (same kind and cause, e.g. the key, whichever client hit it) was seen; the message describes the first. */
   occurrences: number;
 }
 

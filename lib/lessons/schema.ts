@@ -21,6 +21,11 @@ export const DIAGNOSIS_KINDS = [
   'restart-without-persistence',
   'lock-without-ttl-never-frees',
   'section-outlived-lock',
+  'quorum-not-majority',
+  'failover-lost-lock',
+  'clock-jump-expired-lock',
+  'renewal-failed-mid-job',
+  'job-without-lock',
 ] as const satisfies readonly DiagnosisKind[];
 
 // A compile-time check that the list above names every kind the checker knows.
@@ -48,7 +53,7 @@ export const expectationSchema = z
     verdict: z.enum(['held', 'violated', 'unknown']),
     /** The check whose verdict proves the point (e.g. `liveness` for a lock that never frees). */
     check: z.enum(CHECK_NAMES).optional(),
-    /** A diagnosis kind the verdict must name. */
+    /** The diagnosis the verdict must name as its root cause (the one its headline gives). */
     diagnosis: z.enum(DIAGNOSIS_KINDS).optional(),
     /** A fencing lesson's fix: at least one stale write must have been rejected. */
     savedByFencing: z.boolean().optional(),

@@ -1,7 +1,9 @@
 /**
  * Does each lesson's scenario show what it promises, run after run? A trial
  * runs one scenario's program under many seeds in a real lab and counts the
- * runs whose verdict meets the scenario's expectation. `npm run fidelity`
+ * runs whose verdict meets the scenario's expectation (`unmetExpectation`: a
+ * break counts only when its expected diagnosis is the verdict's root cause,
+ * the one its headline names — not merely one diagnosis among others). `npm run fidelity`
  * prints these counts for every lesson; the tests run a few seeds of each.
  */
 import path from 'node:path';

@@ -13,12 +13,12 @@ import { probeFailure } from './probe-program';
 
 /**
  * Diagnoses that name a bug in the code whatever the timing — a lock key left without a TTL, a check-then-set,
- * a Redlock grant without a majority: a graded run that shows one fails even when, this time, nobody else
- * happened to be hurt by it. Diagnoses about timing (a pause, a slow section) only explain a verdict: a busy
+ * a Redlock grant without a majority (by the module's votes, or a hand-written quorum two sides of a split both
+ * reached): a graded run that shows one fails even when, this time, nobody else happened to be hurt by it. Diagnoses about timing (a pause, a slow section) only explain a verdict: a busy
  * machine must never fail a right answer. A release that deleted another's lock is not here: lesson 1's given
  * release is a plain DEL on purpose (lesson 2's subject), and lesson 2's probes catch it in the learner's own.
  */
-const FATAL_DIAGNOSES: readonly DiagnosisKind[] = ['lock-without-ttl-never-frees', 'check-then-set-race', 'acquired-without-quorum'];
+const FATAL_DIAGNOSES: readonly DiagnosisKind[] = ['lock-without-ttl-never-frees', 'check-then-set-race', 'acquired-without-quorum', 'quorum-not-majority'];
 
 /** The program did not compile, or one of its clients failed by its own doing (an error, a limit, a timeout). */
 function crashReason(ended: RunEnded): string | null {

@@ -42,9 +42,18 @@ describe('checker: a critical section that outlives its lock', () => {
       .at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '900'], 'OK')
       .at(2).enter(1)
       .at(299).redis(1, 1, 'EVAL', [EXTEND_SCRIPT, '1', 'lock', 'a', '900'], 1)
-      .at(599).redis(1, 1, 'EVAL', [EXTEND_SCRIPT, '1', 'lock', 'a', '900'], null, { phase: 'info', tookMs: 100 })
       .at(1500).exit(1);
     expect(find(check(h.build()), 'section-outlived-lock')?.message).toMatch(/^Client 1's job 'job' ran until 1\.50 s but its lock 'lock' was valid only until 1\.20 s: for 300 ms/);
+  });
+
+  it('a watchdog whose renewal failed: the failed renewal is named instead (checker-root-causes)', () => {
+    const h = history()
+      .at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '900'], 'OK')
+      .at(2).enter(1)
+      .at(299).redis(1, 1, 'EVAL', [EXTEND_SCRIPT, '1', 'lock', 'a', '900'], 1)
+      .at(599).redis(1, 1, 'EVAL', [EXTEND_SCRIPT, '1', 'lock', 'a', '900'], null, { phase: 'info', tookMs: 100 })
+      .at(1500).exit(1);
+    expect(kinds(check(h.build()))).toEqual(['renewal-failed-mid-job']);
   });
 
   it('not when another client took the lock meanwhile (mutual exclusion says more)', () => {
