@@ -12,10 +12,6 @@ async function runScenario(page: Page, slug: string, title: string) {
   await page.goto(`/lessons/${slug}`);
   await expect(page.getByText('Lab running')).toBeVisible({ timeout: 30_000 });
   await page.getByLabel('Scenario', { exact: true }).selectOption({ label: title });
-  // A scenario written for another program than the editor's (lesson 1's holder crash: SET NX without TTL)
-  // offers to load it; where scenarios run their own program, there is nothing to load.
-  const load = page.getByRole('button', { name: "Load this scenario's program" });
-  if ((await load.count()) > 0) await load.click();
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('verdict')).toHaveAttribute('data-final', 'true', { timeout: 40_000 });
 }
@@ -23,6 +19,9 @@ async function runScenario(page: Page, slug: string, title: string) {
 test('a holder crash with a lock without TTL: the headline says liveness failed, with the no-TTL root cause', async ({ page }) => {
   test.setTimeout(60_000);
   await runScenario(page, 'naive-lock', 'Break it: the holder crashes');
+  // The scenario runs the program it was written for (SET NX without TTL), shown in the editor.
+  await expect(page.getByTestId('editor-shows')).toContainText('programs/nx-without-ttl.ts');
+  await expect(page.getByTestId('verdict-about')).toContainText('Ran programs/nx-without-ttl.ts');
   const verdict = page.getByTestId('verdict');
   await expect(page.getByTestId('verdict-headline')).toHaveText(/Liveness failed/);
   const cause = page.getByTestId('root-cause');
