@@ -34,6 +34,8 @@ export async function gradeExercise(
   runs: LabRuns,
   onProgress: (progress: GradeProgress) => void = () => undefined,
   spares: readonly LabRuns[] = [],
+  /** Whether the machine disturbed a run (disturbance.ts); tests stand in for a busy machine here. */
+  isDisturbed: (ended: RunEnded) => boolean = disturbed,
 ): Promise<GradeResult> {
   const plan = gradingPlan(lesson, code);
   const minCompleted = lesson.exercise.liveness.minCompletedExecutions;
@@ -55,18 +57,15 @@ export async function gradeExercise(
     if (!planned.program.ok) {
       return { run: { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, result: null };
     }
-    // A failure while the machine kept the lab waiting for a CPU is not the learner's: play it again.
-    for (let play = 1; ; play++) {
-      const played = await lanes.play(lane, { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
-      if (played === null) return null; // another lab found the failure first
-      const { info, ended: result } = played;
-      const reason = judge(planned, result, minCompleted, () => lane.historyOf(info.runId), info.startedAt);
-      const run: GradedRun = reason
-        ? { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: info.runId, passed: false, reason }
-        : { scenarioId: shown[index]!.id, scenarioTitle: shown[index]!.title, ...kind, seed: planned.seed, runId: info.runId, passed: true };
-      if (!reason || !disturbed(result)) return { run, result };
-      if (play >= DISTURBED_PLAYS) return { run, result, busy: true };
-    }
+    const played = await lanes.play(lane, { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
+    if (played === null) return null; // another lab found the failure first
+    const { info, ended: result } = played;
+    const reason = judge(planned, result, minCompleted, () => lane.historyOf(info.runId), info.startedAt);
+    const run: GradedRun = reason
+      ? { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: info.runId, passed: false, reason }
+      : { scenarioId: shown[index]!.id, scenarioTitle: shown[index]!.title, ...kind, seed: planned.seed, runId: info.runId, passed: true };
+    // A failure while the machine kept the lab waiting for a CPU is not the learner's (yet): see below.
+    return reason && isDisturbed(result) ? { run, result, busy: true } : { run, result };
   };
 
   /** What each lab is playing: a failure stops only the labs playing later items of the plan. */
@@ -88,6 +87,20 @@ export async function gradeExercise(
       }
     }
   });
+
+  // Failures seen only while the machine held the lab up are played again, one at a time in the learner's
+  // own lab once the other labs are done (so the check itself no longer loads the machine): a failure in an
+  // undisturbed run is the learner's, a pass clears the item, and a machine that stays busy decides nothing.
+  for (let index = 0; failedAt === null && index < plan.length; index++) {
+    for (let play = 2; done[index]?.busy && play <= DISTURBED_PLAYS; play++) {
+      lanes.reopenOwn();
+      onProgress({ slug: lesson.slug, done: finished - 1, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
+      const again = await runItem(index, runs);
+      if (again === null) break;
+      done[index] = again;
+      if (!again.run.passed && !again.busy) failedAt = index;
+    }
+  }
 
   if (failedAt === null) {
     const graded = done.filter((g): g is Graded => g !== undefined);

@@ -1,0 +1,64 @@
+/**
+ * "Check my solution" on a machine that keeps the lab waiting for a CPU
+ * (stood in for by a `disturbed` that says yes to every run): a failure is
+ * played again, and a failure seen only in disturbed runs is never a fail —
+ * the answer is "not decided". A pass is not discounted. Real labs, real
+ * redis-server processes, the lesson 1 exercise.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { loadAllLessons, programSource } from '@/lib/lessons/load';
+import { DISTURBED_PLAYS } from '@/server/grading/disturbance';
+import { gradeExercise } from '@/server/grading/grader';
+import { Lab } from '@/server/lab/lab';
+import { LabRuns } from '@/server/runs/lab-runs';
+import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
+
+const lesson = loadAllLessons().find((l) => l.slug === 'naive-lock')!;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-disturbed-'));
+let pool: SandboxPool;
+let lab: Lab;
+let runs: LabRuns;
+
+beforeAll(async () => {
+  pool = createSandboxPool({ warmWorkers: 1 });
+  lab = new Lab({ topology: lesson.topology, clients: lesson.defaultClients, dir: path.join(dir, 'lab') });
+  await Promise.all([pool.whenWarm(), lab.start()]);
+  runs = new LabRuns(lab, pool);
+});
+afterAll(async () => {
+  await lab?.destroy();
+  await pool?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('a wrong answer that fails only while the machine is busy is "not decided", never failed; its failing run is played again', { timeout: 240_000 }, async () => {
+  const ended: string[] = [];
+  runs.on('ended', (e) => ended.push(e.runId));
+  const starter = programSource(lesson, lesson.exercise.knownWrong);
+  const result = await gradeExercise(lesson, starter, runs, undefined, [], () => true);
+  expect(result.passed).toBe(false);
+  expect(result.failure).toBeNull();
+  expect(result.busy).toMatch(/too busy to judge this fairly/);
+  // The first failing item was played DISTURBED_PLAYS times in all (the grader goes on through the plan
+  // first, so more runs than that ended).
+  const failing = result.runs.filter((r) => !r.passed);
+  expect(failing.length).toBeGreaterThan(0);
+  expect(ended.length).toBeGreaterThanOrEqual(result.total + DISTURBED_PLAYS - 1);
+});
+
+it('the reference solution still passes when every run is disturbed: a pass is never discounted', { timeout: 240_000 }, async () => {
+  const result = await gradeExercise(lesson, lesson.solution, runs, undefined, [], () => true);
+  expect(result.busy, JSON.stringify(result.runs.filter((r) => !r.passed))).toBeUndefined();
+  expect(result.passed).toBe(true);
+});
+
+it('with a quiet machine the same wrong answer fails, with what broke', { timeout: 240_000 }, async () => {
+  const starter = programSource(lesson, lesson.exercise.knownWrong);
+  const result = await gradeExercise(lesson, starter, runs, undefined, [], () => false);
+  expect(result.passed).toBe(false);
+  expect(result.busy).toBeUndefined();
+  expect(result.failure?.message.length).toBeGreaterThan(30);
+});
