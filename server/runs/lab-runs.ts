@@ -50,6 +50,8 @@ class ActiveRun implements RunningClients {
   readonly ended = new Set<number>();
   scenario: ScenarioHandle | null = null;
   verdictTimer: NodeJS.Timeout | null = null;
+  /** Why the run was ended before its clients did: its verdict could no longer change. */
+  decided: string | null = null;
   finished: Promise<RunEnded>;
   private resolveFinished!: (ended: RunEnded) => void;
 
@@ -103,6 +105,13 @@ class ActiveRun implements RunningClients {
   skew(client: number, offsetMs: number): void {
     this.handle.setSkew(client, offsetMs);
   }
+}
+
+/** How a run ended, as the learner is told: cut for its history, ended early once decided, or as the sandbox said. */
+function endedOutcome(outcome: RunOutcome, cut: HistoryCut | null, decided: string | null): RunOutcome {
+  if (cut) return { ...outcome, status: 'limit', error: cut.message };
+  if (decided !== null && outcome.status === 'stopped') return { ...outcome, status: 'decided', error: decided };
+  return outcome;
 }
 
 export class LabRuns extends EventEmitter<Events> {
@@ -310,7 +319,22 @@ export class LabRuns extends EventEmitter<Events> {
       run.observe(event);
       checker.push([event]);
       this.scheduleVerdict(run);
+      if (run.decided === null && !cut) endIfDecided();
     });
+    // A run whose verdict can no longer change (the checker's `decided` says when, and why that never
+    // fails a run that could still recover) ends now, not when its clients give up: the rest would be
+    // the same failure again. Ended on the next turn, so every subscriber sees the event that decided it first.
+    const endIfDecided = (): void => {
+      const reason = checker.decided();
+      if (reason === null) return;
+      run.decided = reason;
+      queueMicrotask(() => {
+        if (this.active !== run || cut) return;
+        lab.history.append({ type: 'console', client: 0, level: 'info', text: `The run was ended early: its outcome could no longer change (${reason}).`, runId });
+        run.scenario?.cancel();
+        handle.stop();
+      });
+    };
     if (scenario) {
       // Step times count from the moment the program really starts (Client 1's first line), not from
       // this call: a worker may take a while to boot, and "pause Client 1 at 150 ms" means 150 ms into its program.
@@ -332,7 +356,7 @@ export class LabRuns extends EventEmitter<Events> {
       unsubscribe();
       const checked: Verdict = checker.verdict({ final: true });
       const verdict = cut ? cutVerdict(checked, cut) : checked;
-      const ended: RunEnded = { runId, outcome: cut ? { ...outcome, status: 'limit', error: cut.message } : outcome, verdict };
+      const ended: RunEnded = { runId, outcome: endedOutcome(outcome, cut, run.decided), verdict };
       if (this.active === run) this.active = null;
       this.last = { info, ended };
       run.finish(ended);
