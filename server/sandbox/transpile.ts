@@ -45,7 +45,8 @@ function syntaxDiagnostic(error: unknown): Diagnostic {
   return {
     severity: 'error',
     kind: 'syntax',
-    message: `SyntaxError: ${message.replace(/\s*\(\d+:\d+\)\s*$/, '')}`,
+    // Sucrase says "Error transforming program.ts: …": the learner only needs what is wrong.
+    message: `SyntaxError: ${message.replace(/\s*\(\d+:\d+\)\s*$/, '').replace(/^Error transforming [^:]*: /, '')}`,
     line,
     column,
   };

@@ -47,7 +47,8 @@ export class SandboxRun implements RunServices {
       this.script = '';
       this.headLength = 0;
       this.diagnostic(compiled.diagnostic);
-      this.finish('syntax-error', compiled.diagnostic.message);
+      const { message, line } = compiled.diagnostic;
+      this.finish('syntax-error', `${message} (line ${line})`);
       return;
     }
     this.script = compiled.script;
