@@ -111,9 +111,12 @@ export class IncrementalChecker {
    * on, so it can show what happens next.
    */
   decided(): string | null {
-    let oldest = Infinity;
-    for (const { t } of this.unanswered.values()) if (t < oldest) oldest = t;
-    const stuck = this.liveness.settledStuck(oldest);
+    // Runs after every event of a run: the in-flight commands are only looked at once a stuck violation stands.
+    const stuck = this.liveness.settledStuck(() => {
+      let oldest = Infinity;
+      for (const { t } of this.unanswered.values()) if (t < oldest) oldest = t;
+      return oldest;
+    });
     if (!stuck) return null;
     const { holder } = stuck;
     return `${clientLabel(holder.client)} ${endWords(holder.endHow ?? 'exit')} holding ${quote(stuck.resource)}, whose key has no TTL: nobody can take the lock again, so the liveness violation stands`;

@@ -165,13 +165,13 @@ export class Liveness {
   /**
    * A violation nothing can take back: proven (not uncertain), on a lock whose holder crashed and whose key has
    * no TTL, so it never frees by itself. A report is only ever withdrawn by an acquire of unknown outcome sent
-   * before it was proven (observeUnknown); `unansweredSince` is the send time of the oldest command still
+   * before it was proven (observeUnknown); `unansweredSince` gives the send time of the oldest command still
    * waiting for its reply, and a report proven before it can no longer be withdrawn.
    */
-  settledStuck(unansweredSince: number): { resource: string; holder: Hold; provenAt: number } | null {
+  settledStuck(unansweredSince: () => number): { resource: string; holder: Hold; provenAt: number } | null {
     for (const report of this.reports) {
       if (report.withdrawn || report.uncertain || !report.stuck) continue;
-      if (unansweredSince <= report.triggerT) continue;
+      if (unansweredSince() <= report.triggerT) continue;
       return { resource: report.stuck.resource, holder: report.stuck, provenAt: report.triggerT };
     }
     return null;
