@@ -47,9 +47,7 @@ export async function trialScenario(
         checker: { ...lesson.checker, ...entry.checker },
       });
       const ended = await runs.whenEnded(info.runId);
-      // A run ended early once its verdict could no longer change ('decided') ran as far as it needed to.
-      const ranOut = ended.outcome.status === 'completed' || ended.outcome.status === 'decided';
-      const why = ranOut ? unmetExpectation(ended.verdict, entry.expect) : `the run ended as ${ended.outcome.status}: ${ended.outcome.error ?? ''}`;
+      const why = ended.outcome.status === 'completed' ? unmetExpectation(ended.verdict, entry.expect) : `the run ended as ${ended.outcome.status}: ${ended.outcome.error ?? ''}`;
       result.runs++;
       if (why === null) result.met++;
       else if (result.misses.length < 5) result.misses.push({ seed, why });

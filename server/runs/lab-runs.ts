@@ -29,6 +29,17 @@ import { clampLimits } from './run-limits';
 /** A run's request, parsed at the edge it came in by (a browser's run:start, a classroom demo, a lesson file). */
 export type RunStart = z.output<typeof runStartSchema>;
 
+/** How the server runs it, beyond what was asked. */
+export interface RunOptions {
+  /**
+   * End the run as soon as its verdict can no longer change (IncrementalChecker.decided). Only for runs judged
+   * by that verdict as a whole — what a learner presses Run for. A graded probe is judged by its own assertions
+   * and a random schedule by safety alone: cut short on a stuck lock, they would lose the very failure they
+   * were waiting for, so the grader and Explore never ask for it.
+   */
+  endWhenDecided?: boolean;
+}
+
 interface Events {
   /** The run waits for room on the server: this many runs are ahead of it (running or queued). */
   waiting: [{ ahead: number }];
@@ -160,17 +171,17 @@ export class LabRuns extends EventEmitter<Events> {
   }
 
   /** Starts one at a time: a second Run pressed while the first is being set up waits for it, then replaces it. */
-  start(input: RunStart): Promise<RunInfo> {
+  start(input: RunStart, options: RunOptions = {}): Promise<RunInfo> {
     this.waitingFor?.abort();
     const next = this.starting.then(
-      () => this.startNow(input),
-      () => this.startNow(input),
+      () => this.startNow(input, options),
+      () => this.startNow(input, options),
     );
     this.starting = next.catch(() => undefined);
     return next;
   }
 
-  private async startNow(input: RunStart): Promise<RunInfo> {
+  private async startNow(input: RunStart, options: RunOptions): Promise<RunInfo> {
     const { code, clients: asked, limits: askedLimits, checker: checkerSettings, topology, fresh } = input;
     // One seed for the whole run, reported in RunInfo so it can be replayed: the one asked for, else the
     // scenario's, else a fresh one. With a scenario it is the scenario's seed too, so its schedule and the
@@ -185,7 +196,7 @@ export class LabRuns extends EventEmitter<Events> {
     const clients = asked ?? scenario?.clients ?? DEFAULT_CLIENTS;
     const admitted = await this.admit(clients);
     try {
-      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh }, admitted);
+      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false }, admitted);
     } catch (error) {
       admitted?.release();
       throw error;
@@ -216,10 +227,11 @@ export class LabRuns extends EventEmitter<Events> {
       checkerSettings: RunStart['checker'];
       topology: RunStart['topology'];
       fresh: RunStart['fresh'];
+      endWhenDecided: boolean;
     },
     admitted: Admitted | null,
   ): Promise<RunInfo> {
-    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh } = request;
+    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided } = request;
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
     const topologyDiffers =
@@ -319,7 +331,7 @@ export class LabRuns extends EventEmitter<Events> {
       run.observe(event);
       checker.push([event]);
       this.scheduleVerdict(run);
-      if (run.decided === null && !cut) endIfDecided();
+      if (endWhenDecided && run.decided === null && !cut) endIfDecided();
     });
     // A run whose verdict can no longer change (the checker's `decided` says when, and why that never
     // fails a run that could still recover) ends now, not when its clients give up: the rest would be

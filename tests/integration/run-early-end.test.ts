@@ -1,7 +1,8 @@
 /**
  * A run ends as soon as its outcome can no longer change (lesson 1's holder crash: the only holder crashed
  * and its key has no TTL), says so in its console and its outcome, and its verdict is the one the lesson
- * promises; a run that can still recover (the same crash with a TTL) goes on to its natural end.
+ * promises; a run that can still recover (the same crash with a TTL) goes on to its natural end, and so does
+ * a run that did not ask to end early (the grader's and Explore's).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,14 +27,14 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function play(scenarioId: string) {
+async function play(scenarioId: string, endWhenDecided = true) {
   const entry = lesson!.lessonScenarios.find((s) => s.id === scenarioId);
   if (!entry) throw new Error(`no scenario ${scenarioId}`);
   const lab = new Lab({ topology: lesson!.topology, clients: entry.scenario.clients, dir: path.join(dir, scenarioId) });
   await lab.start();
   try {
     const runs = new LabRuns(lab, pool);
-    const info = await runs.start({ code: entry.code, scenario: entry.scenario, topology: lesson!.topology, fresh: true, checker: lesson!.checker });
+    const info = await runs.start({ code: entry.code, scenario: entry.scenario, topology: lesson!.topology, fresh: true, checker: lesson!.checker }, { endWhenDecided });
     const ended = await runs.whenEnded(info.runId);
     const console = runs.historyOf(info.runId).flatMap((e) => (e.type === 'console' ? [e.text] : []));
     return { ended, console, expect: entry.expect };
@@ -52,6 +53,13 @@ describe('ending a run early', () => {
     expect(console.some((line) => /gave up waiting/.test(line))).toBe(false);
     expect(ended.verdict.final).toBe(true);
     expect(unmetExpectation(ended.verdict, promise)).toBeNull();
+  });
+
+  it('never ends a run that did not ask for it (a graded probe, a random schedule: judged by more than the verdict)', { timeout: 60_000 }, async () => {
+    const { ended, console } = await play('holder-crash', false);
+    expect(ended.outcome.status, ended.outcome.error).toBe('completed');
+    expect(console.some((line) => line.startsWith('The run was ended early'))).toBe(false);
+    expect(console.some((line) => /gave up waiting/.test(line))).toBe(true);
   });
 
   it('lets the same crash with a TTL run to its end: that lock frees', { timeout: 60_000 }, async () => {
