@@ -18,6 +18,7 @@ const RUNS = [
   'tests/integration/classroom.test.ts',
   'tests/integration/sandbox.test.ts',
   'tests/integration/sandbox-cpu.test.ts',
+  'tests/integration/run-early-end.test.ts',
 ];
 const LESSONS = ['tests/integration/lessons/*.test.ts'];
 const ISOLATED = ['tests/integration/sandbox-hostile.test.ts', 'tests/integration/attacks/*.test.ts'];

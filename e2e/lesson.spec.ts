@@ -135,14 +135,9 @@ test('a learner walks lesson 2: read, break, fix, quick check, pass the exercise
   await page.getByTestId('exercise').scrollIntoViewIfNeeded();
   await screenshot(page, 'lesson-07-checking');
   const result = page.getByTestId('exercise-result');
+  // A right answer passes the first time, however busy the machine: no second try.
   await expect(result).toHaveAttribute('data-passed', /true|false/, { timeout: 120_000 });
-  if ((await result.getAttribute('data-passed')) === 'false') {
-    // A fix with a 200 ms margin can miss it when other work loads this 2-core machine: check once more, as a learner would.
-    console.log(`Check my solution failed once: ${await result.textContent()}; checking again`);
-    await button(page, 'Check my solution').click();
-    await expect(progress).toBeVisible();
-  }
-  await expect(result).toHaveAttribute('data-passed', 'true', { timeout: 120_000 });
+  expect(await result.getAttribute('data-passed'), (await result.textContent()) ?? '').toBe('true');
   await expect(result).toContainText('Passed');
   await screenshot(page, 'lesson-08-passed');
 

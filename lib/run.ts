@@ -91,6 +91,7 @@ export type RunStatus =
   | 'limit' // a client broke a sandbox limit; the whole run was ended
   | 'timeout' // wall clock
   | 'syntax-error' // the code did not compile; nothing ran
+  | 'decided' // ended early: its verdict could no longer change (`error` says why; server/runs/lab-runs.ts)
   | 'killed'; // the worker did not answer in time and was terminated
 
 export interface RunOutcome {

@@ -44,6 +44,15 @@ export interface RunData {
   waitingAhead: number | null;
 }
 
+/**
+ * A run worth a file: one that started and whose program ran. A program that did not compile left no
+ * history of its own, so its file would replay nothing (and re-check to "unknown").
+ */
+export function hasExportableRun(run: RunData): boolean {
+  if (run.info === null) return false;
+  return run.ended?.outcome.status !== 'syntax-error';
+}
+
 export const emptyRunData = (): RunData => ({
   phase: 'idle',
   info: null,
@@ -137,7 +146,8 @@ export function reduceRunDiagnostic(run: RunData, diagnostic: Diagnostic & { run
 export function reduceRunEnded(run: RunData, ended: RunEnded, info?: RunInfo): RunData {
   const shown = info && info.runId === ended.runId && run.info?.runId !== info.runId ? reduceRunStarted({ ...run, ended }, info) : run;
   if (isOtherRun(shown, ended.runId)) return shown;
-  return { ...shown, phase: 'ended', ended, verdict: ended.verdict };
+  // A program that did not compile never ran: the server's verdict of its empty history ("unknown") is no verdict.
+  return { ...shown, phase: 'ended', ended, verdict: ended.outcome.status === 'syntax-error' ? null : ended.verdict };
 }
 
 export function reduceRunStopping(run: RunData): RunData {

@@ -217,7 +217,8 @@ class LayoutBuilder {
         this.markers.push({ kind: 'scenario', t: e.t, seq: e.seq, label: `scenario: ${e.detail || e.step}`, tone: 'info' });
         break;
       case 'console':
-        this.lane(e.client);
+        // Client 0 is the lab itself speaking (a limit, a run ended early): no client's lane.
+        if (e.client > 0) this.lane(e.client);
         break;
     }
   }

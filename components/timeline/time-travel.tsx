@@ -7,7 +7,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { formatDuration } from '@/lib/durations';
 import { useLabStore, useLabStoreApi } from '@/components/lab/lab-provider';
-import { PLAYBACK_SPEEDS, upperBoundT } from '@/components/lab/run-state';
+import { PLAYBACK_SPEEDS, hasExportableRun, upperBoundT } from '@/components/lab/run-state';
 import { parseRunFile, recheck, recordRun, runFileName } from '@/components/workspace/run-file';
 import { useShownRun } from '@/components/workspace/use-shown-run';
 import styles from './time-travel.module.css';
@@ -33,7 +33,7 @@ export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps
   const fileInput = useRef<HTMLInputElement>(null);
 
   const all = shown.all;
-  const t0 = all[0]?.t ?? 0;
+  const t0 = all[0]?.t ?? shown.origin;
   const t1 = all[all.length - 1]?.t ?? t0;
   const cursor = shown.cursorT;
   const at = cursor ?? t1;
@@ -107,7 +107,7 @@ export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps
     actions.openReplay(parsed.run, recheck(parsed.run));
   };
 
-  const hasRun = useLabStore((s) => s.run.info !== null);
+  const hasRun = useLabStore((s) => hasExportableRun(s.run));
 
   return (
     <section className={styles.bar} aria-label="Time travel">

@@ -56,7 +56,9 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const setCursor = useLabStore((s) => s.actions.setCursor);
   const now = useLabClock(shown.live && shown.cursorT === null, 100);
 
-  const first = shown.all[0]?.t ?? 0;
+  // With no event yet (or none at all: a program that did not compile) the frame starts at the run's own
+  // start, which the axis shows as 0 — never at the lab's 0, which would read as a negative time.
+  const first = shown.all[0]?.t ?? shown.origin;
   const lastT = shown.all[shown.all.length - 1]?.t ?? first;
   const liveEnd = shown.live && now !== null ? Math.max(now, lastT) : lastT;
   const endT = shown.cursorT ?? liveEnd;

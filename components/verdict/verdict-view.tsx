@@ -24,7 +24,27 @@ export interface VerdictViewProps {
   timeOrigin?: number;
 }
 
+/** An ended run that left nothing to check is not "not decided (yet)": nothing more will come. */
+const NOTHING_CHECKED = 'Nothing to check: the run ended before any client took a lock, entered a job or wrote to the store.';
+
 export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow, timeOrigin = 0 }: VerdictViewProps) {
+  // A program that did not compile never ran: there is no history to judge, so no verdict — not even "unknown".
+  const syntaxError = outcome ? notCompiled(outcome) : null;
+  if (syntaxError !== null) {
+    return (
+      <div className={styles.verdict} data-testid="verdict" data-valid="none">
+        <p className={styles.headline} data-valid="violated">
+          <span className={styles.icon} aria-hidden="true">
+            ✕
+          </span>
+          <strong className={styles.word}>Your program did not run</strong>
+        </p>
+        <p className={styles.line} data-testid="run-outcome">
+          It has a syntax error, so none of its clients ran and there is nothing to check. {syntaxError} Fix the line marked in the editor and run it again.
+        </p>
+      </div>
+    );
+  }
   if (!verdict) {
     return (
       <p className={styles.empty} data-testid="verdict" data-valid="none">
@@ -50,7 +70,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
           {!verdict.final && <span className={styles.soFar}> (so far — the run is still going)</span>}
         </span>
       </p>
-      {!headline.title && <p className={styles.line}>{verdict.valid === 'held' && checks.length > 1 ? 'Every check held.' : words.line}</p>}
+      {!headline.title && <p className={styles.line}>{verdict.valid === 'held' && checks.length > 1 ? 'Every check held.' : verdict.final && checks.length === 0 ? NOTHING_CHECKED : words.line}</p>}
       {cause && (
         <div className={styles.cause} data-testid="root-cause" data-kind={cause.kind}>
           <p>
@@ -132,7 +152,12 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
           Fencing saved the store: {verdict.savedByFencing.count} stale {verdict.savedByFencing.count === 1 ? 'write was' : 'writes were'} rejected.
         </p>
       )}
-      {outcome && (
+      {outcome && outcome.status === 'decided' && (
+        <p className={styles.meta} data-testid="run-outcome">
+          The run was ended early, after {formatDuration(outcome.durationMs)}: its outcome could no longer change ({outcome.error}).
+        </p>
+      )}
+      {outcome && outcome.status !== 'decided' && (
         <p className={styles.meta} data-testid="run-outcome">
           The run {RUN_STATUS_WORDS[outcome.status]} after {formatDuration(outcome.durationMs)}
           {outcome.error ? `: ${outcome.error}` : '.'}
@@ -145,4 +170,19 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
       )}
     </div>
   );
+}
+
+/**
+ * The compiler's words when the program never ran: caught before the run (sucrase), or by the engine as each
+ * client started (every client then ends with the same SyntaxError before running a line).
+ */
+function notCompiled(outcome: RunOutcome): string | null {
+  if (outcome.status === 'syntax-error') return sentence(outcome.error ?? 'SyntaxError');
+  const errors = outcome.clients.map((c) => c.error ?? '');
+  if (errors.length > 0 && errors.every((e) => e.startsWith('SyntaxError'))) return sentence(errors[0] ?? 'SyntaxError');
+  return null;
+}
+
+function sentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

@@ -27,5 +27,6 @@ export const RUN_STATUS_WORDS = {
   limit: 'hit a lab limit',
   timeout: 'ran out of time',
   'syntax-error': 'did not start: syntax error',
+  decided: 'was ended early: its outcome could no longer change',
   killed: 'was killed',
 } as const;

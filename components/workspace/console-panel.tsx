@@ -54,7 +54,8 @@ export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
         >
           {lines.map((line) => (
             <li key={line.seq} data-level={line.level}>
-              <span className={styles.consoleClient}>Client {line.client}</span>
+              {/* Client 0 is the lab itself: a limit, a step that never came, a run ended early. */}
+              <span className={styles.consoleClient}>{line.client === 0 ? 'Lab' : `Client ${line.client}`}</span>
               <time className={styles.consoleTime}>{formatDuration(line.t - shown.origin)}</time>
               <span className={styles.consoleText}>
                 {LEVEL_WORDS[line.level]}

@@ -32,6 +32,7 @@ export function Toolbar(props: ToolbarProps) {
   const connected = useLabStore((s) => s.connection === 'ready');
   const valid = useLabStore((s) => s.run.verdict?.valid ?? null);
   const final = useLabStore((s) => s.run.verdict?.final ?? false);
+  const didNotCompile = useLabStore((s) => s.run.ended?.outcome.status === 'syntax-error');
   const busy = phase === 'starting' || phase === 'running' || phase === 'stopping';
   const chosen = props.scenarios.find((s) => s.id === props.scenarioId);
 
@@ -45,7 +46,9 @@ export function Toolbar(props: ToolbarProps) {
         : phase === 'stopping'
           ? 'Stopping…'
           : phase === 'ended'
-            ? valid && final
+            ? didNotCompile
+              ? 'Did not run: syntax error'
+              : valid && final
               ? `Finished · ${VALIDITY_WORDS[valid].word}`
               : 'Finished'
             : connected

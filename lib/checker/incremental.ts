@@ -15,7 +15,8 @@ import { Liveness } from './liveness';
 import { MutualExclusion } from './mutual-exclusion';
 import { RedisModel } from './redis-model';
 import { mergeValidity } from './validity';
-import { timeWords } from './format';
+import { clientLabel } from '../cluster';
+import { endWords, quote, timeWords } from './format';
 import type { CheckName, CheckResult, CheckerOptions, CounterExample, Verdict, VerdictOptions } from './types';
 import { CHECK_NAMES } from './types';
 
@@ -34,6 +35,8 @@ export class IncrementalChecker {
   private readonly duplicates: Duplicates;
   private readonly fencing: Fencing;
   private readonly liveness: Liveness;
+  /** Redis commands sent and not answered yet (op id → send time), while their client lives: see `decided`. */
+  private readonly unanswered = new Map<number, { t: number; client: number }>();
   private lastSeq = -Infinity;
   private events = 0;
   private firstT: number | null = null;
@@ -95,12 +98,47 @@ export class IncrementalChecker {
     };
   }
 
+  /**
+   * Why the verdict can no longer change, while the run still goes; null while it could.
+   *
+   * The rule, and why it never turns a run that could still recover into a failure: checks only ever add
+   * violations (a safety violation is never taken back), and a proven liveness violation is withdrawn only by
+   * an acquire of unknown outcome that was sent before it was proven (liveness.ts). So once a liveness
+   * violation is proven and every command sent before that moment has been answered (or its client is gone),
+   * the verdict is violated for good, whatever the clients do next. We say so only when the lock is stuck —
+   * its holder's program ended while holding it and its key has no TTL, so it never frees — which is the case
+   * where the rest of the run is the same failure over and over; a run whose lock is merely slow to get goes
+   * on, so it can show what happens next.
+   */
+  decided(): string | null {
+    // Runs after every event of a run: the in-flight commands are only looked at once a stuck violation stands.
+    const stuck = this.liveness.settledStuck(() => {
+      let oldest = Infinity;
+      for (const { t } of this.unanswered.values()) if (t < oldest) oldest = t;
+      return oldest;
+    });
+    if (!stuck) return null;
+    const { holder } = stuck;
+    return `${clientLabel(holder.client)} ${endWords(holder.endHow ?? 'exit')} holding ${quote(stuck.resource)}, whose key has no TTL: nobody can take the lock again, so the liveness violation stands`;
+  }
+
+  private trackReplies(event: HistoryEvent): void {
+    if (event.type === 'redis') {
+      if (event.phase === 'invoke') this.unanswered.set(event.opId, { t: event.t, client: event.client });
+      else this.unanswered.delete(event.opId);
+    } else if (event.type === 'client' && (event.event === 'exit' || event.event === 'error' || event.event === 'crash')) {
+      // A gone client's commands are never answered, and never recorded as of unknown outcome either.
+      for (const [opId, op] of this.unanswered) if (op.client === event.client) this.unanswered.delete(opId);
+    }
+  }
+
   private observe(event: HistoryEvent): void {
     if (event.seq <= this.lastSeq) return;
     this.lastSeq = event.seq;
     this.events += 1;
     this.firstT ??= event.t;
     this.lastT = event.t;
+    this.trackReplies(event);
 
     const signal = this.clients.observe(event);
     if (signal) {

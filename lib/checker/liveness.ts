@@ -48,6 +48,8 @@ interface Report {
   uncertain: boolean;
   /** An acquire of unknown outcome, sent before the trigger, may explain the wait. */
   withdrawn: boolean;
+  /** The holder that crashed with the lock and left its key without a TTL, when that is why nobody could take it. */
+  stuck: Hold | null;
 }
 
 interface Outage {
@@ -160,6 +162,21 @@ export class Liveness {
     return { ...base, valid: 'held', summary: `held: nobody waited over ${formatDuration(this.boundMs)} for a free lock`, counterExample: null };
   }
 
+  /**
+   * A violation nothing can take back: proven (not uncertain), on a lock whose holder crashed and whose key has
+   * no TTL, so it never frees by itself. A report is only ever withdrawn by an acquire of unknown outcome sent
+   * before it was proven (observeUnknown); `unansweredSince` gives the send time of the oldest command still
+   * waiting for its reply, and a report proven before it can no longer be withdrawn.
+   */
+  settledStuck(unansweredSince: () => number): { resource: string; holder: Hold; provenAt: number } | null {
+    for (const report of this.reports) {
+      if (report.withdrawn || report.uncertain || !report.stuck) continue;
+      if (unansweredSince() <= report.triggerT) continue;
+      return { resource: report.stuck.resource, holder: report.stuck, provenAt: report.triggerT };
+    }
+    return null;
+  }
+
   private observeUnknown(outcome: LockOutcome, window: Window | undefined): void {
     const { since, until } = outcome.maybeHeld ?? { since: outcome.t, until: Infinity };
     this.maybeHeldUntil.set(outcome.resource, Math.max(this.maybeHeldUntil.get(outcome.resource) ?? -Infinity, until));
@@ -189,7 +206,7 @@ export class Liveness {
       window: { from: window.startT, to: t },
       clients: sortedUnique(window.clients),
     };
-    window.report = { triggerT: t, example: counterExample, uncertain: window.uncertain, withdrawn: false };
+    window.report = { triggerT: t, example: counterExample, uncertain: window.uncertain, withdrawn: false, stuck: window.stuck };
     this.reports.push(window.report);
   }
 

@@ -49,7 +49,8 @@ const faultHandlers = Object.fromEntries(FAULT_OPS.map((op) => [FAULTS[op].event
 
 export const LAB_COMMANDS: LabCommandTable = {
   ...faultHandlers,
-  'run:start': (ctx, input) => ctx.runs().start(input),
+  // What a learner (or an instructor) presses Run for ends once its verdict can no longer change.
+  'run:start': (ctx, input) => ctx.runs().start(input, { endWhenDecided: true }),
   'run:stop': (ctx) => ctx.runs().stop(),
   'exercise:check': async (ctx, { slug, code }) => {
     const lesson = lessonBySlug(slug);

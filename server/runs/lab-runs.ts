@@ -31,6 +31,17 @@ import { clampLimits } from './run-limits';
 /** A run's request, parsed at the edge it came in by (a browser's run:start, a classroom demo, a lesson file). */
 export type RunStart = z.output<typeof runStartSchema>;
 
+/** How the server runs it, beyond what was asked. */
+export interface RunOptions {
+  /**
+   * End the run as soon as its verdict can no longer change (IncrementalChecker.decided). Only for runs judged
+   * by that verdict as a whole — what a learner presses Run for. A graded probe is judged by its own assertions
+   * and a random schedule by safety alone: cut short on a stuck lock, they would lose the very failure they
+   * were waiting for, so the grader and Explore never ask for it.
+   */
+  endWhenDecided?: boolean;
+}
+
 interface Events {
   /** The run waits for room on the server: this many runs are ahead of it (running or queued). */
   waiting: [{ ahead: number }];
@@ -52,6 +63,8 @@ class ActiveRun implements RunningClients {
   readonly ended = new Set<number>();
   scenario: ScenarioHandle | null = null;
   verdictTimer: NodeJS.Timeout | null = null;
+  /** Why the run was ended before its clients did: its verdict could no longer change. */
+  decided: string | null = null;
   finished: Promise<RunEnded>;
   private resolveFinished!: (ended: RunEnded) => void;
 
@@ -107,6 +120,13 @@ class ActiveRun implements RunningClients {
   }
 }
 
+/** How a run ended, as the learner is told: cut for its history, ended early once decided, or as the sandbox said. */
+function endedOutcome(outcome: RunOutcome, cut: HistoryCut | null, decided: string | null): RunOutcome {
+  if (cut) return { ...outcome, status: 'limit', error: cut.message };
+  if (decided !== null && outcome.status === 'stopped') return { ...outcome, status: 'decided', error: decided };
+  return outcome;
+}
+
 export class LabRuns extends EventEmitter<Events> {
   private active: ActiveRun | null = null;
   private runCount = 0;
@@ -153,17 +173,17 @@ export class LabRuns extends EventEmitter<Events> {
   }
 
   /** Starts one at a time: a second Run pressed while the first is being set up waits for it, then replaces it. */
-  start(input: RunStart): Promise<RunInfo> {
+  start(input: RunStart, options: RunOptions = {}): Promise<RunInfo> {
     this.waitingFor?.abort();
     const next = this.starting.then(
-      () => this.startNow(input),
-      () => this.startNow(input),
+      () => this.startNow(input, options),
+      () => this.startNow(input, options),
     );
     this.starting = next.catch(() => undefined);
     return next;
   }
 
-  private async startNow(input: RunStart): Promise<RunInfo> {
+  private async startNow(input: RunStart, options: RunOptions): Promise<RunInfo> {
     const { code, clients: asked, limits: askedLimits, checker: checkerSettings, topology, fresh } = input;
     // One seed for the whole run, reported in RunInfo so it can be replayed: the one asked for, else the
     // scenario's, else a fresh one. With a scenario it is the scenario's seed too, so its schedule and the
@@ -178,7 +198,7 @@ export class LabRuns extends EventEmitter<Events> {
     const clients = asked ?? scenario?.clients ?? DEFAULT_CLIENTS;
     const admitted = await this.admit(clients);
     try {
-      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh }, admitted);
+      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false }, admitted);
     } catch (error) {
       admitted?.release();
       throw error;
@@ -209,10 +229,11 @@ export class LabRuns extends EventEmitter<Events> {
       checkerSettings: RunStart['checker'];
       topology: RunStart['topology'];
       fresh: RunStart['fresh'];
+      endWhenDecided: boolean;
     },
     admitted: Admitted | null,
   ): Promise<RunInfo> {
-    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh } = request;
+    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided } = request;
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
     const topologyDiffers =
@@ -314,7 +335,22 @@ export class LabRuns extends EventEmitter<Events> {
       run.observe(event);
       checker.push([event]);
       this.scheduleVerdict(run);
+      if (endWhenDecided && run.decided === null && !cut) endIfDecided();
     });
+    // A run whose verdict can no longer change (the checker's `decided` says when, and why that never
+    // fails a run that could still recover) ends now, not when its clients give up: the rest would be
+    // the same failure again. Ended on the next turn, so every subscriber sees the event that decided it first.
+    const endIfDecided = (): void => {
+      const reason = checker.decided();
+      if (reason === null) return;
+      run.decided = reason;
+      queueMicrotask(() => {
+        if (this.active !== run || cut) return;
+        lab.history.append({ type: 'console', client: 0, level: 'info', text: `The run was ended early: its outcome could no longer change (${reason}).`, runId });
+        run.scenario?.cancel();
+        handle.stop();
+      });
+    };
     if (scenario) {
       // Step times count from the moment the program really starts (Client 1's first line), not from
       // this call: a worker may take a while to boot, and "pause Client 1 at 150 ms" means 150 ms into its program.
@@ -336,7 +372,7 @@ export class LabRuns extends EventEmitter<Events> {
       unsubscribe();
       const checked: Verdict = checker.verdict({ final: true });
       const verdict = cut ? cutVerdict(checked, cut) : checked;
-      const ended: RunEnded = { runId, outcome: cut ? { ...outcome, status: 'limit', error: cut.message } : outcome, verdict, cpuWaitMs: cpuWait.stop() };
+      const ended: RunEnded = { runId, outcome: endedOutcome(outcome, cut, run.decided), verdict, cpuWaitMs: cpuWait.stop() };
       if (this.active === run) this.active = null;
       this.last = { info, ended };
       run.finish(ended);

@@ -45,7 +45,8 @@ function syntaxDiagnostic(error: unknown): Diagnostic {
   return {
     severity: 'error',
     kind: 'syntax',
-    message: `SyntaxError: ${message.replace(/\s*\(\d+:\d+\)\s*$/, '')}`,
+    // Sucrase says "Error transforming program.ts: …": the learner only needs what is wrong.
+    message: `SyntaxError: ${message.replace(/\s*\(\d+:\d+\)\s*$/, '').replace(/^Error transforming [^:]*: /, '')}`,
     line,
     column,
   };
@@ -68,4 +69,22 @@ export function locateInLearnerSource(
   let column = frame[2] ? Number(frame[2]) : 1;
   if (line === 1) column = Math.max(1, column - headLength);
   return { line, column };
+}
+
+/**
+ * The position of the innermost frame of a QuickJS stack when that frame is the learner's,
+ * in the script's own coordinates (line 1 still holds the wrapper); null when it is not.
+ */
+export function topFramePosition(stack: string | undefined, fileName: string): { line: number; column: number } | null {
+  const first = stack?.split('\n').find((l) => l.trim() !== '');
+  if (!first) return null;
+  const escaped = fileName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const frame = new RegExp(`\\(${escaped}:(\\d+)(?::(\\d+))?\\)`).exec(first);
+  if (!frame) return null;
+  return { line: Number(frame[1]), column: frame[2] ? Number(frame[2]) : 1 };
+}
+
+/** A script position in the learner's coordinates: only line 1 is shifted, by what the wrapper prepended. */
+export function toLearnerPosition(at: { line: number; column: number }, headLength: number): { line: number; column: number } {
+  return at.line === 1 ? { line: 1, column: Math.max(1, at.column - headLength) } : at;
 }

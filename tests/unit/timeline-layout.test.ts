@@ -20,6 +20,11 @@ describe('layoutTimeline', () => {
     expect(lane(layout.lanes, 2).markers.map((m) => m.kind)).toEqual(['start']);
   });
 
+  it('gives the lab’s own console lines (client 0: a limit, a run ended early) no lane', () => {
+    const layout = layoutTimeline(history().at(5).start(1).log(1).at(900).log(0, 'The run was ended early').build(), { clients: 2 });
+    expect(layout.lanes.map((l) => l.label)).toEqual(['Client 1', 'Client 2']);
+  });
+
   it('turns an attempt, its votes, the hold and the critical section into intervals', () => {
     const h = history()
       .at(0).attempt(1)

@@ -280,6 +280,62 @@
     return cache[key];
   }
 
+  // ---- the learner's view of a module -----------------------------------------
+  // A member that does not exist is an error at the learner's line, not a silent undefined:
+  // `lab.clientID` would make every client look alike, `lab.stor.write` fail far from the typo.
+  // Only reads made on the module itself (or one of its plain objects, like lab.store) are
+  // checked: a subclass or an instance inherits from it unchecked, and the names JavaScript
+  // itself probes for (a thenable's `then`, the import interop's `__esModule`, `toJSON`) read
+  // as usual. Our own modules keep the raw objects (`L.require`), so nothing of ours can trip.
+  const RealProxy = Proxy;
+  const reflectGet = Reflect.get;
+  const getPrototypeOf = Object.getPrototypeOf;
+  const ownNames = Object.getOwnPropertyNames;
+  const PROBED = { then: true, __esModule: true, toJSON: true, constructor: true };
+  const HIDDEN = { default: true, length: true, name: true, prototype: true, __esModule: true, caller: true, arguments: true };
+  function memberNames(target) {
+    return ownNames(target).filter(function (n) { return !HIDDEN[n] && n[0] !== '_'; });
+  }
+  function unknownMember(what, key, target) {
+    const names = memberNames(target);
+    const lower = key.toLowerCase();
+    const near = names.filter(function (n) { return n.toLowerCase() === lower; })[0];
+    const err = new TypeError(
+      what + " has no member '" + key + "'." + (near ? " Did you mean '" + near + "'?" : '') + ' It has: ' + names.join(', ') + '.',
+    );
+    err.code = 'ERR_NO_SUCH_MEMBER';
+    return err;
+  }
+  function guardModule(what, target) {
+    const children = new RealMap();
+    const proxy = new RealProxy(target, {
+      get: function (t, key, receiver) {
+        if (receiver !== proxy || typeof key !== 'string') return reflectGet(t, key, receiver);
+        if (!(key in t) && !PROBED[key]) throw unknownMember(what, key, t);
+        const value = reflectGet(t, key, receiver);
+        if (value === t) return proxy; // Redis.default, Redlock.Redlock: the module again
+        if (value && typeof value === 'object' && getPrototypeOf(value) === Object.prototype) {
+          let child = apply(mapGet, children, [key]);
+          if (!child) {
+            child = guardModule(what.replace(/^The '(.*)' module$/, '$1') + '.' + key, value);
+            apply(mapSet, children, [key, child]);
+          }
+          return child;
+        }
+        return value;
+      },
+    });
+    return proxy;
+  }
+  const learnerCache = Object.create(null);
+  function learnerRequire(name) {
+    const key = String(name).replace(/^node:/, '');
+    if (key in learnerCache) return learnerCache[key];
+    const m = requireModule(name);
+    learnerCache[key] = m !== null && (typeof m === 'object' || typeof m === 'function') ? guardModule("The '" + key + "' module", m) : m;
+    return learnerCache[key];
+  }
+
   const info = call(CALL.info);
   const lab = {
     CALL: CALL,
@@ -337,7 +393,7 @@
     let p;
     try {
       // Like Node's CommonJS: top-level `this` is module.exports.
-      p = apply(fn, module.exports, [module.exports, requireModule, module, fileName, '/lab']);
+      p = apply(fn, module.exports, [module.exports, learnerRequire, module, fileName, '/lab']);
     } catch (e) {
       call(CALL.mainDone, { ok: false, error: describe(e) });
       return;
@@ -346,5 +402,8 @@
       function () { call(CALL.mainDone, { ok: true }); },
       function (e) { call(CALL.mainDone, { ok: false, error: describe(e) }); },
     ]);
+    // The host keeps it: a program stopped by a limit rejects it with the interrupt's position,
+    // and no handler of ours may run any more to say so (worker/guest-runtime.ts).
+    return p;
   };
 })();

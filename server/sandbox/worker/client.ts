@@ -15,7 +15,8 @@
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import type { HistoryInput } from '@/lib/history';
-import { locateInLearnerSource } from '../transpile';
+import { locateSpinningLoop } from '../loop-location';
+import { locateInLearnerSource, toLearnerPosition, topFramePosition } from '../transpile';
 import type { ResolvedTarget, RunSpec } from '../protocol';
 import type { ClientEndStatus, Diagnostic } from '../types';
 import { ClientRandom } from './client-random';
@@ -71,6 +72,8 @@ export class GuestClient {
   private readonly hostScope: HostCallScope;
   /** It broke a limit of its own (store calls in flight): it ends and the run goes on. */
   private endedAlone = false;
+  /** The stack of the error QuickJS threw when a limit interrupted the client, if it reached the host. */
+  private interruptedStack: string | null = null;
 
   constructor(
     readonly id: number,
@@ -279,8 +282,29 @@ export class GuestClient {
 
   // ---- errors ------------------------------------------------------------------
 
+  /**
+   * Where the client was when a limit stopped it, in the learner's lines: for a slice that never
+   * yielded, the loop it spun in (loop-location.ts says why QuickJS's own position is not enough).
+   */
+  limitLocation(): { line: number; column: number } | null {
+    const { fileName } = this.run.spec;
+    const stack = this.interruptedStack ?? this.vm?.topLevelRejection()?.stack ?? undefined;
+    // A spent budget (console, commands, CPU over time) is wherever the learner's code last spent it.
+    if (!this.limits.spun) return locateInLearnerSource(stack, fileName, this.run.headLength);
+    const where = locateSpinningLoop(this.run.script, topFramePosition(stack, fileName));
+    return where ? toLearnerPosition(where, this.run.headLength) : null;
+  }
+
+  /** An error that reached the host after a limit tripped: only its position is of use (the limit's diagnostic says what happened). */
+  private afterTrip(info: GuestErrorInfo): void {
+    this.interruptedStack ??= info.stack;
+  }
+
   private onGuestThrow(info: GuestErrorInfo): void {
-    if (this.limits.trip) return;
+    if (this.limits.trip) {
+      this.afterTrip(info);
+      return;
+    }
     if (isOutOfMemory(info)) {
       this.limits.outOfMemory();
       return;
@@ -290,7 +314,11 @@ export class GuestClient {
 
   /** The program failed: a diagnostic at the learner's line, and the client ends with the error. */
   private failWith(info: GuestErrorInfo, kind: 'syntax' | 'runtime'): void {
-    if (isOutOfMemory(info) && !this.limits.trip) {
+    if (this.limits.trip) {
+      this.afterTrip(info);
+      return;
+    }
+    if (isOutOfMemory(info)) {
       this.limits.outOfMemory();
       return;
     }

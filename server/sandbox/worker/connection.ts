@@ -251,31 +251,51 @@ export class HostConnection {
    * command fails only if its reply has not arrived by the time the thread could look. The client's
    * own clock (Redlock's elapsed time) still counts the whole wait, so no lock is granted that
    * should not be.
+   *
+   * A `commandTimeout` the learner set counts from the call, as ioredis counts it (a command queued
+   * while connecting included). The lab's own default is only a safety net for a node that never
+   * answers (real ioredis has none), so it counts from when the command can leave: a command issued
+   * before the connection is ready waits for it as ioredis would, bounded by the connect timeout and
+   * the retries. Otherwise a client's first command fails whenever its worker is slow to finish the
+   * handshake — it shares its thread with the other clients booting beside it — which on a busy
+   * machine failed correct programs (lesson 2's reference, Client 1's first SET).
    */
   private answerWithin<T>(reply: Promise<T>): Promise<T> {
-    const ms = positive(this.deps.options.commandTimeout) ?? this.deps.limits.commandTimeoutMs;
+    const asked = positive(this.deps.options.commandTimeout);
+    const ms = asked ?? this.deps.limits.commandTimeoutMs;
     return new Promise<T>((resolve, reject) => {
       let settled = false;
-      const timer = setTimeout(
-        () =>
-          setImmediate(() => {
-            if (settled) return;
-            settled = true;
-            reject(new Error('Command timed out'));
-          }),
-        ms,
-      );
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      const arm = () => {
+        if (settled || timer) return;
+        timer = setTimeout(
+          () =>
+            setImmediate(() => {
+              if (settled) return;
+              settled = true;
+              reject(new Error('Command timed out'));
+            }),
+          ms,
+        );
+      };
+      const redis = this.redis;
+      const waitsForReady = asked === undefined && this.state !== 'ready' && redis !== null;
+      if (waitsForReady) redis.once('ready', arm);
+      else arm();
+      const done = () => {
+        settled = true;
+        if (timer) clearTimeout(timer);
+        if (waitsForReady) redis.off('ready', arm);
+      };
       reply.then(
         (value) => {
           if (settled) return;
-          settled = true;
-          clearTimeout(timer);
+          done();
           resolve(value);
         },
         (error: unknown) => {
           if (settled) return;
-          settled = true;
-          clearTimeout(timer);
+          done();
           reject(error);
         },
       );

@@ -83,6 +83,8 @@ export class GuestRuntime {
   private takeFn: QuickJSHandle | null = null;
   /** The guest's runner for the learner's program; used once. */
   private mainFn: QuickJSHandle | null = null;
+  /** The promise of the learner's top level (its wrapper is an async function). */
+  private mainPromise: QuickJSHandle | null = null;
 
   constructor(private readonly options: GuestRuntimeOptions) {
     const runtime = options.quickjs.newRuntime();
@@ -140,7 +142,29 @@ export class GuestRuntime {
     compiled.value.dispose();
     main.dispose();
     if (result.error) this.onThrow(result.error);
-    else result.value.dispose();
+    else this.mainPromise = result.value;
+  }
+
+  /**
+   * The error the learner's top level was rejected with, if it was: after a limit trips, the guest's own
+   * handlers can no longer run to report it, but its stack still says where the program was.
+   */
+  topLevelRejection(): GuestErrorInfo | null {
+    const promise = this.mainPromise;
+    if (!promise || this.disposed) return null;
+    const ctx = this.context;
+    try {
+      const state = ctx.getPromiseState(promise);
+      if (state.type !== 'rejected') {
+        if (state.type === 'fulfilled' && !state.notAPromise) state.value.dispose();
+        return null;
+      }
+      const info = this.readError(state.error);
+      state.error.dispose();
+      return info;
+    } catch {
+      return null;
+    }
   }
 
   /** The only way the host calls into the running client: a batch of the inbox, or one timer. */
@@ -195,6 +219,7 @@ export class GuestRuntime {
     try {
       this.dispatchFn?.dispose();
       this.takeFn?.dispose();
+      this.mainPromise?.dispose();
       this.context.dispose();
       this.runtime.dispose();
     } catch {
@@ -202,6 +227,7 @@ export class GuestRuntime {
     }
     this.dispatchFn = null;
     this.takeFn = null;
+    this.mainPromise = null;
   }
 
   private onThrow(handle: QuickJSHandle): void {

@@ -17,6 +17,8 @@ const BOOT_SLICE_MS = 2_000;
 
 export class ClientLimits {
   private tripMessage: string | null = null;
+  /** The trip was a slice that never yielded (an endless loop, most likely), not a budget spent over time. */
+  private tripSpun = false;
   private inSlice = false;
   /** CPU charged to this client so far (its own slices only; the lab's boot is free). */
   private cpuUsedMs = 0;
@@ -34,6 +36,11 @@ export class ClientLimits {
   /** Why the run must stop, once a limit is broken; final. */
   get trip(): string | null {
     return this.tripMessage;
+  }
+
+  /** The client was stopped inside one slice that ran too long: somewhere in learner code is a loop worth pointing at. */
+  get spun(): boolean {
+    return this.tripSpun;
   }
 
   /** Inside learner code right now (the host must not tear the client down under it). */
@@ -74,6 +81,7 @@ export class ClientLimits {
     const overrun = this.meter.overrun();
     if (overrun === null) return false;
     this.tripMessage = this.overrunMessage(overrun);
+    this.tripSpun = overrun !== 'total';
     return true;
   }
 

@@ -47,7 +47,8 @@ export class SandboxRun implements RunServices {
       this.script = '';
       this.headLength = 0;
       this.diagnostic(compiled.diagnostic);
-      this.finish('syntax-error', compiled.diagnostic.message);
+      const { message, line } = compiled.diagnostic;
+      this.finish('syntax-error', `${message} (line ${line})`);
       return;
     }
     this.script = compiled.script;
@@ -130,10 +131,12 @@ export class SandboxRun implements RunServices {
   }
 
   limitBroken(offender: GuestClient, message: string): void {
-    offender.end('limit', message);
-    this.diagnostic({ client: offender.id, severity: 'error', kind: 'limit', message, line: 1, column: 1 });
+    const where = offender.limitLocation();
+    const said = where ? `${message} It was at line ${where.line}.` : message;
+    offender.end('limit', said);
+    this.diagnostic({ client: offender.id, severity: 'error', kind: 'limit', message, line: where?.line ?? 1, column: where?.column ?? 1 });
     this.endAll('stopped');
-    this.finish('limit', message);
+    this.finish('limit', said);
   }
 
   stop(): void {
