@@ -20,13 +20,15 @@ export interface VerdictViewProps {
   onShow?: (window: TimeWindow) => void;
   /** The lab-clock time shown as 0 (the run's start), as on the timeline's axis. */
   timeOrigin?: number;
+  /** Said before any verdict: how this page gets one. */
+  empty?: string;
 }
 
-export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow, timeOrigin = 0 }: VerdictViewProps) {
+export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow, timeOrigin = 0, empty = 'Run your program to get a verdict.' }: VerdictViewProps) {
   if (!verdict) {
     return (
       <p className={styles.empty} data-testid="verdict" data-valid="none">
-        {running ? 'Checking as the run goes…' : 'Run your program to get a verdict.'}
+        {running ? 'Checking as the run goes…' : empty}
       </p>
     );
   }
