@@ -39,11 +39,14 @@ export class NodesAt {
   private t = -Infinity;
   private keyspace = new Keyspace([]);
   private past = new Map<number, Past>();
+  /** The last answer, given again while nothing before the moment changed (a live run appending after it). */
+  private last: { t: number; nodes: readonly NodeView[]; moments: Record<number, NodeMoment> } | null = null;
 
   /** Each of `nodes` as it was at lab time `t` in `history` (sorted by seq, so by t). */
   at(history: readonly HistoryEvent[], t: number, nodes: readonly NodeView[]): Record<number, NodeMoment> {
     if (!this.canContinue(history, t)) this.restart(history);
     this.source = history;
+    const from = this.index;
     while (this.index < history.length) {
       const event = history[this.index];
       if (event === undefined || event.t > t) break;
@@ -51,8 +54,11 @@ export class NodesAt {
       this.index++;
     }
     this.t = t;
+    const last = this.last;
+    if (last && last.t === t && last.nodes === nodes && this.index === from) return last.moments;
     const moments: Record<number, NodeMoment> = {};
     for (const live of nodes) moments[live.id] = this.moment(live, t);
+    this.last = { t, nodes, moments };
     return moments;
   }
 
@@ -69,6 +75,7 @@ export class NodesAt {
     this.t = -Infinity;
     this.keyspace = new Keyspace([]);
     this.past = new Map();
+    this.last = null;
   }
 
   private pastOf(node: number): Past {
