@@ -63,23 +63,28 @@ export function JoinCode({ code, link }: { code: string; link: string }) {
 }
 
 /** The shared lab: nodes, verdict, timeline and what happened, through the same components as a personal lab. */
-export function SharedLab({ extraTabs, note }: { extraTabs?: ReactNode; note?: ReactNode }) {
+export function SharedLab({ extraTabs, note, emptyVerdict }: { extraTabs?: ReactNode; note?: ReactNode; emptyVerdict: string }) {
   const hasLab = useLabStore((s) => s.labId !== null);
   const clients = useLabStore((s) => s.run.info?.clients ?? (s.clients || 3));
   const demoTitle = useClassroom((s) => s.demo?.title ?? null);
   const seed = useClassroom((s) => s.demo?.seed ?? null);
   return (
     <section className={styles.lab} aria-label="The class's lab">
-      {note}
-      <CommandErrors />
-      {demoTitle && (
-        <p className={styles.demoLine} data-testid="current-demo">
-          Demo: <strong>{demoTitle}</strong> · random seed <code>{seed}</code>
-        </p>
-      )}
-      {hasLab ? <ClusterView /> : <p className={styles.muted}>The class&apos;s nodes appear here once you are in the class.</p>}
+      <div className={styles.labHead}>
+        {note}
+        <CommandErrors />
+        {demoTitle && (
+          <p className={styles.demoLine} data-testid="current-demo">
+            Demo: <strong>{demoTitle}</strong> · random seed <code>{seed}</code>
+          </p>
+        )}
+      </div>
+      {/* On a projector the nodes lead; on a phone the verdict does (classroom.module.css re-orders them). */}
+      <div className={styles.clusterSlot}>
+        {hasLab ? <ClusterView /> : <p className={styles.muted}>The class&apos;s nodes appear here once you are in the class.</p>}
+      </div>
       <div className={styles.labRow}>
-        <VerdictPanel />
+        <VerdictPanel empty={emptyVerdict} />
         <RecentHistory limit={6} />
       </div>
       <Timeline defaultClients={clients} />

@@ -66,7 +66,7 @@ function ConsoleBody({ code, course }: { code: string; course: CourseLesson[] })
         <div className={styles.consoleGrid}>
           <div className={styles.mainColumn}>
             <DemoPanel />
-            <SharedLab extraTabs={<InstructorTabs />} />
+            <SharedLab extraTabs={<InstructorTabs />} emptyVerdict="Run a demo to get a verdict." />
           </div>
           <aside className={styles.sideColumn} aria-label="The class">
             <Roster course={course} />
@@ -90,8 +90,8 @@ function InstructorTabs() {
           label: 'Clients & links',
           panel: (
             <div className={styles.clientsTab}>
-              <ClientControls defaultClients={clients} />
-              <LinkGrid />
+              <ClientControls defaultClients={clients} idleHint="Run a demo to pause or crash its clients while it runs." />
+              <LinkGrid clients={clients} />
             </div>
           ),
         },

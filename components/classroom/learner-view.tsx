@@ -50,6 +50,7 @@ function LearnerBody({ code, course }: { code: string; course: CourseLesson[] })
           <FollowBanner course={course} />
           <ProgressReporter course={course} />
           <SharedLab
+            emptyVerdict="The verdict appears here when your instructor runs a demo."
             note={
               <p className={styles.watchNote} data-testid="watch-note">
                 <strong>Your instructor drives this lab.</strong> Watch the nodes, the verdict and the timeline change as they break it. Your own

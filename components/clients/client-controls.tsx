@@ -20,7 +20,13 @@ const PAUSE_LENGTHS: ReadonlyArray<{ ms: number; words: string }> = [
   { ms: 0, words: 'until resumed' },
 ];
 
-export function ClientControls({ defaultClients }: { defaultClients: number }) {
+export interface ClientControlsProps {
+  defaultClients: number;
+  /** Said while nothing runs: how this page runs something (the default: it has an editor). */
+  idleHint?: string;
+}
+
+export function ClientControls({ defaultClients, idleHint = 'Run your program to pause or crash its clients while it runs.' }: ClientControlsProps) {
   const history = useLabStore((s) => s.history);
   const info = useLabStore((s) => s.run.info);
   const phase = useLabStore((s) => s.run.phase);
@@ -36,7 +42,7 @@ export function ClientControls({ defaultClients }: { defaultClients: number }) {
       <h2 id="clients-title" className={styles.title}>
         Clients
       </h2>
-      {!active && <p className={styles.hint}>Run your program to pause or crash its clients while it runs.</p>}
+      {!active && <p className={styles.hint}>{idleHint}</p>}
       <ul className={styles.list}>
         {statuses.map((status, i) => (
           <ClientRow key={i + 1} client={i + 1} status={status} active={active} />

@@ -18,11 +18,16 @@ function linkWords(link: LinkView | undefined): string {
   return 'ok';
 }
 
-export function LinkGrid() {
+export interface LinkGridProps {
+  /** Only Clients 1…clients (a classroom demo's); the lab may hold links for more, from an earlier run. */
+  clients?: number;
+}
+
+export function LinkGrid({ clients }: LinkGridProps = {}) {
   const lab = useLabClient();
   const links = useLabStore((s) => s.links);
   const nodeIds = useLabStore(useShallow((s) => s.nodeIds));
-  const clientIds = [...new Set(links.map((l) => l.client))].sort((a, b) => a - b);
+  const clientIds = [...new Set(links.map((l) => l.client))].filter((c) => clients === undefined || c <= clients).sort((a, b) => a - b);
   const byPair = new Map(links.map((l) => [`${l.client}:${l.node}`, l] as const));
 
   return (

@@ -4,7 +4,8 @@
  * persistence, a pending delayed restart, what the lab last did to it (a
  * script it stopped, a restart over budget), its lock keys, and its faults.
  * Reads only its own node from the store, so a change on Node 3 does not
- * re-render Node 1.
+ * re-render Node 1. With a `moment` (the time-travel cursor) it shows the
+ * node as it was then, and no fault buttons.
  */
 import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
@@ -14,19 +15,32 @@ import { NodeIntervention } from './node-intervention';
 import { PERSISTENCE_WORDS, roleWords } from './node-words';
 import { StateIcon } from './state-icon';
 import { LockKeyRow } from './lock-key-row';
+import type { NodeMoment } from './nodes-at';
 import styles from './cluster.module.css';
 
-export function NodeCard({ nodeId }: { nodeId: number }) {
-  const node = useLabStore((s) => s.nodes[nodeId]);
-  const peaks = useLabStore((s) => s.ttlPeaks[nodeId]);
-  const counting = node !== undefined && (node.restartDueAt !== null || node.keys.some((k) => k.pttl > 0));
-  const now = useLabClock(counting);
+export interface NodeCardProps {
+  nodeId: number;
+  /** The node at the time-travel cursor, instead of now. */
+  moment?: NodeMoment;
+  /** Lab time of `moment`. */
+  at?: number;
+}
+
+export function NodeCard({ nodeId, moment, at }: NodeCardProps) {
+  const liveNode = useLabStore((s) => s.nodes[nodeId]);
+  const livePeaks = useLabStore((s) => s.ttlPeaks[nodeId]);
+  const past = moment !== undefined && at !== undefined;
+  const node = past ? moment.node : liveNode;
+  const peaks = past ? moment.peaks : livePeaks;
+  const counting = !past && node !== undefined && (node.restartDueAt !== null || node.keys.some((k) => k.pttl > 0));
+  const clock = useLabClock(counting);
+  const now = past ? at : clock;
   const readOnly = useLabReadOnly();
   if (!node) return null;
 
   const titleId = `node-${node.id}-title`;
   return (
-    <section className={styles.card} data-state={node.state} aria-labelledby={titleId}>
+    <section className={styles.card} data-state={node.state} data-moment={past || undefined} aria-labelledby={titleId}>
       <header className={styles.cardHeader}>
         <h3 id={titleId} className={styles.cardTitle}>
           {node.label}
@@ -85,7 +99,7 @@ export function NodeCard({ nodeId }: { nodeId: number }) {
         {node.keysTruncated && <p className={styles.empty}>More keys exist; only the first ones are shown.</p>}
       </div>
 
-      {!readOnly && <NodeControls node={node} />}
+      {!readOnly && !past && <NodeControls node={node} />}
     </section>
   );
 }

@@ -5,7 +5,8 @@
  *
  * A button that does not apply to the node's state is marked aria-disabled
  * rather than disabled, so keyboard focus stays on it after a click changes
- * the state (a disabled button would drop focus to the page).
+ * the state (a disabled button would drop focus to the page); and it leaves
+ * the tab order, so Tab does not stop on twenty buttons that do nothing.
  */
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { PERSISTENCE_MODES, type NodeView, type Persistence } from '@/lib/cluster';
@@ -31,6 +32,7 @@ export function ControlButton({ name, enabled, onPress, variant = 'normal', chil
       data-variant={variant}
       aria-label={name}
       aria-disabled={usable ? undefined : true}
+      tabIndex={usable ? undefined : -1}
       aria-busy={pending || undefined}
       onClick={() => {
         if (usable) onPress();

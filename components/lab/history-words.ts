@@ -115,10 +115,19 @@ function explainedByNemesis(history: readonly HistoryEvent[], index: number, eve
   return false;
 }
 
+/** How far apart two node changes may be and still be told as one line ("Nodes 1, 2 and 3 are up"). */
+const GROUP_WITHIN_MS = 2_000;
+
+function nodeList(nodes: readonly number[]): string {
+  return `Nodes ${[...nodes].sort((a, b) => a - b).join(', ')}`;
+}
+
 /**
  * The newest `limit` lines, newest first. A node's state change caused by
  * a nemesis operation is told once (by the operation); neighbouring nodes
- * that changed the same way for the same reason (the lab starting) share one line.
+ * that changed the same way for the same reason at about the same time (the
+ * lab starting) share one line, each node once: the same node changing again
+ * later (another run's fresh lab) is another line.
  */
 export function recentLines(history: readonly HistoryEvent[], limit: number): HistoryLine[] {
   const lines: HistoryLine[] = [];
@@ -128,10 +137,16 @@ export function recentLines(history: readonly HistoryEvent[], limit: number): Hi
     if (event === undefined) continue;
     if (event.type === 'node') {
       if (explainedByNemesis(history, i, event)) continue;
-      if (group && group.state === event.state && group.reason === event.reason) {
-        group.nodes.unshift(event.node);
+      const joins =
+        group !== null &&
+        group.state === event.state &&
+        group.reason === event.reason &&
+        !group.nodes.includes(event.node) &&
+        group.line.t - event.t <= GROUP_WITHIN_MS;
+      if (group && joins) {
+        group.nodes.push(event.node);
         const why = event.reason ? `: ${event.reason}` : '';
-        group.line.text = `Nodes ${[...group.nodes].sort((a, b) => a - b).join(', ')} are ${event.state}${why}`;
+        group.line.text = `${nodeList(group.nodes)} are ${event.state}${why}`;
         group.line.t = event.t;
         continue;
       }

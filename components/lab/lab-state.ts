@@ -42,6 +42,10 @@ export interface LabData {
   nextSeq: number;
   /** True once events were missed (a batch started past nextSeq), so the history shown is incomplete. */
   historyGap: boolean;
+  /** The first history seq of this page's view (the snapshot's `historyFrom`). */
+  historyFrom: number;
+  /** Lab clock when this page's view of the lab began (its first snapshot); see `viewOrigin`. */
+  viewStartT: number | null;
 }
 
 export const emptyLabData = (): LabData => ({
@@ -58,7 +62,30 @@ export const emptyLabData = (): LabData => ({
   historyBytes: 0,
   nextSeq: 0,
   historyGap: false,
+  historyFrom: 0,
+  viewStartT: null,
 });
+
+/**
+ * Whether `snapshot` starts a new view of the lab: another lab, or the same lab
+ * rebuilt for this page (its history starts later). Nothing of the view before
+ * — its run, verdict, cursor — belongs to this one.
+ */
+export function startsNewView(data: Pick<LabData, 'labId' | 'historyFrom'>, snapshot: LabSnapshot): boolean {
+  return data.labId !== snapshot.labId || (snapshot.historyFrom ?? 0) > data.historyFrom;
+}
+
+/**
+ * The lab-clock time this page's view counts from before any run: when the
+ * page first saw the lab, or its first event if the view (a reload) holds
+ * older ones. Never the lab's own start, which for a lab taken from the warm
+ * reserve or kept from another page was minutes before the learner arrived.
+ */
+export function viewOrigin(data: Pick<LabData, 'viewStartT' | 'history'>): number {
+  const first = data.history[0]?.t;
+  if (data.viewStartT === null) return first ?? 0;
+  return first === undefined ? data.viewStartT : Math.min(first, data.viewStartT);
+}
 
 function peaksFor(node: NodeView, previous: Record<string, TtlPeak> | undefined): Record<string, TtlPeak> {
   const peaks: Record<string, TtlPeak> = {};
@@ -80,6 +107,7 @@ function nextOffset(current: number | null, localNow: number, labNow: number): n
 export function reduceSnapshot(data: LabData, snapshot: LabSnapshot, localNow: number): LabData {
   const sameLab = data.labId === snapshot.labId;
   const from = snapshot.historyFrom ?? 0;
+  const newView = startsNewView(data, snapshot);
   const sorted = [...snapshot.nodes].sort((a, b) => a.id - b.id);
   const nodes: Record<number, NodeView> = {};
   const ttlPeaks: Record<number, Record<string, TtlPeak>> = {};
@@ -102,6 +130,9 @@ export function reduceSnapshot(data: LabData, snapshot: LabSnapshot, localNow: n
     historyBytes: sameLab ? data.historyBytes : 0,
     nextSeq: sameLab ? Math.max(data.nextSeq, from) : from,
     historyGap: sameLab ? data.historyGap : false,
+    // A snapshot pushed during the view (a run restoring the lab) has no `historyFrom`: the view goes on.
+    historyFrom: sameLab ? Math.max(data.historyFrom, from) : from,
+    viewStartT: newView ? snapshot.now : data.viewStartT,
   };
 }
 

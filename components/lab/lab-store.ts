@@ -29,6 +29,7 @@ import {
   reduceLinksDiff,
   reduceNodesDiff,
   reduceSnapshot,
+  startsNewView,
   type LabData,
 } from './lab-state';
 import {
@@ -144,7 +145,20 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     view: emptyViewData(),
     actions: {
       setConnection: (connection, message = null) => set({ connection, connectionMessage: message }),
-      receiveSnapshot: (snapshot, localNow) => set((s) => reduceSnapshot(s, snapshot, localNow)),
+      receiveSnapshot: (snapshot, localNow) =>
+        set((s) => {
+          const lab = reduceSnapshot(s, snapshot, localNow);
+          if (!startsNewView(s, snapshot)) return lab;
+          // The lab was rebuilt for this page (or is another lab): the run, verdict, checks and
+          // time travel shown so far were the previous page's, and must not sit beside this one's code.
+          return {
+            ...lab,
+            run: { ...emptyRunData(), started: s.run.started },
+            exercise: emptyExerciseData(),
+            explore: emptyExploreData(),
+            view: { ...emptyViewData(), speed: s.view.speed },
+          };
+        }),
       receiveNodes: (diff, localNow) => set((s) => reduceNodesDiff(s, diff, localNow)),
       receiveLinks: (diff) => set((s) => reduceLinksDiff(s, diff)),
       receiveHistory: (batch) => set((s) => reduceHistory(s, batch)),

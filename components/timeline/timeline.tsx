@@ -267,31 +267,33 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
       </div>
       <details className={styles.asText}>
         <summary>Timeline as text</summary>
-        <table className={styles.laneTable} data-testid="timeline-lanes">
-          <caption className="visually-hidden">What each client did</caption>
-          <thead>
-            <tr>
-              <th scope="col">Client</th>
-              <th scope="col">Critical sections</th>
-              <th scope="col">Lock holds</th>
-              <th scope="col">Failed acquires</th>
-              <th scope="col">Pauses</th>
-              <th scope="col">Summary</th>
-            </tr>
-          </thead>
-          <tbody>
-            {summary.lanes.map((lane) => (
-              <tr key={lane.client} data-client={lane.client} data-sections={lane.sections} data-pauses={lane.pauses}>
-                <th scope="row">{lane.label}</th>
-                <td>{lane.sections}</td>
-                <td>{lane.holds}</td>
-                <td>{lane.failedAcquires}</td>
-                <td>{lane.pauses}</td>
-                <td>{lane.words}</td>
+        <div className={styles.tableScroll}>
+          <table className={styles.laneTable} data-testid="timeline-lanes">
+            <caption className="visually-hidden">What each client did</caption>
+            <thead>
+              <tr>
+                <th scope="col">Client</th>
+                <th scope="col">Critical sections</th>
+                <th scope="col">Lock holds</th>
+                <th scope="col">Failed acquires</th>
+                <th scope="col">Pauses</th>
+                <th scope="col">Summary</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {summary.lanes.map((lane) => (
+                <tr key={lane.client} data-client={lane.client} data-sections={lane.sections} data-pauses={lane.pauses}>
+                  <th scope="row">{lane.label}</th>
+                  <td>{lane.sections}</td>
+                  <td>{lane.holds}</td>
+                  <td>{lane.failedAcquires}</td>
+                  <td>{lane.pauses}</td>
+                  <td>{lane.words}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         <h3 className={styles.subTitle}>Lab events</h3>
         {summary.labEvents.length === 0 ? (
           <p className={styles.muted}>No node or link fault during this run.</p>

@@ -5,7 +5,12 @@ import { useShownOrigin, useShownVerdict } from '@/components/workspace/use-show
 import { VerdictView } from './verdict-view';
 import styles from './verdict.module.css';
 
-export function VerdictPanel() {
+export interface VerdictPanelProps {
+  /** What to say before any verdict, where this page runs things (the default: it has an editor). */
+  empty?: string;
+}
+
+export function VerdictPanel({ empty }: VerdictPanelProps = {}) {
   const verdict = useShownVerdict();
   const timeOrigin = useShownOrigin();
   const replay = useLabStore((s) => s.view.replay);
@@ -34,7 +39,7 @@ export function VerdictPanel() {
           The run could not start: {startError}
         </p>
       ) : (
-        <VerdictView verdict={verdict} running={running} outcome={outcome} recordedVerdict={replay?.verdict ?? null} onShow={focusWindow} timeOrigin={timeOrigin} />
+        <VerdictView {...(empty ? { empty } : {})} verdict={verdict} running={running} outcome={outcome} recordedVerdict={replay?.verdict ?? null} onShow={focusWindow} timeOrigin={timeOrigin} />
       )}
     </section>
   );

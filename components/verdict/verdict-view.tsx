@@ -22,12 +22,14 @@ export interface VerdictViewProps {
   onShow?: (window: TimeWindow) => void;
   /** The lab-clock time shown as 0 (the run's start), as on the timeline's axis. */
   timeOrigin?: number;
+  /** Said before any verdict: how this page gets one. */
+  empty?: string;
 }
 
 /** An ended run that left nothing to check is not "not decided (yet)": nothing more will come. */
 const NOTHING_CHECKED = 'Nothing to check: the run ended before any client took a lock, entered a job or wrote to the store.';
 
-export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow, timeOrigin = 0 }: VerdictViewProps) {
+export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow, timeOrigin = 0, empty = 'Run your program to get a verdict.' }: VerdictViewProps) {
   // A program that did not compile never ran: there is no history to judge, so no verdict — not even "unknown".
   const syntaxError = outcome ? notCompiled(outcome) : null;
   if (syntaxError !== null) {
@@ -48,7 +50,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
   if (!verdict) {
     return (
       <p className={styles.empty} data-testid="verdict" data-valid="none">
-        {running ? 'Checking as the run goes…' : 'Run your program to get a verdict.'}
+        {running ? 'Checking as the run goes…' : empty}
       </p>
     );
   }

@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import type { Verdict } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import { useLabStore } from '@/components/lab/lab-provider';
+import { viewOrigin } from '@/components/lab/lab-state';
 import { lowerBoundT, upperBoundT } from '@/components/lab/run-state';
 import { runOrigin } from './run-file';
 
@@ -22,7 +23,7 @@ export interface ShownRun {
   cursorT: number | null;
   /** The run is still going (live). */
   live: boolean;
-  /** The lab-clock time shown as 0: the run's start (0 before any run, where the lab's own clock shows). */
+  /** The lab-clock time shown as 0: the run's start, or before any run when this page's view began. */
   origin: number;
 }
 
@@ -33,6 +34,7 @@ export function useShownRun(defaultClients: number): ShownRun {
   const phase = useLabStore((s) => s.run.phase);
   const replay = useLabStore((s) => s.view.replay);
   const cursorT = useLabStore((s) => s.view.cursorT);
+  const pageOrigin = useLabStore(viewOrigin);
 
   const all = useMemo(() => {
     if (replay) return replay.history;
@@ -50,7 +52,7 @@ export function useShownRun(defaultClients: number): ShownRun {
     recorded: replay !== null,
     cursorT,
     live: !replay && (phase === 'running' || phase === 'starting' || phase === 'stopping'),
-    origin: replay ? runOrigin(replay) : (startedAt ?? 0),
+    origin: replay ? runOrigin(replay) : (startedAt ?? pageOrigin),
   };
 }
 
@@ -58,7 +60,8 @@ export function useShownRun(defaultClients: number): ShownRun {
 export function useShownOrigin(): number {
   const replay = useLabStore((s) => s.view.replay);
   const startedAt = useLabStore((s) => s.run.info?.startedAt ?? null);
-  return replay ? runOrigin(replay) : (startedAt ?? 0);
+  const pageOrigin = useLabStore(viewOrigin);
+  return replay ? runOrigin(replay) : (startedAt ?? pageOrigin);
 }
 
 export function useShownVerdict(): Verdict | null {

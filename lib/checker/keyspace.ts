@@ -100,6 +100,8 @@ export interface KeyspaceObserver {
   persisted?(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, entry: KeyEntry | undefined): void;
 }
 
+const NO_ENTRIES: ReadonlyMap<string, KeyEntry> = new Map();
+
 const CALLED = /\bcall\(\s*['"]([a-zA-Z]+)['"]/g;
 
 export class Keyspace {
@@ -116,6 +118,11 @@ export class Keyspace {
   private readonly scriptCommands = new Map<string, ReadonlySet<string>>();
 
   constructor(private readonly observers: readonly KeyspaceObserver[]) {}
+
+  /** What the model holds on `node` (live or expired: compare `expiresAt`); the model's entries, to read only. */
+  entriesOf(node: number): ReadonlyMap<string, KeyEntry> {
+    return this.nodes.get(node) ?? NO_ENTRIES;
+  }
 
   /** Invocations still waiting for a completion (indeterminate if the history is final). */
   pendingCount(): number {

@@ -253,7 +253,8 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       const runs = runsByLab.get(lab);
       if (runs) {
         runsByLab.delete(lab);
-        await runs.stop();
+        // Retired, not only stopped: a check or a search of the page left would start its next run here.
+        await runs.retire();
       }
       lab.clients = clients;
       await lab.restore(topology);

@@ -134,6 +134,11 @@ export class LabRuns extends EventEmitter<Events> {
   private last: { info: RunInfo; ended: RunEnded } | null = null;
   /** Aborts the wait for admission of a run that a newer Run (or Stop) replaced. */
   private waitingFor: AbortController | null = null;
+  /**
+   * Set when the lab was rebuilt for another page: a "Check my solution" or an Explore of the page
+   * the tab left would otherwise go on starting runs in the rebuilt lab, shown to the new page.
+   */
+  private retired = false;
 
   constructor(
     private readonly lab: Lab,
@@ -184,6 +189,7 @@ export class LabRuns extends EventEmitter<Events> {
   }
 
   private async startNow(input: RunStart, options: RunOptions): Promise<RunInfo> {
+    this.refuseIfRetired();
     const { code, clients: asked, limits: askedLimits, checker: checkerSettings, topology, fresh } = input;
     // One seed for the whole run, reported in RunInfo so it can be replayed: the one asked for, else the
     // scenario's, else a fresh one. With a scenario it is the scenario's seed too, so its schedule and the
@@ -236,6 +242,7 @@ export class LabRuns extends EventEmitter<Events> {
     const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided } = request;
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
+    this.refuseIfRetired();
     const topologyDiffers =
       topology !== undefined &&
       (topology.kind !== lab.topology.kind || topology.nodes !== lab.topology.nodes || topology.persistence !== lab.topology.persistence);
@@ -388,6 +395,16 @@ export class LabRuns extends EventEmitter<Events> {
       if (this.active === run) this.emit('verdict', { runId: run.runId, verdict: run.checker.verdict() });
     }, VERDICT_INTERVAL_MS);
     run.verdictTimer.unref();
+  }
+
+  /** Stops the current run for good: no run starts here again (the lab was rebuilt for another page). */
+  retire(): Promise<RunEnded | null> {
+    this.retired = true;
+    return this.stop();
+  }
+
+  private refuseIfRetired(): void {
+    if (this.retired) throw new LabOperationError('conflict', 'You left the page this was running for, so it stopped.');
   }
 
   /** Stops the current run (if any) and resolves with how it ended. */

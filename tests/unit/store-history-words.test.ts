@@ -95,6 +95,14 @@ describe('recentLines', () => {
     expect(lines[0]).toMatchObject({ text: 'Nodes 1, 2, 3 are up: started', t: 151 });
   });
 
+  it('names each node once, and tells a later fresh lab as another line', () => {
+    // Three runs that each started from a fresh lab: the same five nodes came up three times.
+    const history: HistoryEvent[] = [0, 1, 2].flatMap((run) => [1, 2, 3, 4, 5].map((n) => nodeState(run * 5 + n - 1, run * 10_000 + n, n, 'up', 'started')));
+    const lines = recentLines(history, 10);
+    expect(lines.map((l) => l.text)).toEqual(['Nodes 1, 2, 3, 4, 5 are up: started', 'Nodes 1, 2, 3, 4, 5 are up: started', 'Nodes 1, 2, 3, 4, 5 are up: started']);
+    expect(lines.map((l) => l.t)).toEqual([20_001, 10_001, 1]);
+  });
+
   it('tells what the node guard did in its own words, and its restart once', () => {
     const history: HistoryEvent[] = [
       { seq: 0, t: 800, type: 'guard', node: 4, action: 'script-killed', cause: 'busy-script', detail: 'Script stopped: it ran over 0.5 s without ending' },
