@@ -2,8 +2,8 @@
  * "Check my solution" on a machine that keeps the lab waiting for a CPU
  * (stood in for by a `disturbed` that says yes to every run): a failure is
  * played again, and a failure seen only in disturbed runs is never a fail —
- * the answer is "not decided". A pass is not discounted. Real labs, real
- * redis-server processes, the lesson 1 exercise.
+ * the answer is "not decided". A pass is not discounted. Real lab, real
+ * redis-server process, the lesson 1 exercise.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,18 +47,8 @@ it('a wrong answer that fails only while the machine is busy is "not decided", n
   const failing = result.runs.filter((r) => !r.passed);
   expect(failing.length).toBeGreaterThan(0);
   expect(ended.length).toBeGreaterThanOrEqual(result.total + DISTURBED_PLAYS - 1);
+  // A pass is never discounted: the items the starter does pass count as passed, disturbed or not.
+  expect(result.runs.filter((r) => r.passed).length).toBeGreaterThan(0);
 });
-
-it('the reference solution still passes when every run is disturbed: a pass is never discounted', { timeout: 240_000 }, async () => {
-  const result = await gradeExercise(lesson, lesson.solution, runs, undefined, [], () => true);
-  expect(result.busy, JSON.stringify(result.runs.filter((r) => !r.passed))).toBeUndefined();
-  expect(result.passed).toBe(true);
-});
-
-it('with a quiet machine the same wrong answer fails, with what broke', { timeout: 240_000 }, async () => {
-  const starter = programSource(lesson, lesson.exercise.knownWrong);
-  const result = await gradeExercise(lesson, starter, runs, undefined, [], () => false);
-  expect(result.passed).toBe(false);
-  expect(result.busy).toBeUndefined();
-  expect(result.failure?.message.length).toBeGreaterThan(30);
-});
+// The same answer on a quiet machine is rejected with what broke, and the reference solution passes:
+// tests/integration/lessons/ grades both for every lesson.
