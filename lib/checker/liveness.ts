@@ -219,9 +219,13 @@ export class Liveness {
   private quorumState(resource: string): { up: number; nodes: number; quorum: number } {
     // Runs on every failed acquire: count without building arrays.
     const lockNodes = this.holds.nodesOf(resource);
+    const known = this.holds.quorumOf(resource);
+    // A quorum of q means the lock lives on at least 2q − 1 nodes: Redlock's events name only the votes it
+    // had when it decided, so with three of five nodes down the nodes seen are too few — count the lab's.
+    const tooFewSeen = known !== undefined && lockNodes.size < 2 * known - 1 && (this.configuredNodes ?? 0) >= 2 * known - 1;
     let total = 0;
     let up = 0;
-    if (lockNodes.size > 0) {
+    if (lockNodes.size > 0 && !tooFewSeen) {
       for (const node of lockNodes) {
         total += 1;
         if (this.nodeUp.get(node) ?? true) up += 1;
@@ -230,7 +234,7 @@ export class Liveness {
       total = this.configuredNodes ?? Math.max(this.maxNode, 1);
       for (let node = 1; node <= total; node++) if (this.nodeUp.get(node) ?? true) up += 1;
     }
-    const quorum = this.holds.quorumOf(resource) ?? Math.floor(total / 2) + 1;
+    const quorum = known ?? Math.floor(total / 2) + 1;
     return { up, nodes: total, quorum };
   }
 

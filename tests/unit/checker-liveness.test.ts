@@ -40,6 +40,18 @@ describe('checker: liveness', () => {
     expect(result.notes[0]).toContain('only 2 of 5 nodes were up (quorum 3)');
   });
 
+  it('Redlock with three of five nodes down: the note counts the lab’s five nodes, not only the votes it saw', () => {
+    // Redlock's lock events name only the nodes it had answers from when it decided: here three, with a quorum of 3.
+    const h = history();
+    for (let n = 1; n <= 5; n++) h.at(0).node(n, 'up');
+    h.at(5).acquired(1, 'lock', { ttlMs: 500, votes: [1, 2, 3], of: 3, quorum: 3 }).at(50).released(1);
+    h.at(60).node(3, 'down').node(4, 'down').node(5, 'down');
+    for (let t = 100; t <= 8000; t += 500) h.at(t).failed(2);
+    const result = check(h.build(), { livenessBoundMs: 1000, nodes: 5 }).checks.liveness;
+    expect(result.valid).toBe('held');
+    expect(result.notes[0]).toContain('only 2 of 5 nodes were up (quorum 3)');
+  });
+
   it('an acquire whose reply timed out may have set the key: failing until its TTL runs out is no violation (a correct lock under load)', () => {
     // Client 3's SET NX PX 5000 is sent at 1000 and times out at 1500: the key may be on the node until 6500.
     const h = history().at(0).redis(1, 1, 'SET', ['lock', 'a', 'NX', 'PX', '5000'], 'OK').at(50).redis(1, 1, 'DEL', ['lock'], 1);
