@@ -118,6 +118,13 @@ export interface RunVerdict {
   verdict: Verdict;
 }
 
+/**
+ * A run whose processes waited this long for a CPU within one second was disturbed by a busy machine: its
+ * timing-dependent outcomes (a break that did not show, a timeout) may be the machine's. The grader's
+ * default (server/grading/disturbance.ts); the verdict says so to the learner.
+ */
+export const DISTURBED_CPU_WAIT_MS = 300;
+
 export interface RunEnded {
   runId: string;
   outcome: RunOutcome;

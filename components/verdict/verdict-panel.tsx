@@ -2,6 +2,7 @@
 /** The verdict panel: the live run's verdict, or a recorded run's re-checked one. */
 import { useLabStore } from '@/components/lab/lab-provider';
 import { useShownOrigin, useShownVerdict } from '@/components/workspace/use-shown-run';
+import { BusyRunNote } from './busy-run-note';
 import { VerdictView } from './verdict-view';
 import styles from './verdict.module.css';
 
@@ -22,6 +23,8 @@ export function VerdictPanel({ empty }: VerdictPanelProps = {}) {
   // Whose program the verdict is about, and in which scenario: a verdict never stands apart from what ran.
   const program = useLabStore((s) => s.run.program);
   const scenarioTitle = useLabStore((s) => s.run.scenario?.title ?? null);
+  // A busy machine can hide a timing-dependent break or cause a timeout: say so rather than let the verdict stand alone.
+  const cpuWaitMs = useLabStore((s) => (replay ? (replay.ended?.cpuWaitMs ?? 0) : (s.run.ended?.cpuWaitMs ?? 0)));
   const about = !replay && phase !== 'idle' && program ? `Ran ${program}${scenarioTitle ? ` in “${scenarioTitle}”` : ', no scenario'}` : null;
 
   return (
@@ -34,6 +37,7 @@ export function VerdictPanel({ empty }: VerdictPanelProps = {}) {
           {about}
         </p>
       )}
+      <BusyRunNote cpuWaitMs={cpuWaitMs} />
       {startError && !replay ? (
         <p role="alert" className={styles.error}>
           The run could not start: {startError}

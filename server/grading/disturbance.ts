@@ -13,10 +13,10 @@
  * cannot make them miss, and a wrong lock must still fail an undisturbed run
  * to be told it is wrong.
  */
-import type { RunEnded } from '@/lib/run';
+import { DISTURBED_CPU_WAIT_MS, type RunEnded } from '@/lib/run';
 
 /** Waiting for a CPU this long within one second disturbs a run. On an idle machine it is ~0. */
-export const CPU_WAIT_LIMIT_MS = positive(process.env.LOCKLAB_GRADING_CPU_WAIT_MS) ?? 300;
+export const CPU_WAIT_LIMIT_MS = positive(process.env.LOCKLAB_GRADING_CPU_WAIT_MS) ?? DISTURBED_CPU_WAIT_MS;
 /** How many times a failure in a disturbed run is played (the first included) before "too busy to tell". */
 export const DISTURBED_PLAYS = positive(process.env.LOCKLAB_GRADING_DISTURBED_PLAYS) ?? 3;
 
