@@ -3,33 +3,10 @@
  * "unknown" verdict, no run to export, no negative time on the axis), an endless loop is marked at its line.
  * Screenshots go to test-results/screenshots/ for a person to look at.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { button, openPlayground, setCode, startAsNewLearner } from './support/learner';
 
-const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
-
-async function openPlayground(page: Page) {
-  await page.goto('/playground');
-  await expect(page.getByText('Lab running')).toBeVisible({ timeout: 30_000 });
-  await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
-}
-
-/** Replaces the editor's text as a learner would (select all, then type it in one go). */
-async function setCode(page: Page, code: string) {
-  await page.locator('.monaco-editor .view-lines').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
-  await expect(page.locator('.monaco-editor .view-lines')).toContainText(code.split('\n')[0] ?? '');
-}
-
-test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => {
-    if (!sessionStorage.getItem('e2e-started')) {
-      localStorage.clear();
-      sessionStorage.setItem('e2e-started', '1');
-    }
-  });
-});
+test.beforeEach(async ({ page }) => startAsNewLearner(page));
 
 test('a syntax error: the program did not run, nothing to export, the axis starts at 0', async ({ page }) => {
   await openPlayground(page);

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { startAsNewLearner } from './support/learner';
 
 interface QuizFile {
   questions: { id: string; prompt: string; choices: { text: string; correct: boolean; why: string }[] }[];
@@ -17,15 +18,7 @@ async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: false });
 }
 
-test.beforeEach(async ({ page }) => {
-  // Each test starts as a new learner: no saved progress (kept across the test's own navigations).
-  await page.addInitScript(() => {
-    if (!sessionStorage.getItem('e2e-started')) {
-      localStorage.clear();
-      sessionStorage.setItem('e2e-started', '1');
-    }
-  });
-});
+test.beforeEach(async ({ page }) => startAsNewLearner(page));
 
 test('a first-time visitor finds classes on the index, and nothing to continue', async ({ page }) => {
   await page.goto('/');

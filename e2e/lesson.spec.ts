@@ -9,8 +9,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { button, startAsNewLearner } from './support/learner';
 
-const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 
 async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png` });
@@ -21,15 +21,7 @@ interface QuizFile {
 }
 const quiz = JSON.parse(fs.readFileSync(path.join('lessons', '02-safe-release', 'quiz.json'), 'utf8')) as QuizFile;
 
-test.beforeEach(async ({ page }) => {
-  // Start each test as a new learner: no saved code, no progress (kept across this test's own navigations).
-  await page.addInitScript(() => {
-    if (!sessionStorage.getItem('e2e-started')) {
-      localStorage.clear();
-      sessionStorage.setItem('e2e-started', '1');
-    }
-  });
-});
+test.beforeEach(async ({ page }) => startAsNewLearner(page));
 
 async function openLessonFromIndex(page: Page) {
   await page.goto('/');

@@ -8,10 +8,10 @@
  * told why in words (screenshot), and gets a lab once one of them closes.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { button, startAsNewLearner } from './support/learner';
 
 const node = (page: Page, n: number) => page.getByRole('region', { name: `Node ${n}`, exact: true });
 const nodeState = (page: Page, n: number) => node(page, n).getByTestId('node-state');
-const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 
 async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
@@ -38,14 +38,7 @@ async function labReady(page: Page, nodes: number) {
   await expect(node(page, nodes + 1)).toHaveCount(0);
 }
 
-test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => {
-    if (!sessionStorage.getItem('e2e-started')) {
-      localStorage.clear();
-      sessionStorage.setItem('e2e-started', '1');
-    }
-  });
-});
+test.beforeEach(async ({ page }) => startAsNewLearner(page));
 
 test('one tab walks lesson 1 → lesson 4 → the playground with one lab', async ({ page }) => {
   test.setTimeout(180_000);

@@ -5,18 +5,11 @@
  * The verdict says whose program ran, in which scenario.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { button, startAsNewLearner } from './support/learner';
 
-const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const editorText = (page: Page) => page.locator('.monaco-editor .view-lines');
 
-test.beforeEach(async ({ page }) => {
-  await page.addInitScript(() => {
-    if (!sessionStorage.getItem('e2e-started')) {
-      localStorage.clear();
-      sessionStorage.setItem('e2e-started', '1');
-    }
-  });
-});
+test.beforeEach(async ({ page }) => startAsNewLearner(page));
 
 async function openNaiveLock(page: Page) {
   await page.goto('/lessons/naive-lock');

@@ -6,8 +6,8 @@
  * to look at.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { button, openPlayground, setCode, startAsNewLearner } from './support/learner';
 
-const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const nodeState = (page: Page, n: number) => page.getByRole('region', { name: `Node ${n}`, exact: true }).getByTestId('node-state');
 const laneRow = (page: Page, client: number) => page.getByTestId('timeline-lanes').locator(`tr[data-client="${client}"]`);
 
@@ -26,35 +26,12 @@ function collectForeignRequests(page: Page): string[] {
   return foreign;
 }
 
-async function openPlayground(page: Page) {
-  await page.goto('/playground');
-  await expect(page.getByText('Lab running')).toBeVisible({ timeout: 30_000 });
-  await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
-}
-
-/** Replaces the editor's text as a learner would (select all, then type it in one go, without auto-closing brackets). */
-async function setCode(page: Page, code: string) {
-  await page.locator('.monaco-editor .view-lines').click();
-  await page.keyboard.press('ControlOrMeta+A');
-  await page.keyboard.press('Delete');
-  await page.keyboard.insertText(code);
-  await expect(page.locator('.monaco-editor .view-lines')).toContainText(code.split('\n')[0] ?? '');
-}
-
 const BROKEN = `import lab from 'lab';
 // No lock at all: every client enters the job at once.
 await lab.job('report').run(300);
 `;
 
-test.beforeEach(async ({ page }) => {
-  // A fresh browser profile per test already; start each from the starter code.
-  await page.addInitScript(() => {
-    if (!sessionStorage.getItem('e2e-started')) {
-      localStorage.clear();
-      sessionStorage.setItem('e2e-started', '1');
-    }
-  });
-});
+test.beforeEach(async ({ page }) => startAsNewLearner(page));
 
 test('run the starter: lanes fill; Kill Node 3: the card reads down within 1 s and a marker appears', async ({ page }) => {
   const foreign = collectForeignRequests(page);
