@@ -123,7 +123,7 @@ export interface RunVerdict {
  * timing-dependent outcomes (a break that did not show, a timeout) may be the machine's. The grader's
  * default (server/grading/disturbance.ts); the verdict says so to the learner.
  */
-export const DISTURBED_CPU_WAIT_MS = 300;
+export const DISTURBED_CPU_WAIT_MS = 1_000;
 
 export interface RunEnded {
   runId: string;
