@@ -19,26 +19,28 @@ import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
 const lesson = loadAllLessons().find((l) => l.slug === 'naive-lock')!;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-disturbed-'));
 let pool: SandboxPool;
-let lab: Lab;
+// The learner's lab and two spares, as the server lends them: the plan plays three runs at a time.
+let labs: Lab[] = [];
 let runs: LabRuns;
+let spares: LabRuns[];
 
 beforeAll(async () => {
   pool = createSandboxPool({ warmWorkers: 1 });
-  lab = new Lab({ topology: lesson.topology, clients: lesson.defaultClients, dir: path.join(dir, 'lab') });
-  await Promise.all([pool.whenWarm(), lab.start()]);
-  runs = new LabRuns(lab, pool);
+  labs = ['own', 'spare-1', 'spare-2'].map((name) => new Lab({ topology: lesson.topology, clients: lesson.defaultClients, dir: path.join(dir, name) }));
+  await Promise.all([pool.whenWarm(), ...labs.map((l) => l.start())]);
+  [runs, ...spares] = labs.map((l) => new LabRuns(l, pool)) as [LabRuns, ...LabRuns[]];
 });
 afterAll(async () => {
-  await lab?.destroy();
+  await Promise.all(labs.map((l) => l.destroy()));
   await pool?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
 it('a wrong answer that fails only while the machine is busy is "not decided", never failed; its failing run is played again', { timeout: 240_000 }, async () => {
   const ended: string[] = [];
-  runs.on('ended', (e) => ended.push(e.runId));
+  for (const lane of [runs, ...spares]) lane.on('ended', (e) => ended.push(e.runId));
   const starter = programSource(lesson, lesson.exercise.knownWrong);
-  const result = await gradeExercise(lesson, starter, runs, undefined, [], () => true);
+  const result = await gradeExercise(lesson, starter, runs, undefined, spares, () => true);
   expect(result.passed).toBe(false);
   expect(result.failure).toBeNull();
   expect(result.busy).toMatch(/too busy to judge this fairly/);
