@@ -7,8 +7,9 @@
 import { DISTURBED_CPU_WAIT_MS } from '@/lib/run';
 import styles from './verdict.module.css';
 
-export function BusyRunNote({ cpuWaitMs }: { cpuWaitMs: number }) {
-  if (!(cpuWaitMs >= DISTURBED_CPU_WAIT_MS)) return null;
+export function BusyRunNote({ cpuWaitMs }: { cpuWaitMs: unknown }) {
+  // An opened run file is the learner's: a figure that is not a finite number says nothing.
+  if (typeof cpuWaitMs !== 'number' || !Number.isFinite(cpuWaitMs) || cpuWaitMs < DISTURBED_CPU_WAIT_MS) return null;
   return (
     <p className={styles.busy} data-testid="verdict-busy">
       The server was busy during this run: its Redis nodes or the lab waited up to {(cpuWaitMs / 1000).toFixed(1)} s for a CPU. What depends on timing here — a

@@ -14,5 +14,7 @@ describe('BusyRunNote', () => {
   it('says nothing for an undisturbed run, or a figure that is not a number', () => {
     expect(renderToStaticMarkup(<BusyRunNote cpuWaitMs={DISTURBED_CPU_WAIT_MS - 1} />)).toBe('');
     expect(renderToStaticMarkup(<BusyRunNote cpuWaitMs={Number.NaN} />)).toBe('');
+    // From an opened run file, which anyone can edit.
+    expect(renderToStaticMarkup(<BusyRunNote cpuWaitMs="5000" />)).toBe('');
   });
 });
