@@ -39,6 +39,19 @@ async function main(): Promise<void> {
         }),
       );
     }
+    if (process.env.PLAN) {
+      // PLAN=1: each graded run as it starts and ends, with its lab and time, to see which items a check waits on.
+      const t0 = Date.now();
+      const at = () => ((Date.now() - t0) / 1000).toFixed(1).padStart(6);
+      [runs!, ...spares].forEach((lane, i) => {
+        const begun = new Map<string, { id: string; ms: number }>();
+        lane.on('started', (info) => begun.set(info.runId, { id: info.scenario?.id ?? '?', ms: Date.now() }));
+        lane.on('ended', (e) => {
+          const b = begun.get(e.runId);
+          console.log(`   ${at()} s [lab ${i}] ${b?.id} ${e.outcome.status} in ${((Date.now() - (b?.ms ?? 0)) / 1000).toFixed(1)} s`);
+        });
+      });
+    }
     // How long each graded run's processes waited for a CPU (a busy machine shows here; see grading/disturbance.ts).
     const waits: number[] = [];
     for (const lane of [runs!, ...spares]) lane.on('ended', (e) => waits.push(e.cpuWaitMs ?? 0));

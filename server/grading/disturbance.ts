@@ -27,6 +27,28 @@ export const DISTURBED_PLAYS = positive(process.env.LOCKLAB_GRADING_DISTURBED_PL
 
 export const disturbed = (ended: Pick<RunEnded, 'cpuWaitMs'> | null): boolean => (ended?.cpuWaitMs ?? 0) >= CPU_WAIT_LIMIT_MS;
 
+/**
+ * Plays an item again while its last play failed in a disturbed run, up to DISTURBED_PLAYS plays in all (the
+ * grader's deferred replays and `npm run fidelity` follow this one rule). Answers the last play and how many
+ * there were, or null when a play was stopped; the last play may still be a disturbed failure (then nothing
+ * can be said of the item).
+ */
+export async function playWhileDisturbed<T>(
+  first: T,
+  disturbedFailure: (play: T) => boolean,
+  again: () => Promise<T | null>,
+): Promise<{ last: T; plays: number } | null> {
+  let last = first;
+  let plays = 1;
+  while (disturbedFailure(last) && plays < DISTURBED_PLAYS) {
+    const next = await again();
+    if (next === null) return null;
+    last = next;
+    plays++;
+  }
+  return { last, plays };
+}
+
 export const BUSY_MESSAGE =
   'The server was too busy to judge this fairly: every time one of the graded runs failed, the lab had been kept waiting for a CPU ' +
   'long enough to break a correct lock too. Nothing was decided. Try again in a minute.';

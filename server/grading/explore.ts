@@ -79,6 +79,8 @@ export async function explore(
   let found: Found | null = null;
   let nextSeed = options.seed;
   report('searching');
+  // A worker ready for each lab's next schedule (booting one per run slows a busy machine's search).
+  const coolDown = runs.keepWorkersWarm(spares.length);
   await lanes.each(async (lab) => {
     while (found === null && now() < deadline) {
       const scenario = generateSchedule(target.space, target.topology, nextSeed++ >>> 0);
@@ -92,7 +94,7 @@ export async function explore(
         lanes.stopOthers(lab);
       }
     }
-  });
+  }).finally(coolDown);
   const seconds = () => Math.round((now() - started) / 100) / 10;
   const first = found as Found | null;
   if (first === null) return { found: false, schedules, seconds: seconds(), seed: options.seed, checked };

@@ -13,7 +13,7 @@ import type { RunEnded } from '@/lib/run';
 import { Lab } from '../lab/lab';
 import { LabRuns } from '../runs/lab-runs';
 import type { SandboxPool } from '../sandbox';
-import { disturbed, DISTURBED_PLAYS } from './disturbance';
+import { disturbed, playWhileDisturbed } from './disturbance';
 import { adversaryRun } from './grading-plan';
 import { judge } from './judge';
 
@@ -90,26 +90,27 @@ export async function trialAdversary(
     if (!planned.program.ok) throw new Error(planned.program.error);
     result.replayed = 0;
     result.undecided = 0;
+    const code = planned.program.code;
+    const play = async (seed: number) => {
+      const info = await runs.start({ code, scenario: { ...planned.scenario, seed }, topology: lesson.topology, fresh: true, checker: planned.checker });
+      const ended = await runs.whenEnded(info.runId);
+      return { ended, failed: judge(planned, ended, lesson.exercise.liveness.minCompletedExecutions, () => runs.historyOf(info.runId), info.startedAt) };
+    };
+    // As the grader does: a failure of the solution while the machine held the lab up is played again.
+    const busyFailure = (p: Awaited<ReturnType<typeof play>>) => role === 'fix' && p.failed !== null && disturbed(p.ended);
     for (const seed of seeds) {
-      // As the grader does: a failure of the solution while the machine held the lab up is played again.
-      for (let play = 1; ; play++) {
-        const info = await runs.start({ code: planned.program.code, scenario: { ...planned.scenario, seed }, topology: lesson.topology, fresh: true, checker: planned.checker });
-        const ended = await runs.whenEnded(info.runId);
-        const failed = judge(planned, ended, lesson.exercise.liveness.minCompletedExecutions, () => runs.historyOf(info.runId), info.startedAt);
-        if (role === 'fix' && failed !== null && disturbed(ended)) {
-          if (play < DISTURBED_PLAYS) {
-            result.replayed++;
-            continue;
-          }
-          result.undecided++;
-          break;
-        }
-        const met = role === 'fix' ? failed === null : failed !== null;
-        result.runs++;
-        if (met) result.met++;
-        else if (result.misses.length < 5) result.misses.push({ seed, why: `${failed ?? 'the adversary did not reject it'} [CPU wait ${ended.cpuWaitMs ?? '?'} ms]` });
-        break;
+      const settled = await playWhileDisturbed(await play(seed), busyFailure, () => play(seed));
+      if (settled === null) continue; // never: these plays are not stopped
+      const { last, plays } = settled;
+      result.replayed += plays - 1;
+      if (busyFailure(last)) {
+        result.undecided++;
+        continue;
       }
+      const met = role === 'fix' ? last.failed === null : last.failed !== null;
+      result.runs++;
+      if (met) result.met++;
+      else if (result.misses.length < 5) result.misses.push({ seed, why: `${last.failed ?? 'the adversary did not reject it'} [CPU wait ${last.ended.cpuWaitMs ?? '?'} ms]` });
     }
   } finally {
     await lab.destroy();

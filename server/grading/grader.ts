@@ -1,9 +1,11 @@
 /**
  * "Check my solution": the plan (`grading-plan.ts`) dealt to the learner's
- * own lab (so they watch it happen) and the spare labs the server lends, each
- * run judged as it promises (`judge.ts`). Grading stops at the first
- * failure, which is played again in the learner's lab: its counter-example is
- * what the learner needs next.
+ * own lab (so they watch it happen) and the spare labs the server lends
+ * (`plan-dealing.ts`), each run judged as it promises (`judge.ts`). A failed
+ * targeted adversary is the answer at once; a failed scenario or random
+ * schedule waits for the earlier items still playing, whose counter-example
+ * may say more. A failure seen in a spare lab is played again in the
+ * learner's: its counter-example is what the learner needs next.
  */
 import type { GradeProgress, GradeResult, GradedRun } from '@/lib/grading';
 import type { Lesson } from '@/lib/lessons/load';
@@ -12,7 +14,8 @@ import type { LabRuns } from '../runs/lab-runs';
 import { callWindow } from './command-trace';
 import { gradingPlan } from './grading-plan';
 import { explainingCounterExample, judge } from './judge';
-import { BUSY_MESSAGE, disturbed, DISTURBED_PLAYS } from './disturbance';
+import { BUSY_MESSAGE, disturbed, playWhileDisturbed } from './disturbance';
+import { itemDurations, itemKey, takeNext, type ItemDurations } from './plan-dealing';
 import { LabLanes } from './lab-lanes';
 
 /** What one run of the plan came to. */
@@ -36,6 +39,26 @@ export async function gradeExercise(
   spares: readonly LabRuns[] = [],
   /** Whether the machine disturbed a run (disturbance.ts); tests stand in for a busy machine here. */
   isDisturbed: (ended: RunEnded) => boolean = disturbed,
+  /** How long plan items took before: the learner's lab takes the longest targeted one (plan-dealing.ts). */
+  durations: ItemDurations = itemDurations,
+): Promise<GradeResult> {
+  // A worker ready for each lab's next run: booting one is a second or two on a busy machine, per run.
+  const coolDown = runs.keepWorkersWarm(spares.length);
+  try {
+    return await grade(lesson, code, runs, onProgress, spares, isDisturbed, durations);
+  } finally {
+    coolDown();
+  }
+}
+
+async function grade(
+  lesson: Lesson,
+  code: string,
+  runs: LabRuns,
+  onProgress: (progress: GradeProgress) => void,
+  spares: readonly LabRuns[],
+  isDisturbed: (ended: RunEnded) => boolean,
+  durations: ItemDurations,
 ): Promise<GradeResult> {
   const plan = gradingPlan(lesson, code);
   const minCompleted = lesson.exercise.liveness.minCompletedExecutions;
@@ -47,9 +70,12 @@ export async function gradeExercise(
   });
   const lanes = new LabLanes([runs, ...spares], 'Check my solution');
   const done: (Graded | undefined)[] = new Array(plan.length);
-  let next = 0;
+  const queue = plan.map((_, index) => index);
+  const key = (index: number) => itemKey(lesson.slug, plan[index]!.id, plan[index]!.seed);
   let finished = 0;
+  /** The item whose failure is the answer; `final` once nothing can replace it. */
   let failedAt: number | null = null;
+  let final = false;
 
   const runItem = async (index: number, lane: LabRuns): Promise<Graded | null> => {
     const planned = plan[index]!;
@@ -57,6 +83,7 @@ export async function gradeExercise(
     if (!planned.program.ok) {
       return { run: { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, result: null };
     }
+    const began = performance.now();
     const played = await lanes.play(lane, { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
     if (played === null) return null; // another lab found the failure first
     const { info, ended: result } = played;
@@ -64,49 +91,78 @@ export async function gradeExercise(
     const run: GradedRun = reason
       ? { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: info.runId, passed: false, reason }
       : { scenarioId: shown[index]!.id, scenarioTitle: shown[index]!.title, ...kind, seed: planned.seed, runId: info.runId, passed: true };
+    if (!reason && !isDisturbed(result)) durations.learn(key(index), performance.now() - began);
     // A failure while the machine kept the lab waiting for a CPU is not the learner's (yet): see below.
     return reason && isDisturbed(result) ? { run, result, busy: true } : { run, result };
   };
 
-  /** What each lab is playing: a failure stops only the labs playing later items of the plan. */
+  /** What each lab is playing, so a failure can stop the plays it makes pointless. */
   const playing = new Map<LabRuns, number>();
-  await lanes.each(async (lab) => {
-    while (failedAt === null && next < plan.length) {
-      const index = next++;
-      playing.set(lab, index);
-      if (lab === runs) onProgress({ slug: lesson.slug, done: finished, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
-      const graded = await runItem(index, lab);
-      if (graded === null) return;
-      done[index] = graded;
-      finished++;
-      playing.delete(lab);
-      if (!graded.run.passed && !graded.busy && (failedAt === null || index < failedAt)) {
+  const failed = (index: number, lab: LabRuns) => {
+    if (final) return;
+    if (plan[index]!.targeted) {
+      // Aimed at one bug and decisive on its own: the answer now, whatever else is still playing.
+      failedAt = index;
+      final = true;
+      for (const other of playing.keys()) if (other !== lab) lanes.stop(other);
+    } else if (failedAt === null || index < failedAt) {
+      // A scenario or random schedule may fail by timing: an earlier item still playing (a targeted one, whose
+      // counter-example says more) may replace it, so only the labs playing later items stop.
+      failedAt = index;
+      for (const [other, at] of playing) if (at > index) lanes.stop(other);
+    }
+  };
+  /** Items whose failure came in a run the machine disturbed: to be played again alone before the plan goes on. */
+  let disturbedFailures: number[] = [];
+  let undecided = false;
+  while (failedAt === null) {
+    await lanes.each(async (lab) => {
+      while (failedAt === null && disturbedFailures.length === 0) {
+        const index = takeNext(queue, plan, lab === runs, (i) => durations.estimate(key(i)));
+        if (index === undefined) return;
+        playing.set(lab, index);
+        if (lab === runs) onProgress({ slug: lesson.slug, done: finished, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
+        const graded = await runItem(index, lab);
+        playing.delete(lab);
+        if (graded === null) return;
+        done[index] = graded;
+        finished++;
+        if (graded.busy) disturbedFailures.push(index);
+        else if (!graded.run.passed) failed(index, lab);
+      }
+    });
+    if (failedAt !== null || disturbedFailures.length === 0) break;
+    // A failure seen while the machine held the lab up: the labs finish what they play and take nothing new,
+    // then it is played again alone in the learner's lab (the check itself no longer loads the machine). A
+    // failure in an undisturbed run is the learner's; a pass clears the item and the plan goes on. A machine
+    // that stays busy decides nothing for the item, so the check cannot pass: it ends there, "not decided",
+    // rather than load that machine with the rest of the plan.
+    for (const index of disturbedFailures.sort((a, b) => a - b)) {
+      const settled = await playWhileDisturbed(done[index]!, (g) => g.busy === true, () => {
+        lanes.reopenOwn();
+        onProgress({ slug: lesson.slug, done: finished - 1, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
+        return runItem(index, runs);
+      });
+      if (settled === null) break;
+      done[index] = settled.last;
+      if (!settled.last.run.passed && !settled.last.busy) {
         failedAt = index;
-        // The answer is the first failure in the plan's order: an earlier item still playing elsewhere may be it.
-        for (const [other, at] of playing) if (at > index) lanes.stop(other);
+        break;
+      }
+      if (settled.last.busy) {
+        undecided = true;
+        break;
       }
     }
-  });
-
-  // Failures seen only while the machine held the lab up are played again, one at a time in the learner's
-  // own lab once the other labs are done (so the check itself no longer loads the machine): a failure in an
-  // undisturbed run is the learner's, a pass clears the item, and a machine that stays busy decides nothing.
-  for (let index = 0; failedAt === null && index < plan.length; index++) {
-    for (let play = 2; done[index]?.busy && play <= DISTURBED_PLAYS; play++) {
-      lanes.reopenOwn();
-      onProgress({ slug: lesson.slug, done: finished - 1, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
-      const again = await runItem(index, runs);
-      if (again === null) break;
-      done[index] = again;
-      if (!again.run.passed && !again.busy) failedAt = index;
-    }
+    disturbedFailures = [];
+    if (undecided) break;
   }
 
   if (failedAt === null) {
     const graded = done.filter((g): g is Graded => g !== undefined);
     onProgress({ slug: lesson.slug, done: plan.length, total: plan.length, current: null });
     // No failure the learner's code can be blamed for; one the machine may have caused leaves nothing decided.
-    if (graded.some((g) => g.busy)) return { slug: lesson.slug, passed: false, busy: BUSY_MESSAGE, total: plan.length, runs: graded.map((g) => g.run), failure: null };
+    if (undecided || graded.some((g) => g.busy)) return { slug: lesson.slug, passed: false, busy: BUSY_MESSAGE, total: plan.length, runs: graded.map((g) => g.run), failure: null };
     return { slug: lesson.slug, passed: true, total: plan.length, runs: graded.map((g) => g.run), failure: null };
   }
   let failure = done[failedAt]!;
@@ -125,7 +181,8 @@ export async function gradeExercise(
       failure = { ...failure, run: { ...failure.run, reason: `${failure.run.reason ?? 'it failed'} (This happened in a lab beside yours; played again in yours, it held this time: the failure depends on timing, which is what makes it dangerous.)` } };
     }
   }
-  const graded = done.slice(0, failedAt).filter((g): g is Graded => g !== undefined).map((g) => g.run);
+  // The items that passed before the answer (in plan order), then the answer.
+  const graded = done.flatMap((g, index) => (g !== undefined && index !== failedAt && g.run.passed ? [g.run] : []));
   graded.push(failure.run);
   const counterExample = failure.result && !elsewhere ? explainingCounterExample(failure.result.verdict) : null;
   // A probe's failure has no checker counter-example: point the timeline at the call it was about.

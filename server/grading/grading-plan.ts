@@ -26,6 +26,8 @@ export interface PlannedRun {
   probe: boolean;
   /** A random schedule is judged on safety alone: it may rightly starve the lock of progress. */
   random: boolean;
+  /** One of the lesson's adversaries: aimed at one bug, its failure is decisive without waiting for other items. */
+  targeted: boolean;
   /** The exercise's function, for the words of a probe's failure. */
   exercise: string;
   expect: VerdictExpectation | null;
@@ -53,6 +55,7 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
         program: { ok: true, code },
         probe: false,
         random: false,
+        targeted: false,
         exercise: exercise.function,
         expect: entry.expect,
         trace: null,
@@ -72,6 +75,7 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
       program: { ok: true, code },
       probe: false,
       random: true,
+      targeted: false,
       exercise: exercise.function,
       expect: null,
       trace: null,
@@ -93,6 +97,7 @@ export function adversaryRun(lesson: Lesson, a: Adversary, code: string): Planne
     program: a.probeCode === null ? { ok: true, code } : probeProgram(code, a.probeCode),
     probe: a.probeCode !== null,
     random: false,
+    targeted: true,
     exercise: lesson.exercise.function,
     expect: a.expect ?? (a.probeCode === null ? { verdict: 'held' } : null),
     trace: a.trace ?? null,

@@ -172,6 +172,11 @@ export class LabRuns extends EventEmitter<Events> {
     return Promise.reject(new LabOperationError('not-found', `Run ${runId} is neither running nor the last one to end`));
   }
 
+  /** Keeps `extra` more sandbox workers warm until the returned function is called (a check playing in several labs). */
+  keepWorkersWarm(extra: number): () => void {
+    return this.pool.keepWarm(extra);
+  }
+
   /** The recorded events of a run (within the history's budget): the grader quotes them as evidence. */
   historyOf(runId: string): HistoryEvent[] {
     return this.lab.history.since(0).filter((event) => event.runId === runId);

@@ -34,6 +34,8 @@ const WATCHDOG_MS = 20;
 const WALL_GRACE_MS = 5_000;
 const MAX_CODE_CHARS = 200_000;
 const REFILL_DELAY_MS = 1_500;
+/** At most this many workers warm beyond `warmWorkers`, whatever the checks going on ask (each is a thread and its heap). */
+const MAX_EXTRA_WARM = 4;
 /** A worker's own JS heap (old generation); LabRuns reserves this plus each client's QuickJS heap per run. */
 export const WORKER_HEAP_MB = 96;
 
@@ -244,8 +246,11 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     for (const run of runs) run.pace(next);
   };
 
+  /** Extra warm workers asked for by `keepWarm` calls still held. */
+  let extraWarm = 0;
+  const target = () => warm + Math.min(MAX_EXTRA_WARM, extraWarm);
   const refill = () => {
-    while (!closed && spares.length < warm) {
+    while (!closed && spares.length < target()) {
       const slot = spawn();
       slot.catch(() => undefined);
       spares.push(slot);
@@ -301,6 +306,19 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     },
     async whenWarm(): Promise<void> {
       await Promise.all(spares.map((s) => s.then((slot) => slot.ready)));
+    },
+    keepWarm(extra: number): () => void {
+      const n = Math.max(0, Math.floor(extra));
+      extraWarm += n;
+      refill();
+      let held = true;
+      return () => {
+        if (!held) return;
+        held = false;
+        extraWarm -= n;
+        // Spares beyond the target are ended: an idle server keeps only `warmWorkers`.
+        for (const slot of spares.splice(target())) void slot.then((s) => s.worker.terminate(), () => 0);
+      };
     },
     async close(): Promise<void> {
       closed = true;

@@ -141,6 +141,11 @@ export interface SandboxPool {
   readonly limits: Readonly<SandboxLimits>;
   /** Resolves when the spare workers have booted (call it at server start so the first run is quick). */
   whenWarm(): Promise<void>;
+  /**
+   * Keeps `extra` more workers warm until the returned function is called: a check playing runs in
+   * several labs at once would otherwise boot a worker for most of its runs. Bounded pool-wide.
+   */
+  keepWarm(extra: number): () => void;
   /** Stops every run and terminates all workers. */
   close(): Promise<void>;
 }

@@ -10,8 +10,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadAllLessons, programSource } from '@/lib/lessons/load';
+import type { RunEnded } from '@/lib/run';
 import { DISTURBED_PLAYS } from '@/server/grading/disturbance';
 import { gradeExercise } from '@/server/grading/grader';
+import { ItemDurations, itemKey } from '@/server/grading/plan-dealing';
 import { Lab } from '@/server/lab/lab';
 import { LabRuns } from '@/server/runs/lab-runs';
 import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
@@ -38,19 +40,47 @@ afterAll(async () => {
 
 it('a wrong answer that fails only while the machine is busy is "not decided", never failed; its failing run is played again', { timeout: 240_000 }, async () => {
   const ended: string[] = [];
-  for (const lane of [runs, ...spares]) lane.on('ended', (e) => ended.push(e.runId));
+  const started: { lab: string; scenario: string | undefined }[] = [];
+  for (const [i, lane] of [runs, ...spares].entries()) {
+    lane.on('ended', (e) => ended.push(e.runId));
+    lane.on('started', (info) => started.push({ lab: i === 0 ? 'own' : 'spare', scenario: info.scenario?.id }));
+  }
   const starter = programSource(lesson, lesson.exercise.knownWrong);
   const result = await gradeExercise(lesson, starter, runs, undefined, spares, () => true);
   expect(result.passed).toBe(false);
   expect(result.failure).toBeNull();
   expect(result.busy).toMatch(/too busy to judge this fairly/);
-  // The first failing item was played DISTURBED_PLAYS times in all (the grader goes on through the plan
-  // first, so more runs than that ended).
+  // The failing item was played DISTURBED_PLAYS times in all, the replays alone in the learner's lab; then
+  // the check ended: with that item undecided it could not pass, and the busy machine was not loaded further.
   const failing = result.runs.filter((r) => !r.passed);
   expect(failing.length).toBeGreaterThan(0);
-  expect(ended.length).toBeGreaterThanOrEqual(result.total + DISTURBED_PLAYS - 1);
+  const replays = started.filter((s) => s.lab === 'own' && s.scenario === failing[0]!.scenarioId);
+  expect(replays.length, JSON.stringify(started)).toBeGreaterThanOrEqual(DISTURBED_PLAYS - 1);
+  expect(ended.length).toBeLessThan(result.total + DISTURBED_PLAYS - 1);
   // A pass is never discounted: the items the starter does pass count as passed, disturbed or not.
   expect(result.runs.filter((r) => r.passed).length).toBeGreaterThan(0);
 });
 // The same answer on a quiet machine is rejected with what broke, and the reference solution passes:
 // tests/integration/lessons/ grades both for every lesson.
+
+it('a failed targeted adversary is the answer at once, and the learner’s lab plays the longest one, so its failure needs no second play', { timeout: 240_000 }, async () => {
+  const wrong = lesson.wrong.find((w) => w.name === 'setnx-then-pexpire')!;
+  const crash = lesson.adversaries.find((a) => a.id === 'acquire-crash')!;
+  // What this server learned of the items' lengths: the crash adversary is the longest.
+  const durations = new ItemDurations();
+  durations.learn(itemKey(lesson.slug, crash.id, crash.scenario.seed), 10_000);
+  const ownRuns: string[] = [];
+  const collect = (e: RunEnded) => ownRuns.push(e.runId);
+  runs.on('ended', collect);
+  try {
+    const result = await gradeExercise(lesson, wrong.code, runs, undefined, spares, () => false, durations);
+    expect(result.passed).toBe(false);
+    expect(result.runs.at(-1)?.scenarioId, result.failure?.message).toBe('acquire-crash');
+    // Played once, in the learner's own lab: the timeline shows the very run that failed.
+    expect(ownRuns).toEqual([result.failure?.runId]);
+    // Nothing past the answer was waited for: the plan's scenarios and random schedules never ran.
+    expect(result.runs.length).toBeLessThan(lesson.adversaries.length + 1);
+  } finally {
+    runs.off('ended', collect);
+  }
+});

@@ -215,3 +215,19 @@ console.log(Math.round((Date.now() - wall) - (performance.now() - mono)));`;
     expect(Number(run.console(1)[0])).toBeGreaterThan(59_000);
   });
 });
+
+describe('warm workers', () => {
+  it('keeps more workers warm while a check asks (bounded), and ends them when it is done', async () => {
+    const before = pool.workers;
+    const release = pool.keepWarm(2);
+    expect(pool.workers).toBe(before + 2);
+    await pool.whenWarm();
+    // However much is asked, the extra is bounded: each is a thread with its heap.
+    const greedy = pool.keepWarm(1_000);
+    expect(pool.workers).toBeLessThanOrEqual(before + 4);
+    greedy();
+    release();
+    release(); // a second call gives nothing back twice
+    expect(pool.workers).toBe(before);
+  });
+});
