@@ -17,7 +17,7 @@ import { ensureNpmPackages } from './lib/npm-packages.mjs';
 import { localBin } from './lib/paths.mjs';
 import { exitStatusOf, runForeground } from './lib/processes.mjs';
 import { ensureSystemPackages } from './lib/system-packages.mjs';
-import { countPlaywright, countRun, countVitest } from './lib/test-counts.mjs';
+import { countPlaywright, countRun, countVitest, slowestVitestFiles } from './lib/test-counts.mjs';
 
 const LAB_PACKAGES = ['redis-server'];
 const TEST_PACKAGES = [...LAB_PACKAGES, 'chromium', 'docker-compose'];
@@ -82,6 +82,8 @@ async function test() {
       vitestReport,
       await runTool('vitest', ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]),
     );
+    const slowest = slowestVitestFiles(vitestReport);
+    if (slowest.length > 0) info(`slowest test files:\n${slowest.join('\n')}`);
 
     let playwright = { passed: 0, failed: 0, skipped: 0, note: 'not run: no production build' };
     if (built) {

@@ -48,3 +48,18 @@ export function countRun(countReport, reportFile, outcome) {
   if (exitedBadly && counts.failed === 0) return { ...counts, failed: 1, note: 'exited with an error but reported no failing test' };
   return counts;
 }
+
+/**
+ * The slowest test files of a vitest report, as "12.3 s  tests/…": printed after the run so the
+ * suite's time (it must stay well under 20 minutes on two cores) is watched where it grows.
+ */
+export function slowestVitestFiles(reportFile, count = 8) {
+  const report = readReport(reportFile);
+  const files = (report?.testResults ?? [])
+    .filter((file) => Number.isFinite(file.startTime) && Number.isFinite(file.endTime))
+    .map((file) => ({ name: String(file.name ?? '?'), ms: file.endTime - file.startTime }));
+  return files
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, count)
+    .map((file) => `${(file.ms / 1000).toFixed(1).padStart(6)} s  ${file.name.replace(`${process.cwd()}/`, '')}`);
+}

@@ -98,55 +98,93 @@ async function grade(
 
   /** What each lab is playing, so a failure can stop the plays it makes pointless. */
   const playing = new Map<LabRuns, number>();
+  /** Items stopped unfinished because of a failure: played after all if that failure does not stand. */
+  let stopped: number[] = [];
+  const stop = (lab: LabRuns, index: number) => {
+    stopped.push(index);
+    lanes.stop(lab);
+  };
   const failed = (index: number, lab: LabRuns) => {
     if (final) return;
     if (plan[index]!.targeted) {
       // Aimed at one bug and decisive on its own: the answer now, whatever else is still playing.
       failedAt = index;
       final = true;
-      for (const other of playing.keys()) if (other !== lab) lanes.stop(other);
+      for (const [other, at] of playing) if (other !== lab) stop(other, at);
     } else if (failedAt === null || index < failedAt) {
       // A scenario or random schedule may fail by timing: an earlier item still playing (a targeted one, whose
       // counter-example says more) may replace it, so only the labs playing later items stop.
       failedAt = index;
-      for (const [other, at] of playing) if (at > index) lanes.stop(other);
+      for (const [other, at] of playing) if (at > index) stop(other, at);
     }
   };
+  const deal = async (lab: LabRuns) => {
+    while (failedAt === null && disturbedFailures.length === 0) {
+      const index = takeNext(queue, plan, lab === runs, (i) => durations.estimate(key(i)));
+      if (index === undefined) return;
+      playing.set(lab, index);
+      if (lab === runs) onProgress({ slug: lesson.slug, done: finished, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
+      const graded = await runItem(index, lab);
+      playing.delete(lab);
+      if (graded === null) return;
+      done[index] = graded;
+      finished++;
+      if (graded.busy) disturbedFailures.push(index);
+      else if (!graded.run.passed) failed(index, lab);
+    }
+  };
+  const replayOwn = (index: number) => {
+    lanes.reopenOwn();
+    onProgress({ slug: lesson.slug, done: finished - 1, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
+    return runItem(index, runs);
+  };
+
   /** Items whose failure came in a run the machine disturbed: to be played again alone before the plan goes on. */
   let disturbedFailures: number[] = [];
+  /** Failures seen in a spare lab that held when played again in the learner's: they depend on timing. */
+  const heldOnReplay: { index: number; graded: Graded }[] = [];
   let undecided = false;
-  while (failedAt === null) {
-    await lanes.each(async (lab) => {
-      while (failedAt === null && disturbedFailures.length === 0) {
-        const index = takeNext(queue, plan, lab === runs, (i) => durations.estimate(key(i)));
-        if (index === undefined) return;
-        playing.set(lab, index);
-        if (lab === runs) onProgress({ slug: lesson.slug, done: finished, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
-        const graded = await runItem(index, lab);
-        playing.delete(lab);
-        if (graded === null) return;
-        done[index] = graded;
-        finished++;
-        if (graded.busy) disturbedFailures.push(index);
-        else if (!graded.run.passed) failed(index, lab);
+  /** The answer, and whether its run is on the learner's timeline. */
+  let answer: { index: number; graded: Graded; onTimeline: boolean } | null = null;
+  while (answer === null && !undecided) {
+    await lanes.each(deal);
+    if (failedAt !== null) {
+      const index: number = failedAt;
+      const first = done[index]!;
+      // Seen in the learner's lab (or no run at all: the program could not be made): that is the answer.
+      if (!first.result || (await ranIn(runs, first.run.runId))) {
+        answer = { index, graded: first, onTimeline: first.result !== null };
+        break;
       }
-    });
-    if (failedAt !== null || disturbedFailures.length === 0) break;
+      // Seen in a spare lab: play it again where the learner watches, and show that run if it fails there too.
+      const replay = await replayOwn(index);
+      if (replay && !replay.run.passed && !replay.busy) answer = { index, graded: replay, onTimeline: true };
+      else if (replay?.busy) answer = { index, graded: noted(first, 'the machine was too busy to play it again fairly in yours.'), onTimeline: false };
+      else {
+        // It held this time: the failure depends on timing. It still stands unless another item fails in the
+        // learner's view (a clearer answer), so the plan goes on, the items it stopped included.
+        heldOnReplay.push({ index, graded: noted(first, 'played again in yours, it held this time: the failure depends on timing, which is what makes it dangerous.') });
+        failedAt = null;
+        final = false;
+        queue.push(...stopped);
+        queue.sort((a, b) => a - b);
+        stopped = [];
+        lanes.reopenAll();
+      }
+      continue;
+    }
+    if (disturbedFailures.length === 0) break; // the plan is played out
     // A failure seen while the machine held the lab up: the labs finish what they play and take nothing new,
     // then it is played again alone in the learner's lab (the check itself no longer loads the machine). A
     // failure in an undisturbed run is the learner's; a pass clears the item and the plan goes on. A machine
     // that stays busy decides nothing for the item, so the check cannot pass: it ends there, "not decided",
     // rather than load that machine with the rest of the plan.
     for (const index of disturbedFailures.sort((a, b) => a - b)) {
-      const settled = await playWhileDisturbed(done[index]!, (g) => g.busy === true, () => {
-        lanes.reopenOwn();
-        onProgress({ slug: lesson.slug, done: finished - 1, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
-        return runItem(index, runs);
-      });
+      const settled = await playWhileDisturbed(done[index]!, (g) => g.busy === true, () => replayOwn(index));
       if (settled === null) break;
       done[index] = settled.last;
       if (!settled.last.run.passed && !settled.last.busy) {
-        failedAt = index;
+        answer = { index, graded: settled.last, onTimeline: true };
         break;
       }
       if (settled.last.busy) {
@@ -155,38 +193,27 @@ async function grade(
       }
     }
     disturbedFailures = [];
-    if (undecided) break;
+  }
+  // Nothing failed in the learner's view, but a failure that depends on timing still fails the check.
+  if (answer === null && heldOnReplay.length > 0) {
+    const first = heldOnReplay.sort((a, b) => a.index - b.index)[0]!;
+    answer = { ...first, onTimeline: false };
   }
 
-  if (failedAt === null) {
+  if (answer === null) {
     const graded = done.filter((g): g is Graded => g !== undefined);
     onProgress({ slug: lesson.slug, done: plan.length, total: plan.length, current: null });
     // No failure the learner's code can be blamed for; one the machine may have caused leaves nothing decided.
     if (undecided || graded.some((g) => g.busy)) return { slug: lesson.slug, passed: false, busy: BUSY_MESSAGE, total: plan.length, runs: graded.map((g) => g.run), failure: null };
     return { slug: lesson.slug, passed: true, total: plan.length, runs: graded.map((g) => g.run), failure: null };
   }
-  let failure = done[failedAt]!;
-  let elsewhere = false;
-  // Seen in a spare lab: play it again where the learner watches, and show that run if it fails there too.
-  if (failure.result && !(await ranIn(runs, failure.run.runId))) {
-    lanes.reopenOwn();
-    const replay = await runItem(failedAt, runs);
-    if (replay && !replay.run.passed && !replay.busy) failure = replay;
-    else if (replay?.busy) {
-      elsewhere = true;
-      failure = { ...failure, run: { ...failure.run, reason: `${failure.run.reason ?? 'it failed'} (This happened in a lab beside yours; the machine was too busy to play it again fairly in yours.)` } };
-    } else {
-      // Still a failure — a wrong lock must not pass — but the learner's timeline does not have it: say so.
-      elsewhere = true;
-      failure = { ...failure, run: { ...failure.run, reason: `${failure.run.reason ?? 'it failed'} (This happened in a lab beside yours; played again in yours, it held this time: the failure depends on timing, which is what makes it dangerous.)` } };
-    }
-  }
-  // The items that passed before the answer (in plan order), then the answer.
-  const graded = done.flatMap((g, index) => (g !== undefined && index !== failedAt && g.run.passed ? [g.run] : []));
+  const { index: failedIndex, graded: failure, onTimeline } = answer;
+  // The items that passed, in plan order, then the answer.
+  const graded = done.flatMap((g, index) => (g !== undefined && index !== failedIndex && g.run.passed ? [g.run] : []));
   graded.push(failure.run);
-  const counterExample = failure.result && !elsewhere ? explainingCounterExample(failure.result.verdict) : null;
+  const counterExample = failure.result && onTimeline ? explainingCounterExample(failure.result.verdict) : null;
   // A probe's failure has no checker counter-example: point the timeline at the call it was about.
-  const window = counterExample === null && !elsewhere && failure.run.runId && (await ranIn(runs, failure.run.runId)) ? callWindow(runs.historyOf(failure.run.runId), plan[failedAt]!.trace) : null;
+  const window = counterExample === null && onTimeline ? callWindow(runs.historyOf(failure.run.runId), plan[failedIndex]!.trace) : null;
   onProgress({ slug: lesson.slug, done: graded.length, total: plan.length, current: null });
   return {
     slug: lesson.slug,
@@ -195,6 +222,11 @@ async function grade(
     runs: graded,
     failure: { runId: failure.run.runId, counterExample, ...(window ? { window } : {}), message: failure.run.reason ?? 'failed', hint: lesson.hints[0] ?? null },
   };
+}
+
+/** A failure seen in a lab beside the learner's, with what became of it in theirs. */
+function noted(graded: Graded, what: string): Graded {
+  return { ...graded, run: { ...graded.run, reason: `${graded.run.reason ?? 'it failed'} (This happened in a lab beside yours; ${what})` } };
 }
 
 /** Whether the run was one of this lab's (its last run, or the one going on). */

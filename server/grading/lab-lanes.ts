@@ -44,6 +44,11 @@ export class LabLanes {
     this.aborted.delete(this.own);
   }
 
+  /** Every lab is needed again: the failure that stopped them did not stand, and the work goes on. */
+  reopenAll(): void {
+    this.aborted.clear();
+  }
+
   /** Plays one run to its end; null when `stopOthers` stopped it. */
   async play(lab: LabRuns, input: RunStart): Promise<{ info: RunInfo; ended: RunEnded } | null> {
     const info = await lab.start(input);

@@ -60,7 +60,8 @@ export function checkLessons(lessons: Lesson[]): void {
 
     it('breaks and holds as its scenarios promise', { timeout: LESSON_TIMEOUT_MS }, async () => {
       for (const entry of lesson.lessonScenarios.filter((s) => s.role !== 'explore')) {
-        const t = await trialScenario(lesson, entry, entry.role === 'fix' ? FIX_SEEDS : BREAK_SEEDS, pool, dir);
+        // A break stops once it showed BREAKS_NEEDED times; a fix plays every seed.
+        const t = await trialScenario(lesson, entry, entry.role === 'fix' ? FIX_SEEDS : BREAK_SEEDS, pool, dir, undefined, entry.role === 'fix' ? Infinity : BREAKS_NEEDED);
         const detail = `${t.scenario}: ${t.met}/${t.runs} ${JSON.stringify(t.misses)}`;
         if (t.role === 'fix') expect(t.met, detail).toBe(t.runs);
         else expect(t.met, detail).toBeGreaterThanOrEqual(BREAKS_NEEDED);
@@ -92,7 +93,7 @@ export function checkLessons(lessons: Lesson[]): void {
                 expect(await runs.whenEnded(graded.failure?.runId ?? '').then(() => true, () => false), said).toBe(true);
               }
             }
-            expect(accepted, 'wrong answers the grader accepted').toEqual([]);
+            expect(accepted.join('; '), 'wrong answers the grader accepted').toBe('');
           });
         });
       });
