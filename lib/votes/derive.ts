@@ -448,3 +448,13 @@ export function isMultiNodeLock(events: readonly HistoryEvent[]): boolean {
   }
   return false;
 }
+
+/** How many nodes the run's cluster has: the highest node any event names (a cursor early in the run must not shrink the majority). */
+export function clusterSize(events: readonly HistoryEvent[]): number {
+  let size = 0;
+  for (const event of events) {
+    if (event.type === 'redis' || event.type === 'node' || event.type === 'guard') size = Math.max(size, event.node);
+    else if (event.type === 'lock') for (const v of event.votes ?? []) size = Math.max(size, v.node);
+  }
+  return size;
+}
