@@ -11,7 +11,7 @@
 import { useEffect, useRef, useState, type MouseEvent } from 'react';
 import { formatDuration } from '@/lib/durations';
 import type { TimeWindow } from '@/lib/checker';
-import type { VoteAnalysis, VoteAnswer } from '@/lib/votes';
+import { ANSWER_WORDS, type VoteAnalysis, type VoteAnswer } from '@/lib/votes';
 import styles from './votes.module.css';
 
 const LABEL_WIDTH = 64;
@@ -114,6 +114,7 @@ export function VotesGrid({ analysis, clients, extent, origin, cursorT, label, o
         {marks.map((v, i) => (
           <g key={`vote-${i}`} data-slot={clientSlot(v.client)} className={styles.client}>
             <Mark answer={v.answer} cx={x(v.t ?? v.sentT)} cy={laneY(v.node, v.client) + LANE / 2} />
+            <title>{`Client ${v.client} → Node ${v.node}: ${ANSWER_WORDS[v.answer]} at ${formatDuration((v.t ?? v.sentT) - origin)}${v.error ? ` (${v.error})` : ''}`}</title>
           </g>
         ))}
         {analysis.forgettings.map((f, i) => (

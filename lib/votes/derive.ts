@@ -360,12 +360,22 @@ export function deriveVotes(events: readonly HistoryEvent[], options: VoteOption
     };
   });
 
+  // Lookups by `client|token` and by `node|key`: a long run has thousands of grants, so nothing below compares all pairs.
+  const grantsOf = new Map<string, GrantState[]>();
+  for (const g of grants) {
+    const k = `${g.client}|${g.token}`;
+    const list = grantsOf.get(k);
+    if (list) list.push(g);
+    else grantsOf.set(k, [g]);
+  }
+
   const outHoldings: Holding[] = [];
   for (const h of holdings.values()) {
     const attempt = outAttempts[h.attemptId];
     if (!attempt || attempt.granted.length === 0) continue;
     // Without the holder's own validity, its lock lapses when its first vote does.
-    const lapse = h.validUntil ?? Math.min(...grants.filter((g) => g.token === h.token && g.client === h.client).map((g) => g.expiresAt));
+    let lapse = h.validUntil ?? Infinity;
+    if (h.validUntil === null) for (const g of grantsOf.get(`${h.client}|${h.token}`) ?? []) lapse = Math.min(lapse, g.expiresAt);
     let to: number | null = null;
     let endedBy: Holding['endedBy'] = null;
     if (h.releasedAt !== null && h.releasedAt <= lapse) {
@@ -379,7 +389,8 @@ export function deriveVotes(events: readonly HistoryEvent[], options: VoteOption
   }
   outHoldings.sort((a, b) => a.from - b.from);
 
-  const holdingOf = (client: number, token: string) => outHoldings.find((h) => h.client === client && h.token === token);
+  const holdingBy = new Map(outHoldings.map((h) => [`${h.client}|${h.token}`, h]));
+  const holdingOf = (client: number, token: string) => holdingBy.get(`${client}|${token}`);
   const countsAt = (h: Holding | undefined, node: number, t: number) => h !== undefined && h.nodes.includes(node) && (h.to === null || h.to > t);
 
   // A forgotten grant its holder still counts goes on as a ghost on the node's row.
@@ -389,11 +400,18 @@ export function deriveVotes(events: readonly HistoryEvent[], options: VoteOption
     if (countsAt(h, g.node, g.to)) g.ghostTo = h?.to ?? null;
   }
 
+  // Per node and key, in time order: each grant against the earlier ones a holder may still count (not released, holding not over).
   const doubleVotes: DoubleVote[] = [];
-  grants.forEach((second, i) => {
-    for (let j = 0; j < i; j++) {
-      const first = grants[j];
-      if (!first || first.node !== second.node || first.key !== second.key || first.token === second.token || first.endedBy === 'released') continue;
+  const counted = new Map<string, GrantState[]>();
+  for (const second of grants) {
+    const k = `${second.node}|${second.key}`;
+    const earlier = (counted.get(k) ?? []).filter((first) => {
+      const h = holdingOf(first.client, first.token);
+      // Grants on a node come in time order: a holding over by now is over for every later grant too.
+      return h === undefined ? first.to === null || first.to > second.from : h.to === null || h.to > second.from;
+    });
+    for (const first of earlier) {
+      if (first.token === second.token || first.endedBy === 'released') continue;
       if (first.to !== null && first.to > second.from) continue;
       if (!countsAt(holdingOf(first.client, first.token), first.node, second.from)) continue;
       const forgot = first.endedBy === 'forgot' ? (forgettings.find((f) => f.node === first.node && f.t === first.to) ?? null) : null;
@@ -403,14 +421,18 @@ export function deriveVotes(events: readonly HistoryEvent[], options: VoteOption
         second: { client: second.client, token: second.token, attemptId: second.attemptId, t: second.from },
       });
     }
-  });
+    if (second.endedBy !== 'released') earlier.push(second);
+    counted.set(k, earlier);
+  }
 
+  // A sweep in order of start: each holding against the earlier ones not yet over.
   const twoHolders: TwoHolders[] = [];
-  outHoldings.forEach((b, i) => {
-    for (let j = 0; j < i; j++) {
-      const a = outHoldings[j];
-      if (!a || a.key !== b.key || a.client === b.client) continue;
-      const from = Math.max(a.from, b.from);
+  let active: Holding[] = [];
+  for (const b of outHoldings) {
+    active = active.filter((a) => a.to === null || a.to > b.from);
+    for (const a of active) {
+      if (a.key !== b.key || a.client === b.client) continue;
+      const from = b.from;
       const to = a.to === null ? b.to : b.to === null ? a.to : Math.min(a.to, b.to);
       if (to !== null && to <= from) continue;
       const shared = a.nodes.filter((n) => b.nodes.includes(n));
@@ -419,7 +441,8 @@ export function deriveVotes(events: readonly HistoryEvent[], options: VoteOption
         doubleVotes: doubleVotes.filter((d) => shared.includes(d.node) && d.first.token === a.token && d.second.token === b.token),
       });
     }
-  });
+    active.push(b);
+  }
 
   const outGrants: NodeGrant[] = grants.map(({ expiresAt: _expiresAt, ...g }) => g);
   return { nodes, majority, attempts: outAttempts, holdings: outHoldings, grants: outGrants, forgettings, downs, doubleVotes, twoHolders, endT };
