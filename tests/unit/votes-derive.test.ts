@@ -4,45 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { deriveVotes, doubleVoteWords, holdersAt, isMultiNodeLock, outcomeWords, twoHoldersWords, votesWords } from '@/lib/votes';
-import { history, RELEASE_SCRIPT, type HistoryBuilder } from './helpers/history-builder';
-
-const ACQUIRE = 'for i, key in ipairs(KEYS) do\n  if redis.call("exists", key) == 1 then return 0 end\nend\nfor i, key in ipairs(KEYS) do\n  redis.call("set", key, ARGV[1], "PX", ARGV[2])\nend\nreturn #KEYS';
-const REFUSED = 'connect ECONNREFUSED 127.0.0.1:7004';
-
-/** The redlock module's acquire round: one EVAL per node, each answered as given. */
-function redlockRound(h: HistoryBuilder, client: number, token: string, t: number, answers: Record<number, 1 | 0 | 'refused' | 'timeout'>): HistoryBuilder {
-  h.at(t).push({ type: 'lock', client, event: 'attempt', resources: ['lock'], token, attempt: 1, ttlMs: 3000 });
-  for (const [node, answer] of Object.entries(answers)) {
-    const args = [ACQUIRE, '1', 'lock', token, '3000'];
-    if (answer === 'refused') h.redis(client, Number(node), 'eval', args, REFUSED, { phase: 'fail' });
-    else if (answer === 'timeout') h.redis(client, Number(node), 'eval', args, null, { phase: 'info' });
-    else h.redis(client, Number(node), 'eval', args, answer);
-  }
-  return h;
-}
-
-function released(h: HistoryBuilder, client: number, token: string, t: number, nodes: number[]): HistoryBuilder {
-  h.at(t);
-  for (const node of nodes) h.redis(client, node, 'eval', [RELEASE_SCRIPT, '1', 'lock', token], 1);
-  return h.push({ type: 'lock', client, event: 'released', resources: ['lock'], token }, t + 2);
-}
-
-/** Lesson 5's "a node restarts empty": Client 1 holds Nodes 1–3, Node 3 restarts without its data, Client 2 collects Nodes 3–5. */
-function restartEmpty(): HistoryBuilder {
-  const h = history();
-  redlockRound(h, 1, 'A', 0, { 1: 1, 2: 1, 3: 1, 4: 'refused', 5: 'refused' });
-  h.at(5).push({ type: 'lock', client: 1, event: 'acquired', resources: ['lock'], token: 'A', attempt: 1, quorum: 3, ttlMs: 3000, validityMs: 2960,
-    votes: [{ node: 1, ok: true }, { node: 2, ok: true }, { node: 3, ok: true }, { node: 4, ok: false, error: REFUSED }, { node: 5, ok: false, error: REFUSED }] });
-  h.at(10).enter(1, 'send-invoices');
-  h.at(200).node(3, 'down');
-  h.at(250).node(3, 'up', 'none');
-  redlockRound(h, 2, 'B', 400, { 1: 0, 2: 0, 3: 1, 4: 1, 5: 1 });
-  h.at(405).push({ type: 'lock', client: 2, event: 'acquired', resources: ['lock'], token: 'B', attempt: 1, quorum: 3, ttlMs: 3000, validityMs: 2960 });
-  h.at(410).enter(2, 'send-invoices');
-  h.at(1500).exit(1, 'send-invoices');
-  released(h, 1, 'A', 1510, [1, 2, 3]);
-  return h;
-}
+import { history, RELEASE_SCRIPT } from './helpers/history-builder';
+import { ACQUIRE, REFUSED, redlockRound, restartEmpty } from './helpers/votes-histories';
 
 describe('who voted for whom', () => {
   it('a node restarted empty votes twice: two majorities share it, and the words say so', () => {
@@ -163,6 +126,40 @@ describe('who voted for whom', () => {
     expect(a.attempts).toHaveLength(1);
     expect(a.attempts[0]?.votes.map((v) => [v.node, v.answer])).toEqual([[1, 'ok'], [2, 'ok'], [3, 'ok'], [4, 'timeout']]);
     expect(a.holdings[0]).toMatchObject({ client: 1, nodes: [1, 2, 3], majority: true, to: null });
+  });
+
+  it('a node whose clock jumps forward drops a live vote and grants it again: a double vote, said as a clock jump', () => {
+    const h = history();
+    redlockRound(h, 1, 'A', 0, { 1: 1, 2: 1, 3: 1, 4: 'refused', 5: 'refused' });
+    h.at(5).push({ type: 'lock', client: 1, event: 'acquired', resources: ['lock'], token: 'A', attempt: 1, quorum: 3, validityMs: 2900 });
+    h.at(300).push({ type: 'nemesis', op: 'node-clock-jump', phase: 'ok', target: 'Node 3', node: 3, args: { jumpMs: 5000 } });
+    redlockRound(h, 2, 'B', 400, { 1: 0, 2: 0, 3: 1, 4: 1, 5: 1 });
+    h.at(405).push({ type: 'lock', client: 2, event: 'acquired', resources: ['lock'], token: 'B', attempt: 1, quorum: 3, validityMs: 2900 });
+    const a = deriveVotes(h.build());
+    expect(a.forgettings).toEqual([{ node: 3, t: 300, cause: 'clock-jump' }]);
+    expect(a.twoHolders[0]?.shared).toEqual([3]);
+    expect(twoHoldersWords(a.twoHolders[0]!, a)).toBe(
+      'Client 1 held Nodes 1, 2, 3; Client 2 held Nodes 3, 4, 5 — Node 3 voted for both (it had its clock jump forward and forgot its vote for Client 1).',
+    );
+  });
+
+  it('a vote released before the next client asks is no double vote, and one holder after another is not two at once', () => {
+    const h = history();
+    redlockRound(h, 1, 'A', 0, { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1 });
+    h.at(5).push({ type: 'lock', client: 1, event: 'acquired', resources: ['lock'], token: 'A', attempt: 1, quorum: 3, validityMs: 2900 });
+    h.at(100);
+    for (const node of [1, 2, 3, 4, 5]) h.redis(1, node, 'eval', [RELEASE_SCRIPT, '1', 'lock', 'A'], 1);
+    h.push({ type: 'lock', client: 1, event: 'released', resources: ['lock'], token: 'A' }, 102);
+    redlockRound(h, 2, 'B', 200, { 1: 1, 2: 1, 3: 1, 4: 1, 5: 1 });
+    h.at(205).push({ type: 'lock', client: 2, event: 'acquired', resources: ['lock'], token: 'B', attempt: 1, quorum: 3, validityMs: 2900 });
+    const a = deriveVotes(h.build());
+    expect(a.holdings.map((x) => [x.client, x.from, x.to, x.endedBy])).toEqual([
+      [1, 5, 101, 'released'],
+      [2, 205, null, null],
+    ]);
+    expect(a.grants.filter((g) => g.client === 1).every((g) => g.endedBy === 'released')).toBe(true);
+    expect(a.doubleVotes).toEqual([]);
+    expect(a.twoHolders).toEqual([]);
   });
 
   it('tells a multi-node lock from a single-node one', () => {
