@@ -464,7 +464,9 @@ export function isMultiNodeLock(events: readonly HistoryEvent[]): boolean {
     if (event.type !== 'redis' || event.phase !== 'invoke') continue;
     const command = event.command.toUpperCase();
     if (!((command === 'SET' && event.args.slice(2).some((a) => NX.test(a))) || command === 'SETNX')) continue;
-    const k = `${event.client}|${event.args[0] ?? ''}`;
+    // One acquire (one token) asked of two nodes: a vote. The same client locking again on another node
+    // after a failover is a new acquire (a new token), not a vote.
+    const k = `${event.client}|${event.args[0] ?? ''}|${event.args[1] ?? ''}`;
     const first = nodesAsked.get(k);
     if (first === undefined) nodesAsked.set(k, event.node);
     else if (first !== event.node) return true;

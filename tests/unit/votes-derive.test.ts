@@ -165,7 +165,10 @@ describe('who voted for whom', () => {
   it('tells a multi-node lock from a single-node one', () => {
     const single = history().at(0).redis(1, 1, 'set', ['lock', 'a', 'PX', '100', 'NX'], 'OK').redis(2, 1, 'set', ['lock', 'b', 'PX', '100', 'NX'], null);
     expect(isMultiNodeLock(single.build())).toBe(false);
-    const multi = single.redis(1, 2, 'set', ['lock', 'a', 'PX', '100', 'NX'], 'OK');
+    // After a failover the client locks on the promoted node with a new token: still one node's lock at a time.
+    const failover = single.redis(1, 2, 'set', ['lock', 'a2', 'PX', '100', 'NX'], 'OK');
+    expect(isMultiNodeLock(failover.build())).toBe(false);
+    const multi = failover.redis(1, 3, 'set', ['lock', 'a2', 'PX', '100', 'NX'], 'OK');
     expect(isMultiNodeLock(multi.build())).toBe(true);
     expect(isMultiNodeLock(restartEmpty().build())).toBe(true);
   });
