@@ -48,6 +48,7 @@ test('the split-brain run shows its two majorities and the node that voted for b
   await expect(view.getByTestId('votes-now')).toContainText('Client 1 holds Nodes 1, 2, 3 (3 of 5, a majority)');
   await expect(view.getByTestId('votes-now')).not.toContainText('Client 2');
   await expect(view.getByTestId('two-holders')).toHaveCount(0);
+  await view.getByTestId('votes-now').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/screenshots/votes-cursor-client-1.png', fullPage: false });
 
   // The cursor at the run's start: nobody has voted yet.
