@@ -49,6 +49,7 @@ import {
   type RecordedRun,
   type RunData,
   type RunRequest,
+  type TimelineMode,
   type ViewData,
 } from './run-state';
 
@@ -110,6 +111,7 @@ export interface LabActions {
   setPlaying(playing: boolean): void;
   setSpeed(speed: number): void;
   focusWindow(window: TimeWindow): void;
+  setTimelineMode(mode: TimelineMode): void;
   openReplay(replay: RecordedRun | null, verdict: Verdict | null): void;
 }
 
@@ -192,7 +194,9 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       setCursor: (cursorT) => set((s) => ({ view: reduceCursor(s.view, cursorT) })),
       setPlaying: (playing) => set((s) => ({ view: { ...s.view, playing } })),
       setSpeed: (speed) => set((s) => ({ view: { ...s.view, speed } })),
-      focusWindow: (window) => set((s) => ({ view: reduceFocus(s.view, window) })),
+      // "Show on timeline" shows the clients' lanes, where the band is drawn.
+      focusWindow: (window) => set((s) => ({ view: { ...reduceFocus(s.view, window), timelineMode: 'clients' } })),
+      setTimelineMode: (timelineMode) => set((s) => ({ view: { ...s.view, timelineMode } })),
       openReplay: (replay, verdict) => set((s) => ({ view: reduceReplay(s.view, replay, verdict) })),
     },
   }));

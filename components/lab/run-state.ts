@@ -190,7 +190,11 @@ export interface ViewData {
   speed: number;
   /** Asked by "Show on timeline": zoom to this window and highlight it. The nonce makes a second click count. */
   focus: { window: TimeWindow; nonce: number } | null;
+  /** What the timeline area shows: a lane per client, or (for a lock voted on by several nodes) who voted for whom. */
+  timelineMode: TimelineMode;
 }
+
+export type TimelineMode = 'clients' | 'votes';
 
 export const PLAYBACK_SPEEDS = [0.25, 0.5, 1, 2, 4] as const;
 
@@ -201,6 +205,7 @@ export const emptyViewData = (): ViewData => ({
   playing: false,
   speed: 1,
   focus: null,
+  timelineMode: 'clients',
 });
 
 export function reduceCursor(view: ViewData, cursorT: number | null): ViewData {
@@ -212,7 +217,7 @@ export function reduceFocus(view: ViewData, window: TimeWindow): ViewData {
 }
 
 export function reduceReplay(view: ViewData, replay: RecordedRun | null, verdict: Verdict | null): ViewData {
-  return { ...emptyViewData(), speed: view.speed, replay, replayVerdict: verdict, cursorT: null };
+  return { ...emptyViewData(), speed: view.speed, timelineMode: view.timelineMode, replay, replayVerdict: verdict, cursorT: null };
 }
 
 /**

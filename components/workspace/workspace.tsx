@@ -18,7 +18,7 @@ import { CommandErrors, LabStatus } from '@/components/lab/lab-status';
 import { RecentHistory } from '@/components/lab/recent-history';
 import { useProgressActions, useProgress } from '@/components/progress/progress-provider';
 import { TimeTravel } from '@/components/timeline/time-travel';
-import { Timeline } from '@/components/timeline/timeline';
+import { TimelineArea } from '@/components/timeline/timeline-area';
 import { VerdictPanel } from '@/components/verdict/verdict-panel';
 import { ConsolePanel } from './console-panel';
 import { runnable, SAVED_RUN_LABEL, sameProgram, scenarioProgram, shownForScenario, SOLUTION_LABEL, type ShownProgram } from './editor-source';
@@ -176,7 +176,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
         </div>
         {lesson.exercise && <ExercisePanel slug={lesson.slug} exercise={lesson.exercise} scenarios={lesson.scenarios} code={() => codeRef.current} />}
         <ExplorePanel {...(lesson.exercise ? { slug: lesson.slug } : {})} code={() => codeRef.current} />
-        <Timeline defaultClients={clients} />
+        <TimelineArea defaultClients={clients} />
         <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => setShown({ kind: 'saved-run', label: SAVED_RUN_LABEL, code: saved })} />
         <Tabs label="Lab panels" tabs={tabs} />
       </div>
