@@ -13,6 +13,7 @@ import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
 import type { ErrorCode } from '@/lib/result';
 import type { GradeProgress, GradeResult } from '@/lib/grading';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
+import { emptyMeasureData, reducePin, type MeasureData, type PinnedRun } from './measure-state';
 import { emptyExploreData, reduceExploreFailed, reduceExploreProgress, reduceExploreRequested, reduceExploreResult, type ExploreData } from './explore-state';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
 import {
@@ -111,6 +112,8 @@ export interface LabActions {
   setSpeed(speed: number): void;
   focusWindow(window: TimeWindow): void;
   openReplay(replay: RecordedRun | null, verdict: Verdict | null): void;
+  // Comparing runs (written by the Measurements view): null unpins.
+  pinRun(pinned: PinnedRun | null): void;
 }
 
 export interface LabState extends LabData {
@@ -125,6 +128,8 @@ export interface LabState extends LabData {
   exercise: ExerciseData;
   explore: ExploreData;
   view: ViewData;
+  /** A run pinned for comparison; kept across runs and page views of this tab's lab. */
+  measure: MeasureData;
   actions: LabActions;
 }
 
@@ -143,6 +148,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     exercise: emptyExerciseData(),
     explore: emptyExploreData(),
     view: emptyViewData(),
+    measure: emptyMeasureData(),
     actions: {
       setConnection: (connection, message = null) => set({ connection, connectionMessage: message }),
       receiveSnapshot: (snapshot, localNow) =>
@@ -194,6 +200,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       setSpeed: (speed) => set((s) => ({ view: { ...s.view, speed } })),
       focusWindow: (window) => set((s) => ({ view: reduceFocus(s.view, window) })),
       openReplay: (replay, verdict) => set((s) => ({ view: reduceReplay(s.view, replay, verdict) })),
+      pinRun: (pinned) => set((s) => ({ measure: reducePin(s.measure, pinned) })),
     },
   }));
 }
