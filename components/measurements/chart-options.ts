@@ -60,6 +60,8 @@ export interface Chart {
 }
 
 const FONT = '11px system-ui, sans-serif';
+/** Bars and steps say enough: a dot on every value only clutters them. */
+const NO_POINTS = { show: false } as const;
 
 function axis(colors: ChartColors, extra: Partial<uPlot.Axis> = {}): uPlot.Axis {
   return { stroke: colors.muted, font: FONT, labelFont: FONT, grid: { stroke: colors.grid, width: 1 }, ticks: { stroke: colors.grid, width: 1 }, ...extra };
@@ -117,7 +119,7 @@ export function latencyChart(bins: readonly LatencyBin[], summary: LatencySummar
       ],
       series: [
         {},
-        { label: 'attempts', stroke: colors.bar, fill: colors.bar, width: 0, paths: uPlot.paths.bars?.({ size: [0.92, Infinity], align: 0 }) },
+        { label: 'attempts', stroke: colors.bar, fill: colors.bar, width: 0, points: NO_POINTS, paths: uPlot.paths.bars?.({ size: [0.92, Infinity], align: 0 }) },
       ],
       hooks: {
         draw: [(u) => marks.forEach(([x, label], i) => markAt(u, x, label, colors.text, i))],
@@ -181,10 +183,10 @@ export function timeChart(m: RunMeasurements, colors: ChartColors, size: { width
       ],
       series: [
         {},
-        { label: 'granted', stroke: colors.granted, width: 2, paths: stepped },
-        { label: 'refused', stroke: colors.failed, width: 2, dash: [6, 3], paths: stepped },
-        { label: 'timed out', stroke: colors.timedOut, width: 2, dash: [2, 2], paths: stepped },
-        { label: 'held', scale: 'held', stroke: colors.held, fill: colors.heldFill, width: 1, paths: stepped },
+        { label: 'granted', points: NO_POINTS, stroke: colors.granted, width: 2, paths: stepped },
+        { label: 'refused', points: NO_POINTS, stroke: colors.failed, width: 2, dash: [6, 3], paths: stepped },
+        { label: 'timed out', points: NO_POINTS, stroke: colors.timedOut, width: 2, dash: [2, 2], paths: stepped },
+        { label: 'held', points: NO_POINTS, scale: 'held', stroke: colors.held, fill: colors.heldFill, width: 1, paths: stepped },
       ],
       hooks: {
         drawClear: [(u) => drawBands(u, bands, colors)],

@@ -20,9 +20,15 @@ export function MeasurementsView() {
   const comparing = pinned !== null && shown.hasRun && pinned.runId !== shown.runId;
   const range = useMemo(() => {
     if (!comparing || !pinned) return undefined;
-    const all = [...m.latencies, ...pinned.measurements.latencies];
-    if (all.length === 0) return undefined;
-    return { lo: Math.min(...all), hi: Math.max(...all) };
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const list of [m.latencies, pinned.measurements.latencies]) {
+      for (const v of list) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+    }
+    return lo <= hi ? { lo, hi } : undefined;
   }, [comparing, pinned, m.latencies]);
 
   if (!shown.hasRun && !pinned) {

@@ -2,7 +2,7 @@
 /** One run's figures and latency histogram: the column "This run" or "Pinned", side by side when comparing. */
 import { useCallback, useId, useMemo } from 'react';
 import { HISTOGRAM_BARS, latencyBins, type RunMeasurements } from '@/lib/measurements';
-import { duplicateWords, formatMs, formatPercent, formatRate, heldWords, latencyWords, outcomeWords } from '@/lib/measurements/words';
+import { bySourceWords, duplicateWords, formatMs, formatPercent, formatRate, heldWords, latencyWords, outcomeWords } from '@/lib/measurements/words';
 import { latencyChart } from './chart-options';
 import { ChartTable } from './chart-table';
 import { UPlotChart } from './uplot-chart';
@@ -50,6 +50,11 @@ export function RunFigures({ title, about, m, range }: RunFiguresProps) {
       <p className={styles.words}>
         {latencyWords(m)} {outcomeWords(m)} {heldWords(m)} {duplicateWords(m)}
       </p>
+      {m.bySource && (
+        <p className={styles.words} data-testid="figures-by-source">
+          {bySourceWords(m)}
+        </p>
+      )}
       {bins.length > 0 ? (
         <>
           <UPlotChart build={build} height={170} label={`Acquire latency histogram. ${latencyWords(m)}`} />

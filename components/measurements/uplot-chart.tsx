@@ -41,5 +41,5 @@ export function UPlotChart({ build, label, height }: UPlotChartProps) {
     return () => plot.destroy();
   }, [build, width, height]);
 
-  return <div ref={ref} role="img" aria-label={label} className={styles.chart} style={{ minBlockSize: height }} />;
+  return <div ref={ref} role="img" aria-label={label} className={styles.chart} style={{ blockSize: height }} />;
 }

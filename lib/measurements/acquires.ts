@@ -5,7 +5,9 @@
  *   event to its `acquired` or `failed` event (same client, same token). A retry is a new acquire, so the latency is the
  *   cost of asking once (its round trips to every node), not the retry delay between asks.
  * - **Raw `SET key value NX [PX ms]`** on a key no `lock` event names (lessons 1–3): one acquire is one command, from its
- *   invoke to its reply. `OK` is granted, nil is refused.
+ *   invoke to its reply. `OK` is granted, nil is refused. The same key and value sent by one client to several nodes
+ *   while the first is still unanswered is a hand-written Redlock (lesson 5): one acquire, from the first command to
+ *   the last answer, granted when most of the nodes asked said OK.
  *
  * An attempt is *granted*, *failed* (refused: another client held the lock, or too few nodes said yes), *timed out*
  * (a node did not answer in time: the command's timeout, or an answer of unknown outcome), or *unanswered* (its client
@@ -45,6 +47,20 @@ interface OpenAttempt {
   acquire: Acquire;
 }
 
+interface RawGroup {
+  acquire: Acquire;
+  key: string;
+  groupKey: string;
+  ttlMs: number | null;
+  nodes: Set<number>;
+  /** Commands not yet answered, and the answers so far. */
+  pending: number;
+  ok: number;
+  timedOut: number;
+  /** The hold a granted group gave (taken back if a later answer leaves it without a majority). */
+  hold: Hold | null;
+}
+
 interface OpenHold {
   hold: Hold;
   /** When the holder may no longer assume it holds the lock (null: no TTL). */
@@ -60,7 +76,10 @@ export function readAcquires(history: readonly HistoryEvent[], endT?: number): A
   const attempts = new Map<string, OpenAttempt>();
   const openHolds = new Map<string, OpenHold>();
   const lockResources = new Set<string>();
-  const rawSets = new Map<number, { acquire: Acquire; key: string; ttlMs: number | null }>();
+  /** Raw SET NX in flight: by opId, each a member of a group (one acquire over one or more nodes). */
+  const rawSets = new Map<number, RawGroup>();
+  /** Groups still taking members, by client, key and value. */
+  const openGroups = new Map<string, RawGroup>();
   const rawReleases = new Map<number, string>();
 
   const closeHold = (key: string, t: number) => {
@@ -69,11 +88,12 @@ export function readAcquires(history: readonly HistoryEvent[], endT?: number): A
     openHolds.delete(key);
     open.hold.to = Math.max(open.hold.from, open.validUntil === null ? t : Math.min(t, open.validUntil));
   };
-  const startHold = (key: string, client: number, t: number, validUntil: number | null) => {
+  const startHold = (key: string, client: number, t: number, validUntil: number | null): Hold => {
     closeHold(key, t);
     const hold: Hold = { client, from: t, to: t };
     holds.push(hold);
     openHolds.set(key, { hold, validUntil });
+    return hold;
   };
   const newAcquire = (client: number, source: AcquireSource, from: number): Acquire => {
     const acquire: Acquire = { client, source, from, to: null, outcome: 'unanswered', latencyMs: null };
@@ -129,7 +149,16 @@ export function readAcquires(history: readonly HistoryEvent[], endT?: number): A
       const [key, , ...rest] = e.args;
       const flags = rest.map((a) => a.toUpperCase());
       if (key !== undefined && flags.includes('NX') && !lockResources.has(key)) {
-        rawSets.set(e.opId, { acquire: newAcquire(e.client, 'set-nx', e.t), key, ttlMs: rawTtl(flags) });
+        const groupKey = `${e.client}\u0000${key}\u0000${e.args[1] ?? ''}`;
+        let group = openGroups.get(groupKey);
+        // A value already sent to this node is a retry: a new acquire.
+        if (!group || group.nodes.has(e.node)) {
+          group = { acquire: newAcquire(e.client, 'set-nx', e.t), key, groupKey, ttlMs: rawTtl(flags), nodes: new Set(), pending: 0, ok: 0, timedOut: 0, hold: null };
+          openGroups.set(groupKey, group);
+        }
+        group.nodes.add(e.node);
+        group.pending += 1;
+        rawSets.set(e.opId, group);
       }
     } else if (command === 'del' || command === 'unlink' || command === 'eval' || command === 'evalsha') {
       const keys = command.startsWith('eval') ? e.args.slice(2, 2 + Number(e.args[1] ?? 0)) : e.args;
@@ -139,14 +168,25 @@ export function readAcquires(history: readonly HistoryEvent[], endT?: number): A
   };
 
   const onRedisComplete = (e: RedisCompleteEvent) => {
-    const set = rawSets.get(e.opId);
-    if (set) {
+    const group = rawSets.get(e.opId);
+    if (group) {
       rawSets.delete(e.opId);
       // `info`: the outcome is unknown (a timeout, or a connection dropped with the command in flight).
-      const timedOut = e.phase === 'info' || (e.phase === 'fail' && e.error !== undefined && TIMEOUT_WORDS.test(e.error));
-      const granted = e.phase === 'ok' && e.reply === 'OK';
-      answer(set.acquire, e.t, granted ? 'granted' : timedOut ? 'timeout' : 'failed');
-      if (granted) startHold(`raw:${e.client}:${set.key}`, e.client, e.t, set.ttlMs === null ? null : e.t + set.ttlMs);
+      if (e.phase === 'info' || (e.phase === 'fail' && e.error !== undefined && TIMEOUT_WORDS.test(e.error))) group.timedOut += 1;
+      if (e.phase === 'ok' && e.reply === 'OK') group.ok += 1;
+      group.pending -= 1;
+      if (group.pending > 0) return;
+      // Every node asked so far has answered. A slow program may still ask another node with the same value (its
+      // commands paced one by one): then the group is decided again when that one answers.
+      const granted = group.ok * 2 > group.nodes.size;
+      answer(group.acquire, e.t, granted ? 'granted' : group.timedOut > 0 ? 'timeout' : 'failed');
+      const holdKey = `raw:${e.client}:${group.key}`;
+      if (granted && !group.hold) group.hold = startHold(holdKey, e.client, e.t, group.ttlMs === null ? null : e.t + group.ttlMs);
+      else if (!granted && group.hold) {
+        if (openHolds.get(holdKey)?.hold === group.hold) openHolds.delete(holdKey);
+        group.hold.to = group.hold.from;
+        group.hold = null;
+      }
       return;
     }
     const released = rawReleases.get(e.opId);
@@ -164,10 +204,11 @@ export function readAcquires(history: readonly HistoryEvent[], endT?: number): A
       attempts.delete(key);
       answer(open.acquire, t, 'unanswered');
     }
-    for (const [id, set] of rawSets) {
-      if (set.acquire.client !== client) continue;
+    for (const [id, group] of rawSets) {
+      if (group.acquire.client !== client) continue;
       rawSets.delete(id);
-      answer(set.acquire, t, 'unanswered');
+      openGroups.delete(group.groupKey);
+      if (group.acquire.to === null) answer(group.acquire, t, 'unanswered');
     }
     for (const key of [...openHolds.keys()]) {
       if (key.startsWith(`lock:${prefix}`) || key.startsWith(`raw:${prefix}`)) closeHold(key, t);

@@ -54,6 +54,11 @@ export interface RunMeasurements {
   totals: Record<AcquireOutcome, number>;
   /** Latencies of answered attempts, granted or not (an answer costs the same round trips either way). */
   latency: LatencySummary;
+  /**
+   * The same figures for each kind of acquire the run used, when it used both (lesson 8 times a single node's SET NX
+   * and Redlock in one program): redlock attempts and raw SET … NX.
+   */
+  bySource: { lockEvents: LatencySummary; setNx: LatencySummary } | null;
   /** Every answered attempt's latency, ms, in the order answered: what the histogram and its table are drawn from. */
   latencies: number[];
   histogram: LatencyBin[];
@@ -86,11 +91,14 @@ export function measureRun(history: readonly HistoryEvent[], options: MeasureOpt
   const totals: Record<AcquireOutcome, number> = { granted: 0, failed: 0, timeout: 0, unanswered: 0 };
   const counted = { lockEvents: 0, setNx: 0 };
   const latencies: number[] = [];
+  const bySource = { lockEvents: [] as number[], setNx: [] as number[] };
   for (const a of acquires) {
     totals[a.outcome] += 1;
     if (a.source === 'lock-event') counted.lockEvents += 1;
     else counted.setNx += 1;
-    if (a.latencyMs !== null) latencies.push(a.latencyMs);
+    if (a.latencyMs === null) continue;
+    latencies.push(a.latencyMs);
+    (a.source === 'lock-event' ? bySource.lockEvents : bySource.setNx).push(a.latencyMs);
   }
 
   const held = heldIntervals(holds).map((h) => ({ from: Math.max(h.from, origin), to: Math.min(h.to, endT) })).filter((h) => h.to > h.from);
@@ -105,6 +113,10 @@ export function measureRun(history: readonly HistoryEvent[], options: MeasureOpt
     counted,
     totals,
     latency: summarizeLatencies(latencies),
+    bySource:
+      bySource.lockEvents.length > 0 && bySource.setNx.length > 0
+        ? { lockEvents: summarizeLatencies(bySource.lockEvents), setNx: summarizeLatencies(bySource.setNx) }
+        : null,
     latencies,
     histogram: latencyBins(latencies),
     binMs,

@@ -36,6 +36,18 @@ export function latencyWords(m: RunMeasurements): string {
   return `P50 acquire ${formatMs(l.p50)}, P95 ${formatMs(l.p95)}, P99 ${formatMs(l.p99)}, max ${formatMs(l.max)}, over ${plural(l.count, 'answered attempt')}.`;
 }
 
+/** For a run that used both kinds of acquire: each kind's percentiles, and how they compare. */
+export function bySourceWords(m: RunMeasurements): string | null {
+  if (!m.bySource) return null;
+  const { lockEvents: r, setNx: s } = m.bySource;
+  const times = ratio(r.p99, s.p99);
+  return (
+    `Redlock attempts: P50 ${formatMs(r.p50)}, P99 ${formatMs(r.p99)} (${r.count}). ` +
+    `SET … NX: P50 ${formatMs(s.p50)}, P99 ${formatMs(s.p99)} (${s.count}).` +
+    (times ? ` Redlock's P99 is ${times} of SET … NX's.` : '')
+  );
+}
+
 export function outcomeWords(m: RunMeasurements): string {
   const t = m.totals;
   const asked = t.granted + t.failed + t.timeout + t.unanswered;
@@ -60,7 +72,7 @@ export function countedWords(m: RunMeasurements): string {
   const { lockEvents, setNx } = m.counted;
   const parts: string[] = [];
   if (lockEvents > 0) parts.push(`${plural(lockEvents, 'attempt')} of the redlock module (attempt → acquired or failed; a retry is a new attempt)`);
-  if (setNx > 0) parts.push(`${plural(setNx, 'SET … NX command')} (sent → answered; OK is granted, nil refused)`);
+  if (setNx > 0) parts.push(`${plural(setNx, 'SET … NX acquire')} (sent → answered; OK is granted, nil refused; one value sent to several nodes at once is one acquire, granted by a majority)`);
   if (parts.length === 0) return 'Nothing in this run asked for a lock: no redlock attempt and no SET … NX.';
   return `Counted as acquires: ${parts.join(' and ')}.`;
 }

@@ -206,3 +206,42 @@ describe('words', () => {
     expect(words).toContain('0 duplicates vs 3');
   });
 });
+
+describe('a lock written by hand over several nodes', () => {
+  it('counts one value sent to several nodes as one acquire, granted by a majority, from the first command to the last answer', () => {
+    const events: HistoryEvent[] = [];
+    let opId = 0;
+    const push = (e: Record<string, unknown>) => events.push({ ...e, seq: events.length } as unknown as HistoryEvent);
+    /** One client sends SET NX with one value to the given nodes at `t`, then each answers in turn. */
+    const ask = (client: number, value: string, t: number, replies: Array<[number, 'OK' | null | 'fail', number]>) => {
+      const ids = replies.map(([node]) => {
+        push({ type: 'redis', phase: 'invoke', opId: ++opId, t, client, node, command: 'set', args: ['lock', value, 'NX', 'PX', '3000'] });
+        return opId;
+      });
+      replies.forEach(([node, reply, at], i) =>
+        push({ type: 'redis', phase: reply === 'fail' ? 'fail' : 'ok', opId: ids[i], t: at, client, node, command: 'set', ...(reply === 'fail' ? { error: 'ECONNREFUSED' } : { reply }) }),
+      );
+    };
+    // Client 1 asks five nodes at once: three say OK, one nil, one cannot be reached.
+    ask(1, 't1', 0, [[1, 'OK', 1], [2, 'OK', 1.5], [3, 'OK', 2], [4, null, 2.5], [5, 'fail', 3.8]]);
+    // Client 2 asks them too: two OK are no majority of five.
+    ask(2, 't2', 10, [[1, 'OK', 11], [2, 'OK', 11], [3, null, 11], [4, null, 11], [5, null, 11]]);
+    // Client 1 sends its value to Node 1 again: a retry, so another acquire.
+    ask(1, 't1', 20, [[1, null, 21]]);
+    const { acquires, holds } = readAcquires(events);
+    expect(acquires.map((a) => [a.client, a.outcome, a.latencyMs])).toEqual([
+      [1, 'granted', 3.8],
+      [2, 'failed', 1],
+      [1, 'failed', 1],
+    ]);
+    expect(holds.filter((h) => h.to > h.from)).toEqual([{ client: 1, from: 3.8, to: 21 }]);
+  });
+
+  it('gives the figures of each kind when a run used both (lesson 8 times SET NX and Redlock in one program)', () => {
+    const b = history().at(0).redis(1, 1, 'set', ['single', 'a', 'NX', 'PX', '1000'], 'OK', { tookMs: 1 });
+    b.at(5).attempt(1, 'lock:redlock').at(9).acquired(1, 'lock:redlock');
+    const m = measureRun(b.build());
+    expect(m.bySource?.lockEvents.p99).toBeCloseTo(4, 2);
+    expect(m.bySource?.setNx.p99).toBeCloseTo(1, 2);
+  });
+});
