@@ -26,8 +26,8 @@ for (let i = 0; i < 8; i++) {
 nodes.forEach((node) => node.disconnect());
 `;
 
-async function screenshot(page: Page, name: string) {
-  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage: true });
+async function screenshot(page: Page, name: string, fullPage = true) {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage });
 }
 
 const measurementsTab = (page: Page) => page.getByRole('tab', { name: 'Measurements' });
@@ -107,6 +107,8 @@ test('pin a run, run another: both figures side by side and the difference in wo
     expect(box?.width ?? 0).toBeLessThanOrEqual(390);
     expect(box?.width ?? 0).toBeGreaterThan(250);
   }
-  await thisRun(page).scrollIntoViewIfNeeded();
-  await screenshot(page, 'measure-03-compare-phone');
+  await page.getByTestId('measurements-compare').scrollIntoViewIfNeeded();
+  await screenshot(page, 'measure-03-compare-phone', false);
+  await page.getByRole('region', { name: 'This run over time' }).scrollIntoViewIfNeeded();
+  await screenshot(page, 'measure-04-over-time-phone', false);
 });
