@@ -139,7 +139,7 @@ function formatTick(v: number): string {
  * The run over time, on the timeline's axis (seconds from the run's start): acquires a second by outcome, the share
  * of each interval some client held the lock (right axis), and the faults in effect as shaded bands behind them.
  */
-export function timeChart(m: RunMeasurements, colors: ChartColors, size: { width: number; height: number }): Chart {
+export function timeChart(m: RunMeasurements, colors: ChartColors, size: { width: number; height: number }, cursorMs: number | null = null): Chart {
   const perSecond = 1000 / m.binMs;
   const xs: number[] = [];
   const granted: number[] = [];
@@ -190,6 +190,8 @@ export function timeChart(m: RunMeasurements, colors: ChartColors, size: { width
       ],
       hooks: {
         drawClear: [(u) => drawBands(u, bands, colors)],
+        // The time-travel cursor, where the timeline has it.
+        draw: cursorMs === null ? [] : [(u) => markAt(u, cursorMs / 1000, 'cursor', colors.text, 0)],
       },
     },
   };

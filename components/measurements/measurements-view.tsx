@@ -66,7 +66,7 @@ export function MeasurementsView() {
         {shown.hasRun && <RunFigures title={shown.live ? 'This run (still running)' : 'This run'} about={shown.label} m={m} {...(range ? { range } : {})} />}
         {pinned && (comparing || !shown.hasRun) && <RunFigures title="Pinned run" about={pinned.label} m={pinned.measurements} {...(range ? { range } : {})} />}
       </div>
-      {shown.hasRun && <TimePanel m={m} />}
+      {shown.hasRun && <TimePanel m={m} cursorMs={shown.cursorMs} />}
       {shown.hasRun && <JobsTable m={m} />}
     </div>
   );

@@ -8,8 +8,8 @@ import { ChartTable } from './chart-table';
 import { UPlotChart } from './uplot-chart';
 import styles from './measurements.module.css';
 
-export function TimePanel({ m }: { m: RunMeasurements }) {
-  const build = useCallback<Parameters<typeof UPlotChart>[0]['build']>((colors, size) => timeChart(m, colors, size), [m]);
+export function TimePanel({ m, cursorMs }: { m: RunMeasurements; cursorMs: number | null }) {
+  const build = useCallback<Parameters<typeof UPlotChart>[0]['build']>((colors, size) => timeChart(m, colors, size, cursorMs), [m, cursorMs]);
   const interval = formatRunTime(m.binMs);
   const busiest = m.series.reduce((best, bin) => (bin.granted > (best?.granted ?? -1) ? bin : best), m.series[0]);
   const summary =

@@ -17,6 +17,8 @@ export interface ShownMeasurements {
   /** A run to measure exists (live or from a file). */
   hasRun: boolean;
   live: boolean;
+  /** The time-travel cursor, ms from the run's start; null when not set. */
+  cursorMs: number | null;
 }
 
 export function useRunMeasurements(): ShownMeasurements {
@@ -37,5 +39,6 @@ export function useRunMeasurements(): ShownMeasurements {
   const label = replay
     ? `Saved run (${replay.lesson}, exported ${new Date(replay.exportedAt).toLocaleString()})`
     : `Run ${started}: ${program ?? 'your code'}${scenario ? ` in “${scenario}”` : ', no scenario'}`;
-  return { measurements, label, runId: replay ? (replay.info?.runId ?? null) : (info?.runId ?? null), hasRun, live: shown.live };
+  const cursorMs = shown.cursorT === null ? null : shown.cursorT - shown.origin;
+  return { measurements, label, runId: replay ? (replay.info?.runId ?? null) : (info?.runId ?? null), hasRun, live: shown.live, cursorMs };
 }

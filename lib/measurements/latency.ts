@@ -1,6 +1,6 @@
 // The JavaScript histogram alone: the package's index also bundles a WebAssembly build (base64) and a compression
 // library for its log format, ~55 KB gzip that a page drawing percentiles never uses.
-import * as int32 from 'hdr-histogram-js/dist/Int32Histogram';
+import * as int32 from 'hdr-histogram-js/dist/Int32Histogram.js';
 
 type Int32HistogramClass = typeof int32.default;
 /** The CommonJS module's class, however the importer wraps it: bundlers give `default`, Node's ESM loader `default.default`. */
