@@ -13,6 +13,7 @@ import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
 import type { ErrorCode } from '@/lib/result';
 import type { GradeProgress, GradeResult } from '@/lib/grading';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
+import { emptyMeasureData, reducePin, type MeasureData, type PinnedRun } from './measure-state';
 import { emptyExploreData, reduceExploreFailed, reduceExploreProgress, reduceExploreRequested, reduceExploreResult, type ExploreData } from './explore-state';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
 import {
@@ -113,6 +114,8 @@ export interface LabActions {
   focusWindow(window: TimeWindow): void;
   setTimelineMode(mode: TimelineMode): void;
   openReplay(replay: RecordedRun | null, verdict: Verdict | null): void;
+  // Comparing runs (written by the Measurements view): null unpins.
+  pinRun(pinned: PinnedRun | null): void;
 }
 
 export interface LabState extends LabData {
@@ -127,6 +130,8 @@ export interface LabState extends LabData {
   exercise: ExerciseData;
   explore: ExploreData;
   view: ViewData;
+  /** A run pinned for comparison; kept across runs and page views of this tab's lab. */
+  measure: MeasureData;
   actions: LabActions;
 }
 
@@ -145,6 +150,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     exercise: emptyExerciseData(),
     explore: emptyExploreData(),
     view: emptyViewData(),
+    measure: emptyMeasureData(),
     actions: {
       setConnection: (connection, message = null) => set({ connection, connectionMessage: message }),
       receiveSnapshot: (snapshot, localNow) =>
@@ -198,6 +204,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       focusWindow: (window) => set((s) => ({ view: { ...reduceFocus(s.view, window), timelineMode: 'clients' } })),
       setTimelineMode: (timelineMode) => set((s) => ({ view: { ...s.view, timelineMode } })),
       openReplay: (replay, verdict) => set((s) => ({ view: reduceReplay(s.view, replay, verdict) })),
+      pinRun: (pinned) => set((s) => ({ measure: reducePin(s.measure, pinned) })),
     },
   }));
 }

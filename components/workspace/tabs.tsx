@@ -1,5 +1,8 @@
 'use client';
-/** Accessible tabs (WAI-ARIA pattern): arrow keys move between tabs, panels stay mounted. */
+/**
+ * Accessible tabs (WAI-ARIA pattern): arrow keys move between tabs, panels stay mounted. A `lazy` panel is first
+ * rendered when its tab is first chosen (then it stays), so what only it needs is not fetched with the page.
+ */
 import { useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import styles from './workspace.module.css';
 
@@ -7,10 +10,16 @@ export interface TabSpec {
   id: string;
   label: ReactNode;
   panel: ReactNode;
+  lazy?: boolean;
 }
 
 export function Tabs({ tabs, label }: { tabs: TabSpec[]; label: string }) {
-  const [selected, setSelected] = useState(tabs[0]?.id ?? '');
+  const [selected, setSelectedId] = useState(tabs[0]?.id ?? '');
+  const [visited, setVisited] = useState<ReadonlySet<string>>(() => new Set([tabs[0]?.id ?? '']));
+  const setSelected = (id: string) => {
+    setSelectedId(id);
+    setVisited((v) => (v.has(id) ? v : new Set([...v, id])));
+  };
   const base = useId();
   const refs = useRef<Record<string, HTMLButtonElement | null>>({});
   const onKey = (e: KeyboardEvent, index: number) => {
@@ -50,7 +59,7 @@ export function Tabs({ tabs, label }: { tabs: TabSpec[]; label: string }) {
       </div>
       {tabs.map((tab) => (
         <div key={tab.id} role="tabpanel" id={`${base}-panel-${tab.id}`} aria-labelledby={`${base}-tab-${tab.id}`} hidden={selected !== tab.id} className={styles.tabPanel}>
-          {tab.panel}
+          {!tab.lazy || visited.has(tab.id) ? tab.panel : null}
         </div>
       ))}
     </div>

@@ -14,6 +14,7 @@ import { ClientControls } from '@/components/clients/client-controls';
 import { LinkGrid } from '@/components/clients/link-grid';
 import { codeFor, createCodeStore } from '@/components/editor/code-store';
 import { LabProvider, useLabClient, useLabStore } from '@/components/lab/lab-provider';
+import { MeasurementsTab } from '@/components/measurements/measurements-tab';
 import { CommandErrors, LabStatus } from '@/components/lab/lab-status';
 import { RecentHistory } from '@/components/lab/recent-history';
 import { useProgressActions, useProgress } from '@/components/progress/progress-provider';
@@ -125,6 +126,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
       ),
     },
     { id: 'console', label: 'Console', panel: <ConsolePanel defaultClients={clients} /> },
+    { id: 'measurements', label: 'Measurements', panel: <MeasurementsTab />, lazy: true },
   ];
 
   return (

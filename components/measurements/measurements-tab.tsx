@@ -1,0 +1,9 @@
+'use client';
+/** The Measurements tab's content, fetched when the tab is first opened: uPlot and the HdrHistogram stay out of the page's first load. */
+import dynamic from 'next/dynamic';
+import styles from './measurements.module.css';
+
+export const MeasurementsTab = dynamic(() => import('./measurements-view').then((m) => m.MeasurementsView), {
+  ssr: false,
+  loading: () => <p className={styles.muted}>Loading the measurements…</p>,
+});
