@@ -14,6 +14,15 @@ import type { ErrorCode } from '@/lib/result';
 import type { GradeProgress, GradeResult } from '@/lib/grading';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import { emptyExploreData, reduceExploreFailed, reduceExploreProgress, reduceExploreRequested, reduceExploreResult, type ExploreData } from './explore-state';
+import type { ExperimentProgress, ExperimentResult } from '@/lib/experiment/design';
+import {
+  emptyExperimentData,
+  reduceExperimentFailed,
+  reduceExperimentProgress,
+  reduceExperimentRequested,
+  reduceExperimentResult,
+  type ExperimentData,
+} from './experiment-state';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
 import {
   emptyExerciseData,
@@ -105,6 +114,10 @@ export interface LabActions {
   exploreProgress(progress: ExploreProgress): void;
   exploreResult(result: ExploreResult): void;
   exploreFailed(message: string): void;
+  experimentRequested(): void;
+  experimentProgress(progress: ExperimentProgress): void;
+  experimentResult(result: ExperimentResult): void;
+  experimentFailed(message: string): void;
   // How the lab is viewed (written by the workspace's controls).
   setCursor(cursorT: number | null): void;
   setPlaying(playing: boolean): void;
@@ -124,6 +137,8 @@ export interface LabState extends LabData {
   /** The last "Check my solution" of this tab. */
   exercise: ExerciseData;
   explore: ExploreData;
+  /** Lesson 8's experiment, as this tab last ran it. */
+  experiment: ExperimentData;
   view: ViewData;
   actions: LabActions;
 }
@@ -142,6 +157,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     run: emptyRunData(),
     exercise: emptyExerciseData(),
     explore: emptyExploreData(),
+    experiment: emptyExperimentData(),
     view: emptyViewData(),
     actions: {
       setConnection: (connection, message = null) => set({ connection, connectionMessage: message }),
@@ -156,6 +172,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
             run: { ...emptyRunData(), started: s.run.started },
             exercise: emptyExerciseData(),
             explore: emptyExploreData(),
+            experiment: emptyExperimentData(),
             view: { ...emptyViewData(), speed: s.view.speed },
           };
         }),
@@ -189,6 +206,10 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       exploreProgress: (progress) => set((s) => ({ explore: reduceExploreProgress(s.explore, progress) })),
       exploreResult: (result) => set((s) => ({ explore: reduceExploreResult(s.explore, result) })),
       exploreFailed: (message) => set((s) => ({ explore: reduceExploreFailed(s.explore, message) })),
+      experimentRequested: () => set(() => ({ experiment: reduceExperimentRequested() })),
+      experimentProgress: (progress) => set((s) => ({ experiment: reduceExperimentProgress(s.experiment, progress) })),
+      experimentResult: (result) => set((s) => ({ experiment: reduceExperimentResult(s.experiment, result) })),
+      experimentFailed: (message) => set((s) => ({ experiment: reduceExperimentFailed(s.experiment, message) })),
       setCursor: (cursorT) => set((s) => ({ view: reduceCursor(s.view, cursorT) })),
       setPlaying: (playing) => set((s) => ({ view: { ...s.view, playing } })),
       setSpeed: (speed) => set((s) => ({ view: { ...s.view, speed } })),

@@ -9,6 +9,8 @@
 import { sameTopology, type LabSnapshot, type Topology } from '@/lib/cluster';
 import type { GradeResult } from '@/lib/grading';
 import type { ExploreInput, ExploreResult } from '@/lib/explore';
+import type { ExperimentResult } from '@/lib/experiment/design';
+import type { ExperimentInput } from '@/lib/experiment/input';
 import type { CommandRequest, CommandValue } from '@/lib/commands';
 import type { ClientEventName } from '@/lib/protocol';
 import type { LabError } from '@/lib/result';
@@ -251,6 +253,19 @@ export class LabSocketClient {
     const result = await this.send('explore:run', input, 'Explore', this.gradeTimeoutMs);
     if (result.ok) this.actions.exploreResult(result.value);
     else this.actions.exploreFailed(result.error.message);
+    return result;
+  }
+
+  /**
+   * Lesson 8's experiment: the server plays its variants as runs in this tab's lab, one after another (their
+   * run pushes show each), and fills a row as each ends. The store shows the rows as they come, then the answer.
+   */
+  async runExperiment(input: ExperimentInput = {}): Promise<CommandResult<ExperimentResult>> {
+    this.actions.experimentRequested();
+    // Four runs of a few seconds each, each waiting for room on the server: allow minutes, as for a check.
+    const result = await this.send('experiment:run', input, 'Run the experiment', this.gradeTimeoutMs);
+    if (result.ok) this.actions.experimentResult(result.value);
+    else this.actions.experimentFailed(result.error.message);
     return result;
   }
 

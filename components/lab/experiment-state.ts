@@ -1,0 +1,44 @@
+/**
+ * The browser's picture of lesson 8's experiment: which variant plays, the
+ * rows filled so far, and the answer. Pure reducers, free of React and
+ * socket.io (tests/unit/experiment-state.test.ts).
+ */
+import type { ExperimentProgress, ExperimentResult, ExperimentRow, ExperimentVariantId } from '@/lib/experiment/design';
+
+/**
+ * - `idle`: not run in this tab yet.
+ * - `running`: experiment:run sent; the variants play one after another in the lab.
+ * - `done`: it answered (every variant, or `cancelled` with those done).
+ * - `error`: it could not be done (refused, the lab went away).
+ */
+export type ExperimentPhase = 'idle' | 'running' | 'done' | 'error';
+
+export interface ExperimentData {
+  phase: ExperimentPhase;
+  /** The variant playing now. */
+  playing: ExperimentVariantId | null;
+  rows: ExperimentRow[];
+  result: ExperimentResult | null;
+  error: string | null;
+}
+
+export const emptyExperimentData = (): ExperimentData => ({ phase: 'idle', playing: null, rows: [], result: null, error: null });
+
+export function reduceExperimentRequested(): ExperimentData {
+  return { ...emptyExperimentData(), phase: 'running' };
+}
+
+/** Progress arriving after the answer (or from another tab's experiment on this lab) changes nothing. */
+export function reduceExperimentProgress(experiment: ExperimentData, progress: ExperimentProgress): ExperimentData {
+  if (experiment.phase !== 'running') return experiment;
+  return { ...experiment, playing: progress.playing, rows: progress.rows };
+}
+
+export function reduceExperimentResult(experiment: ExperimentData, result: ExperimentResult): ExperimentData {
+  return { ...experiment, phase: 'done', playing: null, rows: result.rows, result, error: null };
+}
+
+/** A failure keeps the rows already filled: they were measured. */
+export function reduceExperimentFailed(experiment: ExperimentData, message: string): ExperimentData {
+  return { ...experiment, phase: 'error', playing: null, error: message };
+}
