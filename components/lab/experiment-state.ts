@@ -3,7 +3,9 @@
  * rows filled so far, and the answer. Pure reducers, free of React and
  * socket.io (tests/unit/experiment-state.test.ts).
  */
-import type { ExperimentProgress, ExperimentResult, ExperimentRow, ExperimentVariantId } from '@/lib/experiment/design';
+import { variantById, type ExperimentProgress, type ExperimentResult, type ExperimentRow, type ExperimentVariantId } from '@/lib/experiment/design';
+import { EXPERIMENT_CHECKER, experimentProgram, experimentScenario } from '@/lib/experiment/program';
+import type { RunRequest } from './run-state';
 
 /**
  * - `idle`: not run in this tab yet.
@@ -41,4 +43,16 @@ export function reduceExperimentResult(experiment: ExperimentData, result: Exper
 /** A failure keeps the rows already filled: they were measured. */
 export function reduceExperimentFailed(experiment: ExperimentData, message: string): ExperimentData {
   return { ...experiment, phase: 'error', playing: null, error: message };
+}
+
+/** Whose program the verdict names while a variant plays. */
+export const EXPERIMENT_PROGRAM = "the experiment's program";
+
+/**
+ * The run a variant is, as if this tab had asked for it: the verdict then names the experiment's program and the
+ * variant's scenario, never the code or scenario of the tab's last own run.
+ */
+export function experimentRunRequest(variant: ExperimentVariantId, seed: number): RunRequest {
+  const v = variantById(variant);
+  return { code: experimentProgram(v), program: EXPERIMENT_PROGRAM, scenario: experimentScenario(v, seed), checker: EXPERIMENT_CHECKER };
 }

@@ -21,6 +21,7 @@ import {
   reduceExperimentProgress,
   reduceExperimentRequested,
   reduceExperimentResult,
+  experimentRunRequest,
   type ExperimentData,
 } from './experiment-state';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
@@ -207,7 +208,13 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       exploreResult: (result) => set((s) => ({ explore: reduceExploreResult(s.explore, result) })),
       exploreFailed: (message) => set((s) => ({ explore: reduceExploreFailed(s.explore, message) })),
       experimentRequested: () => set(() => ({ experiment: reduceExperimentRequested() })),
-      experimentProgress: (progress) => set((s) => ({ experiment: reduceExperimentProgress(s.experiment, progress) })),
+      experimentProgress: (progress) =>
+        set((s) => {
+          const experiment = reduceExperimentProgress(s.experiment, progress);
+          // The next variant is about to run: the verdict shows it as the run it is, not as this tab's last own run.
+          const next = experiment !== s.experiment && progress.playing !== null && progress.playing !== s.experiment.playing;
+          return next ? { experiment, run: reduceRunRequested(s.run, experimentRunRequest(progress.playing as NonNullable<typeof progress.playing>, progress.seed)) } : { experiment };
+        }),
       experimentResult: (result) => set((s) => ({ experiment: reduceExperimentResult(s.experiment, result) })),
       experimentFailed: (message) => set((s) => ({ experiment: reduceExperimentFailed(s.experiment, message) })),
       setCursor: (cursorT) => set((s) => ({ view: reduceCursor(s.view, cursorT) })),

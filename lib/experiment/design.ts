@@ -131,6 +131,8 @@ export interface ExperimentRow {
 export interface ExperimentProgress {
   /** The variant playing now, or null once all have played. */
   playing: ExperimentVariantId | null;
+  /** The random seed its run is played with. */
+  seed: number;
   /** Rows of the variants played so far, in order. */
   rows: ExperimentRow[];
   elapsedMs: number;

@@ -9,6 +9,9 @@
 import type { Scenario, ScenarioStep } from '../scenario';
 import { CALENDAR, LINK_DELAY, type ExperimentVariant } from './design';
 
+/** What the checker is told of every variant's run: each day's job is expected once, anything more is a duplicate. */
+export const EXPERIMENT_CHECKER = { expectedExecutions: 1 } as const;
+
 /** The job's name on a given day: the checker expects each day's job to run once. */
 export const jobName = (day: number): string => `send-invoices day ${day}`;
 export const JOB_PREFIX = 'send-invoices day ';

@@ -9,7 +9,7 @@
  */
 import { VARIANTS, type ExperimentProgress, type ExperimentResult, type ExperimentRow } from '@/lib/experiment/design';
 import { experimentRow } from '@/lib/experiment/measure';
-import { experimentProgram, experimentScenario } from '@/lib/experiment/program';
+import { EXPERIMENT_CHECKER, experimentProgram, experimentScenario } from '@/lib/experiment/program';
 import { LabOperationError } from '@/lib/result';
 import type { LabRuns } from '../runs/lab-runs';
 
@@ -44,7 +44,7 @@ export async function runExperiment(runs: LabRuns, options: ExperimentOptions, o
   try {
     for (const [index, variant] of VARIANTS.entries()) {
       if (signal.aborted) break;
-      onProgress({ playing: variant.id, rows: [...rows], elapsedMs: now() - started });
+      onProgress({ playing: variant.id, seed: options.seed, rows: [...rows], elapsedMs: now() - started });
       const info = await runs.start({
         code: experimentProgram(variant),
         clients: experimentScenario(variant, options.seed).clients,
@@ -55,8 +55,7 @@ export async function runExperiment(runs: LabRuns, options: ExperimentOptions, o
         fresh: index === 0,
         seed: options.seed,
         limits: { wallClockMs: VARIANT_WALL_MS },
-        // Every day's job is expected once: anything more is a duplicate execution.
-        checker: { expectedExecutions: 1 },
+        checker: EXPERIMENT_CHECKER,
       });
       // Stopped while this run was being set up: it started anyway, so stop it now.
       if (signal.aborted) void runs.stop();
@@ -73,6 +72,6 @@ export async function runExperiment(runs: LabRuns, options: ExperimentOptions, o
     if (going.get(runs) === controller) going.delete(runs);
   }
   const cancelled = rows.length < VARIANTS.length;
-  onProgress({ playing: null, rows: [...rows], elapsedMs: now() - started });
+  onProgress({ playing: null, seed: options.seed, rows: [...rows], elapsedMs: now() - started });
   return { rows, cancelled, seconds: Math.round((now() - started) / 100) / 10, seed: options.seed };
 }
