@@ -15,6 +15,9 @@ export function ms(value: number): string {
   return `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
 }
 
+/** The table's columns; on a narrow screen each cell is labelled with its column instead. */
+const COLUMNS = ['Variant', 'P50 acquire', 'P95 acquire', 'P99 acquire', 'Duplicate executions', 'The write-up'] as const;
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 function Duplicates({ row }: { row: ExperimentRow }) {
@@ -42,16 +45,23 @@ function Row({ variant, row, playing }: { variant: ExperimentVariant; row: Exper
     return ms(pick(row.acquire));
   };
   return (
-    <tr data-variant={variant.id} data-state={row ? 'done' : playing ? 'playing' : 'waiting'}>
-      <th scope="row">
+    <tr role="row" data-variant={variant.id} data-state={row ? 'done' : playing ? 'playing' : 'waiting'}>
+      <th scope="row" role="rowheader">
         {variant.label}
         <span className={styles.detail}>{variant.description}</span>
+        {row?.acquire && (
+          <span className={styles.detail}>
+            {plural(row.acquire.count, 'acquire attempt')}, {row.refused} refused
+          </span>
+        )}
       </th>
-      <td>{figure((a) => a.p50)}</td>
-      <td>{figure((a) => a.p95)}</td>
-      <td>{figure((a) => a.p99)}</td>
-      <td>{row ? <Duplicates row={row} /> : empty}</td>
-      <td className={styles.writeUp}>{variant.writeUp ?? <span aria-label="not measured in the write-up">—</span>}</td>
+      <td role="cell" data-label={COLUMNS[1]}>{figure((a) => a.p50)}</td>
+      <td role="cell" data-label={COLUMNS[2]}>{figure((a) => a.p95)}</td>
+      <td role="cell" data-label={COLUMNS[3]}>{figure((a) => a.p99)}</td>
+      <td role="cell" data-label={COLUMNS[4]}>{row ? <Duplicates row={row} /> : empty}</td>
+      <td role="cell" data-label={COLUMNS[5]} className={styles.writeUp}>
+        {variant.writeUp ?? <span aria-label="not measured in the write-up">—</span>}
+      </td>
     </tr>
   );
 }
@@ -74,7 +84,7 @@ export function ExperimentPanel() {
   };
 
   return (
-    <section className={workspace.exercise} aria-labelledby="experiment-panel-title" data-testid="experiment">
+    <section className={`${workspace.exercise} ${styles.panel}`} aria-labelledby="experiment-panel-title" data-testid="experiment">
       <div className={workspace.exerciseHead}>
         <h2 id="experiment-panel-title" className={workspace.panelTitle}>
           Experiment: the write-up&apos;s table
@@ -92,8 +102,9 @@ export function ExperimentPanel() {
       <p className={workspace.muted}>
         {CALENDAR.workers} workers run the same cron job at 06:00 every day for {CALENDAR.days} days, against five real nodes whose links hold every message{' '}
         {LINK_DELAY.delayMs}–{LINK_DELAY.delayMs + LINK_DELAY.jitterMs} ms each way. <strong>The days are compressed:</strong> a day lasts {CALENDAR.dayMs} ms here,{' '}
-        {COMPRESSION.toLocaleString('en-US')} times faster than a real one, and the job takes {CALENDAR.jobMs} ms. Each row is a real run in your lab, one after another
-        (the timeline shows each as it plays); a worker that finds the lock taken skips the day.
+        {COMPRESSION.toLocaleString('en-US')} times faster than a real one; the job takes {CALENDAR.jobMs} ms, and the worker that wins the lock keeps it{' '}
+        {CALENDAR.holdMs} ms from its wake-up, then releases it with its token. A worker that finds the lock taken skips the day. Each row is a real run in your lab, one
+        after another (the timeline shows each as it plays).
       </p>
       <div aria-live="polite" className={workspace.exerciseStatus}>
         {running && (
@@ -115,19 +126,19 @@ export function ExperimentPanel() {
         )}
       </div>
       <div className={styles.scroll} role="region" aria-label="The experiment's table" tabIndex={0}>
-        <table className={styles.table}>
+        {/* Roles spelled out: on a narrow screen the rows are laid out as cards, and the table must stay a table. */}
+        <table className={styles.table} role="table">
           <caption>Acquire latency and duplicate executions per simulated day: this lab, next to the Arabic production write-up</caption>
-          <thead>
-            <tr>
-              <th scope="col">Variant</th>
-              <th scope="col">P50 acquire</th>
-              <th scope="col">P95 acquire</th>
-              <th scope="col">P99 acquire</th>
-              <th scope="col">Duplicate executions</th>
-              <th scope="col">The write-up</th>
+          <thead role="rowgroup">
+            <tr role="row">
+              {COLUMNS.map((column) => (
+                <th key={column} scope="col" role="columnheader">
+                  {column}
+                </th>
+              ))}
             </tr>
           </thead>
-          <tbody>
+          <tbody role="rowgroup">
             {VARIANTS.map((variant) => (
               <Row key={variant.id} variant={variant} row={rows.get(variant.id)} playing={running && state.playing === variant.id} />
             ))}
@@ -148,9 +159,9 @@ export function ExperimentPanel() {
           </li>
           <li>
             <strong>A compressed day.</strong> {CALENDAR.days} days here take {((CALENDAR.days * CALENDAR.dayMs) / 1000).toFixed(1)} s: no deploys, failovers or long pauses
-            happen in them, so &ldquo;0 in {CALENDAR.days} days&rdquo; is {CALENDAR.days} mornings of one quiet lab, not {WRITE_UP.redlockDays} days of production. The machine&apos;s
-            hiccups are not compressed: a worker held back longer than the {CALENDAR.jobMs} ms job finds the lock free again and runs the job twice — the late worker
-            the done-record of this lesson&apos;s exercise stops.
+            happen in them, so &ldquo;0 in {CALENDAR.days} days&rdquo; is {CALENDAR.days} mornings of one lab, not {WRITE_UP.redlockDays} days of production. The machine&apos;s
+            hiccups are not compressed: a worker held back longer than the lock is kept ({CALENDAR.holdMs} ms) finds it free again and runs the job twice — the late
+            worker the done-record of this lesson&apos;s exercise stops. A P99 above {CALENDAR.holdMs} ms says it can happen.
           </li>
         </ul>
       </details>

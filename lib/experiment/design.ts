@@ -30,10 +30,13 @@ export const WRITE_UP = {
 export const REAL_DAY_MS = 86_400_000;
 
 /**
- * The compressed calendar. A day lasts `dayMs`; the job fires at 06:00 of it (a quarter in) on every worker, each
- * a little late by its own clock (`wakeSpreadMs`: machines' clocks and cron daemons are never exactly together);
- * the job itself takes `jobMs`, and a worker that has the lock releases it when the job is done, as the write-up's
- * code does. 47 days as in the write-up, so "0 in 47 days" is compared with as many mornings.
+ * The compressed calendar. A day lasts `dayMs`; the job fires at 06:00 of it (a fifth in) on every worker, each a
+ * little late by its own clock (`wakeSpreadMs`: machines' clocks and cron daemons are never exactly together), and
+ * takes `jobMs`. A worker that has the lock keeps it until `holdMs` after it woke, then releases it with its token:
+ * in production the job takes minutes and the workers wake within milliseconds of each other, so the lock outlasts
+ * every late wake-up; compressed, a 30 ms job would not outlast a busy machine's hiccups, which are not compressed.
+ * Every worker tries every morning, one after another: a worker held back runs its mornings late, never skips one.
+ * 47 days as in the write-up, so "0 in 47 days" is compared with as many mornings.
  */
 export const CALENDAR = {
   days: 47,
@@ -41,6 +44,7 @@ export const CALENDAR = {
   fireAtMs: 10,
   wakeSpreadMs: 2,
   jobMs: 30,
+  holdMs: 40,
   /** The lock's TTL (the write-up's 30 s, compressed with the job: released long before it runs out). */
   ttlMs: 1_000,
   workers: 5,

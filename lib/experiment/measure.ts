@@ -85,9 +85,7 @@ export function experimentRow(variant: ExperimentVariant, events: readonly Histo
   const { latencies, refused } = acquireTimes(events);
   const { daysRun, executions } = jobDays(ended.verdict);
   const complete = ended.outcome.status === 'completed' && ended.outcome.clients.every((c) => c.status === 'exited');
-  const note = complete
-    ? null
-    : (ended.outcome.error ?? `the run ended ${ended.outcome.status === 'stopped' ? 'when it was stopped' : `with status ${ended.outcome.status}`}`);
+  const note = complete ? null : incompleteWhy(ended);
   return {
     variant: variant.id,
     runId: ended.runId,
@@ -101,4 +99,12 @@ export function experimentRow(variant: ExperimentVariant, events: readonly Histo
     duplicates: ended.verdict.checks.duplicates.violations,
     cpuWaitMs: typeof ended.cpuWaitMs === 'number' && Number.isFinite(ended.cpuWaitMs) ? ended.cpuWaitMs : null,
   };
+}
+
+/** Why a run did not see every worker through its days, in words: the run's own reason, else the first worker's. */
+function incompleteWhy(ended: RunEnded): string {
+  if (ended.outcome.error) return ended.outcome.error;
+  const client = ended.outcome.clients.find((c) => c.status !== 'exited');
+  if (client) return `Client ${client.client} ${client.status === 'error' ? `stopped: ${client.error ?? 'an error'}` : `ended: ${client.status}`}`;
+  return `the run ended: ${ended.outcome.status}`;
 }

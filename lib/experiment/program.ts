@@ -25,9 +25,17 @@ const single = nodes[0]!;
 // Deletes the key only while it still holds our token (the write-up's release script).
 const RELEASE = 'if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end';
 
+// The job, then the lock kept until the rest of the morning has passed (a worker woken late still finds it taken).
+async function runHoldingLock(job, wokeAt: number): Promise<void> {
+  await job.run(EXPERIMENT.jobMs);
+  const rest = wokeAt + EXPERIMENT.holdMs - Date.now();
+  if (rest > 0) await lab.sleep(rest);
+}
+
 async function sendInvoices(day: number): Promise<void> {
+  const wokeAt = Date.now();
   const job = lab.job(\`send-invoices day \${day}\`);
-  const key = \`lock:\${EXPERIMENT.lock}:send-invoices:day-\${day}\`;
+  const key = \`lock:\${EXPERIMENT.variant}:send-invoices:day-\${day}\`;
   if (EXPERIMENT.lock === 'none') {
     await job.run(EXPERIMENT.jobMs);
     return;
@@ -36,7 +44,7 @@ async function sendInvoices(day: number): Promise<void> {
     const token = randomUUID();
     if ((await single.set(key, token, 'PX', EXPERIMENT.ttlMs, 'NX')) !== 'OK') return; // another worker has it: skip today
     try {
-      await job.run(EXPERIMENT.jobMs);
+      await runHoldingLock(job, wokeAt);
     } finally {
       await single.eval(RELEASE, 1, key, token).catch(() => undefined);
     }
@@ -49,28 +57,32 @@ async function sendInvoices(day: number): Promise<void> {
     return; // no majority: another worker has it, skip today
   }
   try {
-    await job.run(EXPERIMENT.jobMs);
+    await runHoldingLock(job, wokeAt);
   } finally {
     await lock.release().catch(() => undefined);
   }
 }
 
-// Cron "0 6 * * *" on the wall clock every worker shares: day 1 starts at the next whole day. Like cron, each
-// morning fires on its own timer, whether or not the day before has finished.
-const first = Math.ceil((Date.now() + EXPERIMENT.dayMs) / EXPERIMENT.dayMs) * EXPERIMENT.dayMs;
-const mornings: Promise<void>[] = [];
+// Cron "0 6 * * *" on the wall clock every worker shares. The workers agree on when day 1 begins: the first to
+// ask proposes the next whole day, the others read it (a worker that started a little later would otherwise count
+// its days from the day after, and run "day 2" on everyone else's day 3).
+const AGREE = 'if redis.call("EXISTS", KEYS[1]) == 0 then redis.call("SET", KEYS[1], ARGV[1], "PX", 5000) end return redis.call("GET", KEYS[1])';
+const proposed = Math.ceil((Date.now() + 2 * EXPERIMENT.dayMs) / EXPERIMENT.dayMs) * EXPERIMENT.dayMs;
+const first = Number(await single.eval(AGREE, 1, \`experiment:\${EXPERIMENT.variant}:day-1\`, String(proposed)));
 for (let day = 1; day <= EXPERIMENT.days; day++) {
   // Each worker wakes a little after 06:00 by its own clock and daemon.
   const wakeAt = first + (day - 1) * EXPERIMENT.dayMs + EXPERIMENT.fireAtMs + Math.random() * EXPERIMENT.wakeSpreadMs;
-  mornings.push(lab.sleep(Math.max(0, wakeAt - Date.now())).then(() => sendInvoices(day)));
+  const wait = wakeAt - Date.now();
+  // A worker held back (a busy machine) runs a morning late rather than never: every worker tries every morning.
+  if (wait > 0) await lab.sleep(wait);
+  await sendInvoices(day);
 }
-await Promise.all(mornings);
 nodes.forEach((node) => node.disconnect());
 `;
 
 /** The variant's program: the settings, then the one body every variant shares. */
 export function experimentProgram(variant: ExperimentVariant): string {
-  const settings = { lock: variant.lock, ...CALENDAR };
+  const settings = { variant: variant.id, lock: variant.lock, ...CALENDAR };
   return `// The Arabic production write-up's experiment, compressed: ${CALENDAR.workers} cron workers send the
 // invoices at 06:00 every day for ${CALENDAR.days} days. A day lasts ${CALENDAR.dayMs} ms here; the job ${CALENDAR.jobMs} ms.
 // Variant: ${variant.label} (${variant.description}).

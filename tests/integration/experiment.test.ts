@@ -27,15 +27,15 @@ describe('the experiment', () => {
     await pool?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const newLab = async (): Promise<LabRuns> => {
+  const newLab = async (): Promise<{ lab: Lab; runs: LabRuns }> => {
     const lab = new Lab({ topology: { kind: 'masters', nodes: 5, persistence: 'none' }, clients: 3, dir: path.join(dir, `lab-${labs.length}`) });
     labs.push(lab);
     await lab.start();
-    return new LabRuns(lab, pool);
+    return { lab, runs: new LabRuns(lab, pool) };
   };
 
   it('plays every variant as a run and fills each row from its history and verdict', { timeout: 120_000 }, async () => {
-    const runs = await newLab();
+    const { lab, runs } = await newLab();
     const progress: ExperimentProgress[] = [];
     const result = await runExperiment(runs, { seed: 17 }, (p) => progress.push(p));
     expect(result.cancelled).toBe(false);
@@ -65,14 +65,17 @@ describe('the experiment', () => {
     expect(redlock!.acquire!.p50).toBeGreaterThanOrEqual(2 * LINK_DELAY.delayMs);
 
     // Every link was delayed before the delayed variants' runs, and set back to no delay before the last one's.
-    const delays = (runId: string) =>
-      runs.historyOf(runId).flatMap((e) => (e.type === 'nemesis' && e.op === 'link-delay' && e.phase === 'invoke' ? [e.args.delayMs] : []));
-    expect(delays(redlock!.runId)).toEqual(Array(CALENDAR.workers * 5).fill(LINK_DELAY.delayMs));
-    expect(delays(loopback!.runId)).toEqual(Array(CALENDAR.workers * 5).fill(0));
+    const steps = (runId: string) => runs.historyOf(runId).flatMap((e) => (e.type === 'scenario' && e.step === 'link-delay' ? [e.detail] : []));
+    expect(steps(redlock!.runId)).toHaveLength(CALENDAR.workers * 5);
+    expect(steps(redlock!.runId).every((d) => d.endsWith('by 0.4 ms (+ up to 0.4 ms)'))).toBe(true);
+    expect(steps(loopback!.runId).every((d) => d.endsWith('by 0 ms'))).toBe(true);
+    const delays = lab.history.since(0).filter((e) => e.type === 'nemesis' && e.op === 'link-delay');
+    expect(delays.filter((e) => e.type === 'nemesis' && e.phase === 'ok')).toHaveLength(VARIANTS.length * CALENDAR.workers * 5);
+    expect(delays.filter((e) => e.type === 'nemesis' && e.phase === 'fail')).toEqual([]);
   });
 
   it('ends at a Stop with the rows done so far', { timeout: 60_000 }, async () => {
-    const runs = await newLab();
+    const { runs } = await newLab();
     let stopped = false;
     const result = await runExperiment(runs, { seed: 3 }, (p) => {
       // Stop while the second variant plays.

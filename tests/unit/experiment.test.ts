@@ -71,7 +71,7 @@ describe('a row', () => {
     const row = experimentRow(variantById('no-lock'), events, ended(verdict([], 0), 'timeout'));
     expect(row.status).toBe('incomplete');
     expect(row.days).toBe(3);
-    expect(row.note).toContain('timeout');
+    expect(row.note).toBe('Client 1 ended: stopped');
   });
 });
 
