@@ -22,9 +22,11 @@ export interface ExperimentData {
   rows: ExperimentRow[];
   result: ExperimentResult | null;
   error: string | null;
+  /** Said while it runs: the answer was lost, the table fills from the progress still arriving. */
+  note: string | null;
 }
 
-export const emptyExperimentData = (): ExperimentData => ({ phase: 'idle', playing: null, rows: [], result: null, error: null });
+export const emptyExperimentData = (): ExperimentData => ({ phase: 'idle', playing: null, rows: [], result: null, error: null, note: null });
 
 export function reduceExperimentRequested(): ExperimentData {
   return { ...emptyExperimentData(), phase: 'running' };
@@ -33,11 +35,19 @@ export function reduceExperimentRequested(): ExperimentData {
 /** Progress arriving after the answer (or from another tab's experiment on this lab) changes nothing. */
 export function reduceExperimentProgress(experiment: ExperimentData, progress: ExperimentProgress): ExperimentData {
   if (experiment.phase !== 'running') return experiment;
+  // The last progress carries the result: the table ends even if the answer itself was lost.
+  if (progress.result) return reduceExperimentResult(experiment, progress.result);
   return { ...experiment, playing: progress.playing, rows: progress.rows };
 }
 
+/** The connection dropped and the answer with it; the experiment goes on in the lab, and its progress still comes. */
+export function reduceExperimentAnswerLost(experiment: ExperimentData): ExperimentData {
+  if (experiment.phase !== 'running') return experiment;
+  return { ...experiment, note: 'The connection to the lab server dropped for a moment: the table goes on filling as the runs end.' };
+}
+
 export function reduceExperimentResult(experiment: ExperimentData, result: ExperimentResult): ExperimentData {
-  return { ...experiment, phase: 'done', playing: null, rows: result.rows, result, error: null };
+  return { ...experiment, phase: 'done', playing: null, rows: result.rows, result, error: null, note: null };
 }
 
 /** A failure keeps the rows already filled: they were measured. */

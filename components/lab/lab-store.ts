@@ -17,6 +17,7 @@ import { emptyExploreData, reduceExploreFailed, reduceExploreProgress, reduceExp
 import type { ExperimentProgress, ExperimentResult } from '@/lib/experiment/design';
 import {
   emptyExperimentData,
+  reduceExperimentAnswerLost,
   reduceExperimentFailed,
   reduceExperimentProgress,
   reduceExperimentRequested,
@@ -119,6 +120,7 @@ export interface LabActions {
   experimentProgress(progress: ExperimentProgress): void;
   experimentResult(result: ExperimentResult): void;
   experimentFailed(message: string): void;
+  experimentAnswerLost(): void;
   // How the lab is viewed (written by the workspace's controls).
   setCursor(cursorT: number | null): void;
   setPlaying(playing: boolean): void;
@@ -217,6 +219,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
         }),
       experimentResult: (result) => set((s) => ({ experiment: reduceExperimentResult(s.experiment, result) })),
       experimentFailed: (message) => set((s) => ({ experiment: reduceExperimentFailed(s.experiment, message) })),
+      experimentAnswerLost: () => set((s) => ({ experiment: reduceExperimentAnswerLost(s.experiment) })),
       setCursor: (cursorT) => set((s) => ({ view: reduceCursor(s.view, cursorT) })),
       setPlaying: (playing) => set((s) => ({ view: { ...s.view, playing } })),
       setSpeed: (speed) => set((s) => ({ view: { ...s.view, speed } })),

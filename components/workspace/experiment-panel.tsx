@@ -55,12 +55,21 @@ function Row({ variant, row, playing }: { variant: ExperimentVariant; row: Exper
           </span>
         )}
       </th>
-      <td role="cell" data-label={COLUMNS[1]}>{figure((a) => a.p50)}</td>
-      <td role="cell" data-label={COLUMNS[2]}>{figure((a) => a.p95)}</td>
-      <td role="cell" data-label={COLUMNS[3]}>{figure((a) => a.p99)}</td>
-      <td role="cell" data-label={COLUMNS[4]}>{row ? <Duplicates row={row} /> : empty}</td>
+      {/* Each cell's content in one box: on a narrow screen it sits beside the cell's label. */}
+      <td role="cell" data-label={COLUMNS[1]}>
+        <div>{figure((a) => a.p50)}</div>
+      </td>
+      <td role="cell" data-label={COLUMNS[2]}>
+        <div>{figure((a) => a.p95)}</div>
+      </td>
+      <td role="cell" data-label={COLUMNS[3]}>
+        <div>{figure((a) => a.p99)}</div>
+      </td>
+      <td role="cell" data-label={COLUMNS[4]}>
+        <div>{row ? <Duplicates row={row} /> : empty}</div>
+      </td>
       <td role="cell" data-label={COLUMNS[5]} className={styles.writeUp}>
-        {variant.writeUp ?? <span aria-label="not measured in the write-up">—</span>}
+        <div>{variant.writeUp ?? <span aria-label="not measured in the write-up">—</span>}</div>
       </td>
     </tr>
   );
@@ -113,6 +122,7 @@ export function ExperimentPanel() {
             {playingIndex >= 0 ? `Playing ${VARIANTS[playingIndex]!.label} (${playingIndex + 1} of ${VARIANTS.length})…` : 'Starting…'}
           </p>
         )}
+        {running && state.note && <p className={workspace.muted}>{state.note}</p>}
         {state.phase === 'done' && state.result?.cancelled && <p>Stopped after {plural(state.rows.length, 'variant')}: the rows below are the ones that finished.</p>}
         {state.phase === 'done' && state.result && !state.result.cancelled && (
           <p>

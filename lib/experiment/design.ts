@@ -140,6 +140,8 @@ export interface ExperimentProgress {
   /** Rows of the variants played so far, in order. */
   rows: ExperimentRow[];
   elapsedMs: number;
+  /** On the last progress (nothing playing): the experiment's answer, for a tab whose own answer was lost. */
+  result?: ExperimentResult;
 }
 
 export interface ExperimentResult {

@@ -71,7 +71,7 @@ export async function runExperiment(runs: LabRuns, options: ExperimentOptions, o
     signal.removeEventListener('abort', stopRun);
     if (going.get(runs) === controller) going.delete(runs);
   }
-  const cancelled = rows.length < VARIANTS.length;
-  onProgress({ playing: null, seed: options.seed, rows: [...rows], elapsedMs: now() - started });
-  return { rows, cancelled, seconds: Math.round((now() - started) / 100) / 10, seed: options.seed };
+  const result: ExperimentResult = { rows, cancelled: rows.length < VARIANTS.length, seconds: Math.round((now() - started) / 100) / 10, seed: options.seed };
+  onProgress({ playing: null, seed: options.seed, rows: [...rows], elapsedMs: now() - started, result });
+  return result;
 }

@@ -4,7 +4,14 @@
  * words, fractional link delays, and the browser's state as the rows arrive.
  */
 import { describe, expect, it } from 'vitest';
-import { emptyExperimentData, reduceExperimentFailed, reduceExperimentProgress, reduceExperimentRequested, reduceExperimentResult } from '@/components/lab/experiment-state';
+import {
+  emptyExperimentData,
+  reduceExperimentAnswerLost,
+  reduceExperimentFailed,
+  reduceExperimentProgress,
+  reduceExperimentRequested,
+  reduceExperimentResult,
+} from '@/components/lab/experiment-state';
 import type { Verdict } from '@/lib/checker/types';
 import { CALENDAR, COMPRESSION, VARIANTS, variantById, type ExperimentRow } from '@/lib/experiment/design';
 import { experimentInputSchema } from '@/lib/experiment/input';
@@ -105,6 +112,15 @@ describe('experiment state', () => {
     expect(s.phase).toBe('done');
     expect(reduceExperimentProgress(s, { playing: 'redlock', seed: 1, rows: [], elapsedMs: 1 })).toBe(s);
     expect(reduceExperimentProgress(emptyExperimentData(), { playing: 'redlock', seed: 1, rows: [row], elapsedMs: 1 }).rows).toEqual([]);
+  });
+
+  it('ends from the last progress when the answer was lost with a dropped connection', () => {
+    let s = reduceExperimentAnswerLost(reduceExperimentRequested());
+    expect(s.phase).toBe('running');
+    expect(s.note).toContain('connection');
+    const result = { rows: [row], cancelled: false, seconds: 12, seed: 4 };
+    s = reduceExperimentProgress(s, { playing: null, seed: 4, rows: [row], elapsedMs: 12_000, result });
+    expect(s).toMatchObject({ phase: 'done', result, rows: [row], note: null });
   });
 });
 
