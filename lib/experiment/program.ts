@@ -17,7 +17,7 @@ export const jobName = (day: number): string => `send-invoices day ${day}`;
 export const JOB_PREFIX = 'send-invoices day ';
 
 const BODY = `
-const nodes = [1, 2, 3, 4, 5].map((i) => new Redis({ host: \`redis-\${i}.internal\`, port: 6379, commandTimeout: 500 }));
+const nodes = [1, 2, 3, 4, 5].map((i) => new Redis({ host: \`redis-\${i}.internal\`, port: 6379, commandTimeout: 2000 }));
 for (const node of nodes) node.on('error', () => undefined);
 const redlock = new Redlock(nodes, { driftFactor: 0.01, retryCount: 0 });
 const single = nodes[0]!;
@@ -42,7 +42,9 @@ async function sendInvoices(day: number): Promise<void> {
   }
   if (EXPERIMENT.lock === 'single-node') {
     const token = randomUUID();
-    if ((await single.set(key, token, 'PX', EXPERIMENT.ttlMs, 'NX')) !== 'OK') return; // another worker has it: skip today
+    // Another worker has it (or no answer in time: this worker cannot know it has it): skip today.
+    const granted = await single.set(key, token, 'PX', EXPERIMENT.ttlMs, 'NX').catch(() => null);
+    if (granted !== 'OK') return;
     try {
       await runHoldingLock(job, wokeAt);
     } finally {
@@ -68,7 +70,11 @@ async function sendInvoices(day: number): Promise<void> {
 // its days from the day after, and run "day 2" on everyone else's day 3).
 const AGREE = 'if redis.call("EXISTS", KEYS[1]) == 0 then redis.call("SET", KEYS[1], ARGV[1], "PX", 5000) end return redis.call("GET", KEYS[1])';
 const proposed = Math.ceil((Date.now() + 2 * EXPERIMENT.dayMs) / EXPERIMENT.dayMs) * EXPERIMENT.dayMs;
-const first = Number(await single.eval(AGREE, 1, \`experiment:\${EXPERIMENT.variant}:day-1\`, String(proposed)));
+let first = NaN;
+for (let tries = 0; Number.isNaN(first) && tries < 5; tries++) {
+  first = Number(await single.eval(AGREE, 1, \`experiment:\${EXPERIMENT.variant}:day-1\`, String(proposed)).catch(() => NaN));
+}
+if (Number.isNaN(first)) throw new Error('Node 1 did not answer: the workers could not agree when day 1 begins');
 for (let day = 1; day <= EXPERIMENT.days; day++) {
   // Each worker wakes a little after 06:00 by its own clock and daemon.
   const wakeAt = first + (day - 1) * EXPERIMENT.dayMs + EXPERIMENT.fireAtMs + Math.random() * EXPERIMENT.wakeSpreadMs;
