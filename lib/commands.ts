@@ -17,6 +17,7 @@ import {
 import { FAULT_OPS, FAULTS, type FaultOp } from './faults/catalogue';
 import { emptySchema, FAULT_INPUTS } from './faults/inputs';
 import { exploreInputSchema } from './explore';
+import { experimentInputSchema } from './experiment/input';
 import { exerciseCheckSchema } from './grading';
 import type { Ack, ClientEventName, ClientToServerEvents } from './protocol';
 import { runStartSchema } from './run';
@@ -39,6 +40,7 @@ export const COMMAND_INPUTS = {
   'run:stop': emptySchema,
   'exercise:check': exerciseCheckSchema,
   'explore:run': exploreInputSchema,
+  'experiment:run': experimentInputSchema,
   'classroom:create': classroomCreateSchema,
   'classroom:join': classroomJoinSchema,
   'classroom:leave': emptySchema,

@@ -9,6 +9,8 @@ import type { HistoryEvent } from './history';
 import type { Result } from './result';
 import type { ExerciseCheckInput, GradeProgress, GradeResult } from './grading';
 import type { ExploreInput, ExploreProgress, ExploreResult } from './explore';
+import type { ExperimentProgress, ExperimentResult } from './experiment/design';
+import type { ExperimentInput } from './experiment/input';
 import type {
   ClassroomCommandInput,
   ClassroomCreateInput,
@@ -70,6 +72,8 @@ export interface ServerToClientEvents {
   'exercise:progress': (progress: GradeProgress & { labId: string }) => void;
   /** "Explore" is searching: how far, and how small the failing schedule is so far. */
   'explore:progress': (progress: ExploreProgress & { labId: string }) => void;
+  /** Lesson 8's experiment is playing its variants: which one now, and the rows of those done. */
+  'experiment:progress': (progress: ExperimentProgress & { labId: string }) => void;
   /** An error not tied to an acknowledgement (e.g. a message sent without one). */
   'lab:error': (error: { code: string; message: string }) => void;
   /** Classroom (to its instructors only): a learner joined, reported progress, or disconnected. */
@@ -98,6 +102,8 @@ export interface ClientToServerEvents extends FaultEvents {
   'exercise:check': (input: ExerciseCheckInput, ack: Ack<GradeResult>) => void;
   /** Searches random fault schedules for one that breaks the program, shrinks it, and plays the minimal one last. */
   'explore:run': (input: ExploreInput, ack: Ack<ExploreResult>) => void;
+  /** Lesson 8's experiment: plays its variants as runs in the lab, one after another; answers with the table's rows. */
+  'experiment:run': (input: ExperimentInput, ack: Ack<ExperimentResult>) => void;
 
   // Classrooms. A socket belongs to at most one classroom; it keeps its own lab (lab:join) beside it.
   /** Instructor: creates a classroom (with its own lab) and joins it as its instructor. */

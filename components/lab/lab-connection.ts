@@ -13,6 +13,7 @@ import type { LabSnapshot } from '@/lib/cluster';
 import type { CommandRequest, CommandValue } from '@/lib/commands';
 import type { GradeProgress } from '@/lib/grading';
 import type { ExploreProgress } from '@/lib/explore';
+import type { ExperimentProgress } from '@/lib/experiment/design';
 import type { ClientEventName, ClientToServerEvents, HistoryBatch, LinksDiff, NodesDiff, ServerToClientEvents } from '@/lib/protocol';
 import type { ErrorCode, Result } from '@/lib/result';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
@@ -33,6 +34,7 @@ export type LabPush =
   | { kind: 'run-ended'; ended: RunEnded; info?: RunInfo }
   | { kind: 'exercise-progress'; progress: GradeProgress }
   | { kind: 'explore-progress'; progress: ExploreProgress }
+  | { kind: 'experiment-progress'; progress: ExperimentProgress }
   | { kind: 'closed'; reason: string };
 
 export interface ConnectionHandlers {
@@ -98,6 +100,7 @@ export class LabConnection {
     socket.on('run:ended', ({ labId, info, ...ended }) => push(labId, { kind: 'run-ended', ended, ...(info ? { info } : {}) }));
     socket.on('exercise:progress', ({ labId, ...progress }) => push(labId, { kind: 'exercise-progress', progress }));
     socket.on('explore:progress', ({ labId, ...progress }) => push(labId, { kind: 'explore-progress', progress }));
+    socket.on('experiment:progress', ({ labId, ...progress }) => push(labId, { kind: 'experiment-progress', progress }));
     socket.on('lab:closed', ({ labId, reason }) => push(labId, { kind: 'closed', reason }));
     socket.on('lab:error', (error) => handlers.error(error));
     socket.connect();
@@ -153,6 +156,8 @@ export function applyLabPush(store: LabStore, push: Exclude<LabPush, { kind: 'cl
       return actions.exerciseProgress(push.progress);
     case 'explore-progress':
       return actions.exploreProgress(push.progress);
+    case 'experiment-progress':
+      return actions.experimentProgress(push.progress);
   }
 }
 

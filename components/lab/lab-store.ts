@@ -15,6 +15,17 @@ import type { GradeProgress, GradeResult } from '@/lib/grading';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import { emptyMeasureData, reducePin, type MeasureData, type PinnedRun } from './measure-state';
 import { emptyExploreData, reduceExploreFailed, reduceExploreProgress, reduceExploreRequested, reduceExploreResult, type ExploreData } from './explore-state';
+import type { ExperimentProgress, ExperimentResult } from '@/lib/experiment/design';
+import {
+  emptyExperimentData,
+  reduceExperimentAnswerLost,
+  reduceExperimentFailed,
+  reduceExperimentProgress,
+  reduceExperimentRequested,
+  reduceExperimentResult,
+  experimentRunRequest,
+  type ExperimentData,
+} from './experiment-state';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
 import {
   emptyExerciseData,
@@ -107,6 +118,11 @@ export interface LabActions {
   exploreProgress(progress: ExploreProgress): void;
   exploreResult(result: ExploreResult): void;
   exploreFailed(message: string): void;
+  experimentRequested(): void;
+  experimentProgress(progress: ExperimentProgress): void;
+  experimentResult(result: ExperimentResult): void;
+  experimentFailed(message: string): void;
+  experimentAnswerLost(): void;
   // How the lab is viewed (written by the workspace's controls).
   setCursor(cursorT: number | null): void;
   setPlaying(playing: boolean): void;
@@ -129,6 +145,8 @@ export interface LabState extends LabData {
   /** The last "Check my solution" of this tab. */
   exercise: ExerciseData;
   explore: ExploreData;
+  /** Lesson 8's experiment, as this tab last ran it. */
+  experiment: ExperimentData;
   view: ViewData;
   /** A run pinned for comparison; kept across runs and page views of this tab's lab. */
   measure: MeasureData;
@@ -149,6 +167,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     run: emptyRunData(),
     exercise: emptyExerciseData(),
     explore: emptyExploreData(),
+    experiment: emptyExperimentData(),
     view: emptyViewData(),
     measure: emptyMeasureData(),
     actions: {
@@ -164,6 +183,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
             run: { ...emptyRunData(), started: s.run.started },
             exercise: emptyExerciseData(),
             explore: emptyExploreData(),
+            experiment: emptyExperimentData(),
             view: { ...emptyViewData(), speed: s.view.speed },
           };
         }),
@@ -197,6 +217,17 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       exploreProgress: (progress) => set((s) => ({ explore: reduceExploreProgress(s.explore, progress) })),
       exploreResult: (result) => set((s) => ({ explore: reduceExploreResult(s.explore, result) })),
       exploreFailed: (message) => set((s) => ({ explore: reduceExploreFailed(s.explore, message) })),
+      experimentRequested: () => set(() => ({ experiment: reduceExperimentRequested() })),
+      experimentProgress: (progress) =>
+        set((s) => {
+          const experiment = reduceExperimentProgress(s.experiment, progress);
+          // The next variant is about to run: the verdict shows it as the run it is, not as this tab's last own run.
+          const next = experiment !== s.experiment && progress.playing !== null && progress.playing !== s.experiment.playing;
+          return next ? { experiment, run: reduceRunRequested(s.run, experimentRunRequest(progress.playing as NonNullable<typeof progress.playing>, progress.seed)) } : { experiment };
+        }),
+      experimentResult: (result) => set((s) => ({ experiment: reduceExperimentResult(s.experiment, result) })),
+      experimentFailed: (message) => set((s) => ({ experiment: reduceExperimentFailed(s.experiment, message) })),
+      experimentAnswerLost: () => set((s) => ({ experiment: reduceExperimentAnswerLost(s.experiment) })),
       setCursor: (cursorT) => set((s) => ({ view: reduceCursor(s.view, cursorT) })),
       setPlaying: (playing) => set((s) => ({ view: { ...s.view, playing } })),
       setSpeed: (speed) => set((s) => ({ view: { ...s.view, speed } })),

@@ -9,6 +9,8 @@
 import { sameTopology, type LabSnapshot, type Topology } from '@/lib/cluster';
 import type { GradeResult } from '@/lib/grading';
 import type { ExploreInput, ExploreResult } from '@/lib/explore';
+import type { ExperimentResult } from '@/lib/experiment/design';
+import type { ExperimentInput } from '@/lib/experiment/input';
 import type { CommandRequest, CommandValue } from '@/lib/commands';
 import type { ClientEventName } from '@/lib/protocol';
 import type { LabError } from '@/lib/result';
@@ -254,6 +256,22 @@ export class LabSocketClient {
     return result;
   }
 
+  /**
+   * Lesson 8's experiment: the server plays its variants as runs in this tab's lab, one after another (their
+   * run pushes show each), and fills a row as each ends. The store shows the rows as they come, then the answer.
+   */
+  async runExperiment(input: ExperimentInput = {}): Promise<CommandResult<ExperimentResult>> {
+    this.actions.experimentRequested();
+    // Four runs of a few seconds each, each waiting for room on the server: allow minutes, as for a check.
+    // A connection that drops and comes back (socket.io gives up on the answer) loses the answer, not the experiment:
+    // its progress reaches the lab's room again once the tab is back, the last one with the result.
+    const result = await this.send('experiment:run', input, 'Run the experiment', this.gradeTimeoutMs, true);
+    if (result.ok) this.actions.experimentResult(result.value);
+    else if (result.error.code === 'timeout') this.actions.experimentAnswerLost();
+    else this.actions.experimentFailed(result.error.message);
+    return result;
+  }
+
   async resetLab(input: LabResetInput = {}): Promise<CommandResult<LabSnapshot>> {
     const result = await this.send('lab:reset', input, 'Reset lab', this.joinTimeoutMs);
     if (result.ok) this.actions.receiveSnapshot(result.value, this.now());
@@ -269,6 +287,8 @@ export class LabSocketClient {
     input: CommandRequest<E>,
     label: string,
     timeoutMs = this.ackTimeoutMs,
+    /** The caller hears of the answer some other way too (the experiment's progress): a lost answer is not an error to show. */
+    lostAnswerExpected = false,
   ): Promise<CommandResult<CommandValue<E>>> {
     const transport = this.options.transport;
     const online = transport ? true : this.connection.connected;
@@ -279,6 +299,7 @@ export class LabSocketClient {
       : await this.connection.request(event, input, timeoutMs);
     this.actions.setPending(label, false);
     if (!answer.answered) {
+      if (lostAnswerExpected && answer.why === 'timeout') return { ok: false, error: { code: 'timeout', message: 'The answer was lost (the connection dropped?)' } };
       return answer.why === 'offline'
         ? this.failed(label, 'offline', 'Not connected to the lab server.')
         : this.failed(label, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`);

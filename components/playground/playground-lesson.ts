@@ -62,4 +62,6 @@ export const PLAYGROUND_LESSON: WorkspaceLesson = {
   defaultScenario: null,
   defaultClients: 3,
   topology: { kind: 'masters', nodes: 5, persistence: 'none' },
+  // The Arabic production write-up's experiment, as in lesson 8.
+  experiment: true,
 };

@@ -36,6 +36,8 @@ export interface WorkspaceLesson {
   scenarioPrograms?: Record<string, WorkspaceScenarioProgram>;
   /** The graded exercise: offers "Check my solution" with the editor's code. */
   exercise?: WorkspaceExercise;
+  /** Offers the Arabic production write-up's experiment (lesson 8, the playground): its table filled from real runs. */
+  experiment?: boolean;
 }
 
 /** The starter and the solution are named, not copied: the page already carries them. */

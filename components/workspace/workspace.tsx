@@ -26,6 +26,7 @@ import { runnable, SAVED_RUN_LABEL, sameProgram, scenarioProgram, shownForScenar
 import { EditorPanel } from './editor-panel';
 import { ExercisePanel } from './exercise-panel';
 import { ExplorePanel } from './explore-panel';
+import { ExperimentPanel } from './experiment-panel';
 import { Tabs } from './tabs';
 import { Toolbar } from './toolbar';
 import type { WorkspaceProps } from './types';
@@ -178,6 +179,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
         </div>
         {lesson.exercise && <ExercisePanel slug={lesson.slug} exercise={lesson.exercise} scenarios={lesson.scenarios} code={() => codeRef.current} />}
         <ExplorePanel {...(lesson.exercise ? { slug: lesson.slug } : {})} code={() => codeRef.current} />
+        {lesson.experiment && <ExperimentPanel />}
         <TimelineArea defaultClients={clients} />
         <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => setShown({ kind: 'saved-run', label: SAVED_RUN_LABEL, code: saved })} />
         <Tabs label="Lab panels" tabs={tabs} />

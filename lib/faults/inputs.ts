@@ -13,6 +13,15 @@ const client = z.number().int().min(1).max(MAX_CLIENTS);
 /** Fault durations are bounded so a typo cannot wedge a lab for hours. */
 const restartDelay = z.number().int().min(0).max(600_000);
 const linkDelay = z.number().int().min(0).max(60_000);
+/**
+ * A link's delay may be a fraction of a millisecond: the Arabic production write-up's nodes are 0.4–0.8 ms apart,
+ * and lesson 8's experiment asks for exactly that. Whole tenths at most (what a person would type).
+ */
+const linkDelayMs = z
+  .number()
+  .min(0)
+  .max(60_000)
+  .refine((ms) => Math.abs(ms * 10 - Math.round(ms * 10)) < 1e-9, 'a delay in whole tenths of a millisecond');
 
 export const nodeTargetSchema = z.object({ node }).strict();
 export const linkTargetSchema = z.object({ client, node }).strict();
@@ -35,7 +44,7 @@ export const FAULT_INPUTS = {
   'node-clock-jump': z.object({ node, jumpMs: z.number().int().min(1).max(86_400_000) }).strict(),
   'link-cut': z.object({ client, node, mode: z.enum(LINK_CUT_MODES).default('blackhole') }).strict(),
   'link-heal': linkTargetSchema,
-  'link-delay': z.object({ client, node, delayMs: linkDelay, jitterMs: linkDelay.default(0) }).strict(),
+  'link-delay': z.object({ client, node, delayMs: linkDelayMs, jitterMs: linkDelayMs.default(0) }).strict(),
   'replication-hold': emptySchema,
   'replication-release': emptySchema,
   'replication-delay': z.object({ delayMs: linkDelay }).strict(),

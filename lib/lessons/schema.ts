@@ -175,9 +175,13 @@ export const frontMatterSchema = z
      * not a finding about lesson 1's lock). Tests play the solution under many of them.
      */
     explore: faultSpaceSchema,
+    /** Offers the Arabic production write-up's experiment (lib/experiment): its table, measured in the learner's lab. */
+    experiment: z.boolean().default(false),
   })
   .strict()
   .superRefine((fm, ctx) => {
+    if (fm.experiment && (fm.topology.kind !== 'masters' || fm.topology.nodes !== 5))
+      ctx.addIssue({ code: 'custom', path: ['experiment'], message: "the experiment runs on five independent masters: the lesson's topology must be { kind: masters, nodes: 5 }" });
     const ids = fm.scenarios.map((s) => s.id);
     ids.forEach((sid, i) => {
       if (ids.indexOf(sid) !== i) ctx.addIssue({ code: 'custom', path: ['scenarios', i, 'id'], message: `"${sid}" is listed twice` });

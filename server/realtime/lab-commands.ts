@@ -18,6 +18,9 @@ import { NO_SPARES, type SpareLabs } from '../grading/spare-labs';
 import { explore } from '../grading/explore';
 import { PLAYGROUND_SPACE } from '../grading/playground-space';
 import type { ExploreProgress } from '@/lib/explore';
+import type { ExperimentProgress } from '@/lib/experiment/design';
+import { drawSeed } from '@/lib/random';
+import { cancelExperiment, runExperiment } from '../experiment/experiment';
 import type { Topology } from '@/lib/cluster';
 
 /** What a lab command acts on. */
@@ -33,9 +36,11 @@ export interface LabCommandContext {
   spareLabs?(topology: Topology): Promise<SpareLabs>;
   /** "Explore": where the search's progress goes. */
   notifyExplore?(progress: ExploreProgress): void;
+  /** Lesson 8's experiment: where its progress goes. */
+  notifyExperiment?(progress: ExperimentProgress): void;
 }
 
-export type LabCommand = ClassroomLabCommand | 'exercise:check' | 'explore:run';
+export type LabCommand = ClassroomLabCommand | 'exercise:check' | 'explore:run' | 'experiment:run';
 type LabCommandHandler<E extends LabCommand> = (ctx: LabCommandContext, input: CommandInput<E>) => Promise<CommandValue<E>>;
 type LabCommandTable = { [E in LabCommand]: LabCommandHandler<E> };
 
@@ -50,8 +55,15 @@ const faultHandlers = Object.fromEntries(FAULT_OPS.map((op) => [FAULTS[op].event
 export const LAB_COMMANDS: LabCommandTable = {
   ...faultHandlers,
   // What a learner (or an instructor) presses Run for ends once its verdict can no longer change.
-  'run:start': (ctx, input) => ctx.runs().start(input, { endWhenDecided: true }),
-  'run:stop': (ctx) => ctx.runs().stop(),
+  // A run of the learner's own ends an experiment going on in the lab (its next variant would replace the run).
+  'run:start': (ctx, input) => {
+    cancelExperiment(ctx.existingRuns());
+    return ctx.runs().start(input, { endWhenDecided: true });
+  },
+  'run:stop': (ctx) => {
+    cancelExperiment(ctx.existingRuns());
+    return ctx.runs().stop();
+  },
   'exercise:check': async (ctx, { slug, code }) => {
     const lesson = lessonBySlug(slug);
     const spares = (await ctx.spareLabs?.(lesson.topology)) ?? NO_SPARES;
@@ -72,6 +84,7 @@ export const LAB_COMMANDS: LabCommandTable = {
       await spares.release();
     }
   },
+  'experiment:run': (ctx, { seed }) => runExperiment(ctx.runs(), { seed: seed ?? drawSeed() }, (p) => ctx.notifyExperiment?.(p)),
 };
 
 /** A search asked without a seed starts from a fresh one (it is in the answer, so it can be searched again). */

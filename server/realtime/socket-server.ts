@@ -169,6 +169,7 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     existingRuns: () => runsByLab.get(lab) ?? null,
     notify: (progress) => io.to(labRoom(lab.id)).emit('exercise:progress', { ...progress, labId: lab.id }),
     notifyExplore: (progress) => io.to(labRoom(lab.id)).emit('explore:progress', { ...progress, labId: lab.id }),
+    notifyExperiment: (progress) => io.to(labRoom(lab.id)).emit('experiment:progress', { ...progress, labId: lab.id }),
     spareLabs: (topology) => borrowSpareLabs(labs, topology, options.gradingSpareLabs ?? 0, options.sandbox, options.admission ?? null),
   });
   const classrooms = options.classrooms;

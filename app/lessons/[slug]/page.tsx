@@ -46,6 +46,7 @@ function toWorkspaceLesson(lesson: Lesson): WorkspaceLesson {
     topology: lesson.topology,
     checker: lesson.checker,
     scenarioPrograms,
+    experiment: lesson.experiment,
     exercise: {
       function: lesson.exercise.function,
       description: lesson.exercise.description,

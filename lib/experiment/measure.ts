@@ -1,0 +1,110 @@
+/**
+ * A variant's row of the table, from its run: acquire latencies read from the
+ * run's history, duplicates as the checker counted them. Pure, so a run
+ * opened from a file gives the same row.
+ */
+import type { Verdict } from '../checker/types';
+import type { HistoryEvent } from '../history';
+import { summarizeLatencies } from '../measurements/latency';
+import type { RunEnded } from '../run';
+import { CALENDAR, type ExperimentRow, type ExperimentVariant } from './design';
+import { JOB_PREFIX } from './program';
+
+export interface AcquireTimes {
+  /** Each acquire attempt's latency, ms, in the order they ended. */
+  latencies: number[];
+  /** Attempts that did not get the lock. */
+  refused: number;
+}
+
+/**
+ * How long each acquire attempt took, as its client saw it:
+ * - Redlock: from the module's `attempt` event to its `acquired` or `failed` (one round on the nodes; a failed
+ *   round's undo and a retry's back-off are not part of it, as the write-up's acquireLock times one round);
+ * - a lock of one node: a `SET … NX` from its sending to its answer (the lock events of a run that has them win:
+ *   Redlock's own SETs are not acquires of their own).
+ * An attempt still open when the history ends is left out.
+ */
+export function acquireTimes(events: readonly HistoryEvent[]): AcquireTimes {
+  const attempts = new Map<string, number>();
+  const setNx = new Map<number, number>();
+  const fromLocks: number[] = [];
+  const fromSets: number[] = [];
+  let refusedLocks = 0;
+  let refusedSets = 0;
+  for (const event of events) {
+    if (event.type === 'lock') {
+      const key = `${event.client}|${event.token}|${event.attempt ?? 1}`;
+      if (event.event === 'attempt') attempts.set(key, event.t);
+      else if (event.event === 'acquired' || event.event === 'failed') {
+        const start = attempts.get(key);
+        if (start === undefined) continue;
+        attempts.delete(key);
+        fromLocks.push(event.t - start);
+        if (event.event === 'failed') refusedLocks++;
+      }
+    } else if (event.type === 'redis' && event.command.toUpperCase() === 'SET') {
+      if (event.phase === 'invoke') {
+        if (event.args.some((arg) => arg.toUpperCase() === 'NX')) setNx.set(event.opId, event.t);
+      } else {
+        const start = setNx.get(event.opId);
+        if (start === undefined) continue;
+        setNx.delete(event.opId);
+        fromSets.push(event.t - start);
+        if (event.phase !== 'ok' || event.reply !== 'OK') refusedSets++;
+      }
+    }
+  }
+  return fromLocks.length > 0 ? { latencies: fromLocks, refused: refusedLocks } : { latencies: fromSets, refused: refusedSets };
+}
+
+/** The days a run's jobs cover, from the checker's tallies: executions, and days the job ran at all. */
+function jobDays(verdict: Verdict): { daysRun: number; executions: number } {
+  let daysRun = 0;
+  let executions = 0;
+  for (const job of verdict.stats.jobs) {
+    if (!job.job.startsWith(JOB_PREFIX)) continue;
+    executions += job.completed;
+    if (job.completed > 0) daysRun++;
+  }
+  return { daysRun, executions };
+}
+
+/** The most any worker got through: the day of the latest job that ran, from the history (a stopped run covers fewer). */
+function daysCovered(events: readonly HistoryEvent[]): number {
+  let last = 0;
+  for (const event of events) {
+    if (event.type !== 'job' || !event.job.startsWith(JOB_PREFIX)) continue;
+    const day = Number(event.job.slice(JOB_PREFIX.length));
+    if (Number.isInteger(day) && day > last) last = day;
+  }
+  return last;
+}
+
+export function experimentRow(variant: ExperimentVariant, events: readonly HistoryEvent[], ended: RunEnded): ExperimentRow {
+  const { latencies, refused } = acquireTimes(events);
+  const { daysRun, executions } = jobDays(ended.verdict);
+  const complete = ended.outcome.status === 'completed' && ended.outcome.clients.every((c) => c.status === 'exited');
+  const note = complete ? null : incompleteWhy(ended);
+  return {
+    variant: variant.id,
+    runId: ended.runId,
+    status: complete ? 'complete' : 'incomplete',
+    note,
+    acquire: variant.lock === 'none' ? null : summarizeLatencies(latencies),
+    refused,
+    days: complete ? CALENDAR.days : daysCovered(events),
+    daysRun,
+    executions,
+    duplicates: ended.verdict.checks.duplicates.violations,
+    cpuWaitMs: typeof ended.cpuWaitMs === 'number' && Number.isFinite(ended.cpuWaitMs) ? ended.cpuWaitMs : null,
+  };
+}
+
+/** Why a run did not see every worker through its days, in words: the run's own reason, else the first worker's. */
+function incompleteWhy(ended: RunEnded): string {
+  if (ended.outcome.error) return ended.outcome.error;
+  const client = ended.outcome.clients.find((c) => c.status !== 'exited');
+  if (client) return `Client ${client.client} ${client.status === 'error' ? `stopped: ${client.error ?? 'an error'}` : `ended: ${client.status}`}`;
+  return `the run ended: ${ended.outcome.status}`;
+}
