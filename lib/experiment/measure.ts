@@ -5,6 +5,7 @@
  */
 import type { Verdict } from '../checker/types';
 import type { HistoryEvent } from '../history';
+import { readAcquires } from '../measurements/acquires';
 import { summarizeLatencies } from '../measurements/latency';
 import type { RunEnded } from '../run';
 import { CALENDAR, type ExperimentRow, type ExperimentVariant } from './design';
@@ -18,44 +19,13 @@ export interface AcquireTimes {
 }
 
 /**
- * How long each acquire attempt took, as its client saw it:
- * - Redlock: from the module's `attempt` event to its `acquired` or `failed` (one round on the nodes; a failed
- *   round's undo and a retry's back-off are not part of it, as the write-up's acquireLock times one round);
- * - a lock of one node: a `SET … NX` from its sending to its answer (the lock events of a run that has them win:
- *   Redlock's own SETs are not acquires of their own).
- * An attempt still open when the history ends is left out.
+ * How long each acquire attempt took, as its client saw it: what the Measurements view counts as an acquire
+ * (`lib/measurements/acquires.ts`: a Redlock attempt from its `attempt` event to its answer, one round on the
+ * nodes; a single node's `SET … NX` from its sending to its reply). An attempt with no answer is left out.
  */
 export function acquireTimes(events: readonly HistoryEvent[]): AcquireTimes {
-  const attempts = new Map<string, number>();
-  const setNx = new Map<number, number>();
-  const fromLocks: number[] = [];
-  const fromSets: number[] = [];
-  let refusedLocks = 0;
-  let refusedSets = 0;
-  for (const event of events) {
-    if (event.type === 'lock') {
-      const key = `${event.client}|${event.token}|${event.attempt ?? 1}`;
-      if (event.event === 'attempt') attempts.set(key, event.t);
-      else if (event.event === 'acquired' || event.event === 'failed') {
-        const start = attempts.get(key);
-        if (start === undefined) continue;
-        attempts.delete(key);
-        fromLocks.push(event.t - start);
-        if (event.event === 'failed') refusedLocks++;
-      }
-    } else if (event.type === 'redis' && event.command.toUpperCase() === 'SET') {
-      if (event.phase === 'invoke') {
-        if (event.args.some((arg) => arg.toUpperCase() === 'NX')) setNx.set(event.opId, event.t);
-      } else {
-        const start = setNx.get(event.opId);
-        if (start === undefined) continue;
-        setNx.delete(event.opId);
-        fromSets.push(event.t - start);
-        if (event.phase !== 'ok' || event.reply !== 'OK') refusedSets++;
-      }
-    }
-  }
-  return fromLocks.length > 0 ? { latencies: fromLocks, refused: refusedLocks } : { latencies: fromSets, refused: refusedSets };
+  const answered = readAcquires(events).acquires.filter((a) => a.latencyMs !== null);
+  return { latencies: answered.map((a) => a.latencyMs!), refused: answered.filter((a) => a.outcome !== 'granted').length };
 }
 
 /** The days a run's jobs cover, from the checker's tallies: executions, and days the job ran at all. */

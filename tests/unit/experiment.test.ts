@@ -25,9 +25,9 @@ let seq = 0;
 const at = <T extends Omit<HistoryEvent, 'seq'>>(event: T) => ({ ...event, seq: seq++ }) as unknown as HistoryEvent;
 const lock = (client: number, t: number, event: 'attempt' | 'acquired' | 'failed', token = `tok${client}`, attempt = 1) =>
   at({ type: 'lock', t, client, event, resources: ['lock:redlock:send-invoices:day-1'], token, attempt });
-const set = (opId: number, client: number, t: number, phase: 'invoke' | 'ok', reply?: string | null) =>
+const set = (opId: number, client: number, t: number, phase: 'invoke' | 'ok', reply?: string | null, key = 'k') =>
   phase === 'invoke'
-    ? at({ type: 'redis', t, phase, opId, client, node: 1, command: 'SET', args: ['k', 'v', 'PX', '1000', 'NX'] })
+    ? at({ type: 'redis', t, phase, opId, client, node: 1, command: 'SET', args: [key, 'v', 'PX', '1000', 'NX'] })
     : at({ type: 'redis', t, phase, opId, client, node: 1, command: 'SET', reply: reply ?? null });
 
 describe('acquire times', () => {
@@ -35,9 +35,9 @@ describe('acquire times', () => {
     const times = acquireTimes([
       lock(1, 100, 'attempt'),
       lock(2, 100.5, 'attempt'),
-      // Redlock's own commands are not acquires of their own.
-      set(7, 1, 100.6, 'invoke'),
-      set(7, 1, 101, 'ok', 'OK'),
+      // Redlock's own commands (on the key its lock events name) are not acquires of their own.
+      set(7, 1, 100.6, 'invoke', undefined, 'lock:redlock:send-invoices:day-1'),
+      set(7, 1, 101, 'ok', 'OK', 'lock:redlock:send-invoices:day-1'),
       lock(1, 103.25, 'acquired'),
       lock(2, 104.5, 'failed'),
       // Still open when the history ends: left out.
