@@ -17,7 +17,7 @@ async function cells(row: Locator): Promise<string[]> {
   return (await row.getByRole('cell').allInnerTexts()).map((text) => text.trim());
 }
 
-test('lesson 8: the experiment fills the write-up\'s table, row by row', async ({ page }, testInfo) => {
+test('lesson 8: the experiment fills the write-up\'s table, row by row', async ({ page }) => {
   test.setTimeout(120_000);
   await page.goto('/lessons/choosing-a-lock');
   await expect(page.getByText('Lab running')).toBeVisible({ timeout: 30_000 });
@@ -58,8 +58,8 @@ test('lesson 8: the experiment fills the write-up\'s table, row by row', async (
   // Why the numbers differ is said next to them.
   await expect(panel.getByText('Loopback, not a data centre.')).toBeVisible();
   await expect(panel.getByText('A compressed day.')).toBeVisible();
-  await page.screenshot({ path: testInfo.outputPath('experiment-desktop.png'), fullPage: true });
-  await panel.screenshot({ path: testInfo.outputPath('experiment-desktop-panel.png') });
+  await page.screenshot({ path: 'test-results/screenshots/experiment-desktop.png', fullPage: true });
+  await panel.screenshot({ path: 'test-results/screenshots/experiment-desktop-panel.png' });
 
   // At phone width each row reads as a card of labelled figures, and nothing runs off the page.
   await page.setViewportSize({ width: 390, height: 844 });
@@ -68,5 +68,5 @@ test('lesson 8: the experiment fills the write-up\'s table, row by row', async (
   await expect(redlock.getByRole('cell').last()).toBeVisible();
   expect(await redlock.getByRole('cell').last().evaluate((el) => getComputedStyle(el, '::before').content)).toBe('"The write-up"');
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
-  await panel.screenshot({ path: testInfo.outputPath('experiment-390.png') });
+  await panel.screenshot({ path: 'test-results/screenshots/experiment-390.png' });
 });
