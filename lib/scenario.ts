@@ -44,8 +44,12 @@ export const triggerSchema = z.discriminatedUnion('on', [
   /** The client entered (or left) a protected job; any job unless one is named. */
   z.object({ on: z.literal('job-enter'), client: anyClient, job: z.string().min(1).max(100).optional(), nth, since }).strict(),
   z.object({ on: z.literal('job-exit'), client: anyClient, job: z.string().min(1).max(100).optional(), nth, since }).strict(),
-  /** A Redis command of the client's was answered without an error ("SET", or `*` for any; any node unless one is named). */
-  z.object({ on: z.literal('command-answered'), client: anyClient, command: commandName, node: node.optional(), nth, since }).strict(),
+  /**
+   * A Redis command of the client's was answered without an error ("SET", or `*` for any; any node unless one is
+   * named; any reply unless one is named: `"reply": "OK"` counts only the commands that said OK — a vote granted,
+   * whether the learner sent a SET or a script that sets).
+   */
+  z.object({ on: z.literal('command-answered'), client: anyClient, command: commandName, node: node.optional(), reply: z.string().min(1).max(100).optional(), nth, since }).strict(),
   /** The client logged a line containing this text. */
   z.object({ on: z.literal('log'), client: anyClient, text: z.string().min(1).max(200), nth, since }).strict(),
 ]);

@@ -25,7 +25,7 @@ function describeMoment(trigger: Trigger, who: string, nthTime: string): string 
     case 'job-exit':
       return `${who} leaves ${trigger.job ? `the job "${trigger.job}"` : 'its job'}${nthTime}`;
     case 'command-answered':
-      return `${trigger.command === '*' ? `a command of ${who}'s` : `${who}'s ${trigger.command.toUpperCase()}`} is answered${trigger.node ? ` by Node ${trigger.node}` : ''}${nthTime}`;
+      return `${trigger.command === '*' ? `a command of ${who}'s` : `${who}'s ${trigger.command.toUpperCase()}`} is answered${trigger.reply ? ` ${trigger.reply}` : ''}${trigger.node ? ` by Node ${trigger.node}` : ''}${nthTime}`;
     case 'log':
       return `${who} logs "${trigger.text}"${nthTime}`;
   }
@@ -55,7 +55,8 @@ export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
         event.type === 'redis' &&
         event.phase === 'ok' &&
         (trigger.command === '*' || event.command.toUpperCase() === trigger.command.toUpperCase()) &&
-        (trigger.node === undefined || event.node === trigger.node)
+        (trigger.node === undefined || event.node === trigger.node) &&
+        (trigger.reply === undefined || event.reply === trigger.reply)
       );
     case 'log':
       return event.type === 'console' && event.text.includes(trigger.text);
@@ -100,6 +101,13 @@ export class TriggerWatch<T> {
       if (!w.open) {
         // The line that opens the count is not itself counted: "after it logs" means after.
         w.open = opensCount(w.when, event);
+        i++;
+        continue;
+      }
+      if (w.when.since !== undefined && opensCount(w.when, event)) {
+        // The line again (a probe calling the function once more): the count starts over, so "the 3rd vote
+        // after acquire begins" is the 3rd of this call, not of all the calls together.
+        w.seen = 0;
         i++;
         continue;
       }

@@ -31,6 +31,32 @@ describe('matchesTrigger', () => {
   });
 });
 
+describe('command-answered with a reply', () => {
+  const said = (t: number, command: string, reply: unknown) => ev(t, { type: 'redis', client: 1, node: 1, phase: 'ok', command, args: [], reply });
+
+  it('counts only the commands that answered so: a vote granted, by a SET or by a script that sets', () => {
+    const granted = triggerSchema.parse({ on: 'command-answered', client: 1, command: '*', reply: 'OK' });
+    expect(matchesTrigger(granted, said(0, 'SET', 'OK'))).toBe(true);
+    expect(matchesTrigger(granted, said(0, 'EVAL', 'OK'))).toBe(true);
+    expect(matchesTrigger(granted, said(0, 'SET', null))).toBe(false);
+    expect(matchesTrigger(granted, said(0, 'EVAL', 1))).toBe(false);
+    expect(describeTrigger({ ...granted, nth: 3 })).toBe("a command of Client 1's is answered OK for the 3rd time");
+  });
+
+  it('starts the count over when the marker line comes again (a probe calling the function once more)', () => {
+    const watch = new TriggerWatch<string>();
+    watch.add('pause', triggerSchema.parse({ on: 'command-answered', client: 1, command: '*', reply: 'OK', nth: 3, since: 'probe: acquire begins' }), 0);
+    watch.observe(logged(0, 1, 'probe: acquire begins'));
+    expect(watch.observe(said(1, 'SET', 'OK'))).toEqual([]);
+    expect(watch.observe(said(2, 'SET', 'OK'))).toEqual([]);
+    // Two votes only: the call gave up, and the probe calls it again.
+    watch.observe(logged(10, 1, 'probe: acquire begins'));
+    expect(watch.observe(said(11, 'SET', 'OK'))).toEqual([]);
+    expect(watch.observe(said(12, 'SET', 'OK'))).toEqual([]);
+    expect(watch.observe(said(13, 'SET', 'OK'))).toMatchObject([{ item: 'pause', due: 13 }]);
+  });
+});
+
 describe('TriggerWatch', () => {
   it('makes a step due at its nth match, `at` after that event, and only once', () => {
     const watch = new TriggerWatch<string>();
