@@ -36,6 +36,11 @@ export const DEFAULT_COLORS: ChartColors = {
 };
 
 /** The page's own colours (light or dark), read from its CSS variables. */
+/** What both charts share: their size, no uPlot legend (the page has its own) and a cursor that neither zooms nor marks. */
+function staticChart(size: { width: number; height: number }) {
+  return { width: size.width, height: size.height, legend: { show: false }, cursor: { drag: { x: false, y: false }, points: { show: false } } };
+}
+
 export function colorsOf(element: Element): ChartColors {
   const css = getComputedStyle(element);
   const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
@@ -105,10 +110,7 @@ export function latencyChart(bins: readonly LatencyBin[], summary: LatencySummar
   return {
     data: [xs, counts],
     options: {
-      width: size.width,
-      height: size.height,
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false }, points: { show: false } },
+      ...staticChart(size),
       scales: {
         x: { time: false, ...(log ? { distr: 3, log: 10 } : {}), range: () => range },
         y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.25] },
@@ -167,10 +169,7 @@ export function timeChart(m: RunMeasurements, colors: ChartColors, size: { width
   return {
     data: [xs, granted, failed, timedOut, held],
     options: {
-      width: size.width,
-      height: size.height,
-      legend: { show: false },
-      cursor: { drag: { x: false, y: false }, points: { show: false } },
+      ...staticChart(size),
       scales: {
         x: { time: false, range: (_u, min, max) => [0, Math.max(max, min + 0.1)] },
         y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.15] },

@@ -26,6 +26,8 @@ import {
 import { useLabStore } from '@/components/lab/lab-provider';
 import { useShownRun } from '@/components/workspace/use-shown-run';
 import { VotesGrid, clientSlot } from './votes-grid';
+// The panel's header and legend are the timeline's, so the two views read as one panel in two modes.
+import panel from './timeline.module.css';
 import styles from './votes.module.css';
 
 /** Attempts listed as text at most (the latest). */
@@ -60,8 +62,8 @@ export function VoteView({ defaultClients }: { defaultClients: number }) {
 
   return (
     <section className={styles.votes} aria-labelledby="votes-title" data-testid="votes-view" data-attempts={analysis.attempts.length}>
-      <header className={styles.header}>
-        <h2 id="votes-title" className={styles.title}>
+      <header className={panel.header}>
+        <h2 id="votes-title" className={panel.title}>
           Who voted for whom
         </h2>
         <Legend clients={clients} />
@@ -107,7 +109,7 @@ export function VoteView({ defaultClients }: { defaultClients: number }) {
 
 function Legend({ clients }: { clients: readonly number[] }) {
   return (
-    <ul className={styles.legend} aria-label="Legend">
+    <ul className={panel.legend} aria-label="Legend">
       {clients.map((c) => (
         <li key={c} className={styles.client} data-slot={clientSlot(c)}>
           <span className={styles.swatch} aria-hidden="true" /> {clientLabel(c)}’s vote
