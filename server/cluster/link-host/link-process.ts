@@ -20,7 +20,9 @@ const known = new Map<number, number | null>();
 let opening: Promise<void> = Promise.resolve();
 
 function send(message: FromLinkProcess): void {
-  process.send?.(message);
+  // The server may be gone between a call and its answer: the send then fails (EPIPE) and this process
+  // exits on the disconnect that follows, quietly, rather than on an unhandled 'error'.
+  if (process.connected) process.send?.(message, undefined, undefined, () => undefined);
 }
 
 function targetOf(id: number): () => number | null {
