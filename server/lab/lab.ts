@@ -157,6 +157,7 @@ export class Lab extends EventEmitter<Events> {
         this.replication = { link, master: 1, replica: 2 };
         replica.replicaOf = { host: '127.0.0.1', port: await link.start(), node: 1 };
         await replica.start();
+        await replicaInSync(replica);
       } else {
         await Promise.all(this.nodes.map((node) => node.start()));
       }
@@ -312,3 +313,22 @@ export class Lab extends EventEmitter<Events> {
     this.emit('closed', reason);
   }
 }
+
+/** How long a fresh replica may take to finish its first sync before the lab starts anyway. */
+const SYNC_WAIT_MS = 5_000;
+
+/**
+ * Waits until a fresh replica has finished its first sync with its master ("replication flowing"). Until
+ * then it answers reads from its empty dataset while WAIT may already count it, so a run started at once
+ * could see a lock WAIT confirmed that the replica does not have yet. A replica that does not get there in
+ * SYNC_WAIT_MS is left to catch up (the run's history shows what it did).
+ */
+async function replicaInSync(replica: RedisNode): Promise<void> {
+  const deadline = Date.now() + SYNC_WAIT_MS;
+  while (Date.now() < deadline) {
+    const info = await replica.controlClient?.info('replication').catch(() => '');
+    if (info && /master_link_status:up/.test(info) && /master_sync_in_progress:0/.test(info)) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
