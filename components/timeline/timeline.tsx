@@ -17,6 +17,7 @@ import { hitTest, type Hit } from './hit-test';
 import { layoutTimeline } from './layout';
 import { summarizeLayout } from './summary';
 import styles from './timeline.module.css';
+import { usePanelWidth } from './use-panel-width';
 
 /** The smallest span the view zooms to, and shows before a run has lasted that long. */
 const MIN_SPAN_MS = 20;
@@ -78,8 +79,8 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const view = zoom ?? extent;
 
   const wrapper = useRef<HTMLDivElement>(null);
+  const width = usePanelWidth(wrapper);
   const canvas = useRef<HTMLCanvasElement>(null);
-  const [width, setWidth] = useState(800);
   const [theme, setTheme] = useState<TimelineTheme>(LIGHT_THEME);
   const [highlighted, setHighlighted] = useState(false);
   const [hover, setHover] = useState<(Hit & { x: number; y: number }) | null>(null);
@@ -87,22 +88,15 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const height = timelineHeight(DEFAULT_GEOMETRY, layout.lanes.length);
   const band = verdict?.counterExample?.window ?? null;
 
-  // Width follows the panel; colours follow the light/dark scheme.
+  // Colours follow the light/dark scheme.
   useEffect(() => {
     const el = wrapper.current;
     if (!el) return;
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) setWidth(Math.max(240, Math.floor(entry.contentRect.width)));
-    });
-    observer.observe(el);
     setTheme(readTheme(el));
     const media = window.matchMedia('(prefers-color-scheme: dark)');
     const onScheme = () => setTheme(readTheme(el));
     media.addEventListener('change', onScheme);
-    return () => {
-      observer.disconnect();
-      media.removeEventListener('change', onScheme);
-    };
+    return () => media.removeEventListener('change', onScheme);
   }, []);
 
   // One draw per animation frame, whatever changed.

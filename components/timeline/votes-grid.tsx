@@ -8,11 +8,12 @@
  * column voted twice. SVG: a few hundred shapes, no redraw loop to manage.
  * Clicking puts the time-travel cursor there.
  */
-import { useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useRef, type MouseEvent } from 'react';
 import { formatDuration } from '@/lib/durations';
 import type { TimeWindow } from '@/lib/checker';
 import { ANSWER_WORDS, type VoteAnalysis, type VoteAnswer } from '@/lib/votes';
 import styles from './votes.module.css';
+import { usePanelWidth } from './use-panel-width';
 
 const LABEL_WIDTH = 64;
 const LANE = 7;
@@ -38,16 +39,7 @@ export const clientSlot = (client: number): number => ((client - 1) % 6 + 6) % 6
 
 export function VotesGrid({ analysis, clients, extent, origin, cursorT, label, onPick }: VotesGridProps) {
   const wrapper = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(800);
-  useEffect(() => {
-    const el = wrapper.current;
-    if (!el) return;
-    const observer = new ResizeObserver(([entry]) => {
-      if (entry) setWidth(Math.max(240, Math.floor(entry.contentRect.width)));
-    });
-    observer.observe(el);
-    return () => observer.disconnect();
-  }, []);
+  const width = usePanelWidth(wrapper);
 
   const lanes = Math.max(1, clients.length);
   const rowHeight = ROW_PAD * 2 + lanes * LANE;
