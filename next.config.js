@@ -8,6 +8,7 @@
  * scripts that build and serve (Next reads it only from the environment).
  */
 import { fileURLToPath } from 'node:url';
+import createNextIntlPlugin from 'next-intl/plugin';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 
@@ -23,4 +24,7 @@ const nextConfig = {
   devIndicators: false,
 };
 
-export default nextConfig;
+// Languages (issue 18): next-intl reads each request's messages through i18n/request.ts.
+const withNextIntl = createNextIntlPlugin('./i18n/request.ts');
+
+export default withNextIntl(nextConfig);

@@ -6,7 +6,7 @@
  * instructor with the token kept in this tab. Learners can type a join code
  * here too: the index's "Join a class" lands on `#join`, with the code field focused.
  */
-import { useRouter } from 'next/navigation';
+import { useRouter } from '@/i18n/navigation';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { io } from 'socket.io-client';
 import type { LabSocket } from '@/components/lab/socket-client';

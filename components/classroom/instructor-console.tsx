@@ -5,7 +5,7 @@
  * class". Re-joins after a reload with the token kept in this tab; without
  * one it asks for it.
  */
-import Link from 'next/link';
+import { Link } from '@/i18n/navigation';
 import { useId, useState, type FormEvent } from 'react';
 import { ClientControls } from '@/components/clients/client-controls';
 import { LinkGrid } from '@/components/clients/link-grid';

@@ -5,8 +5,8 @@
  * reports the learner's course progress to the room, and "follow me" shows
  * a banner (or moves the tab, if the learner opted in).
  */
-import Link from 'next/link';
-import { useRouter } from 'next/navigation';
+import { Link } from '@/i18n/navigation';
+import { useRouter } from '@/i18n/navigation';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ClassroomProgress } from '@/lib/classroom';
 import { useProgress } from '@/components/progress/progress-provider';

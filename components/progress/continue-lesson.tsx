@@ -5,7 +5,7 @@
  * is done). Nothing for a first-time visitor, nor before the saved progress
  * has been read (the server render cannot know it).
  */
-import Link from 'next/link';
+import { Link } from '@/i18n/navigation';
 import { useProgress } from './progress-provider';
 import { lessonStanding, STANDING_WORDS } from './standing';
 import styles from './progress.module.css';

@@ -262,10 +262,12 @@ describe('a master with an asynchronous replica', () => {
     for (const round of ['started', 'restored']) {
       if (round === 'restored') await lab.restore();
       await fault(lab, 'replication-delay', { delayMs: 80 });
-      const master = await learnerVia(lab, 1, 1);
-      const replica = await learnerVia(lab, 1, 2);
+      // WAIT blocks for the replica's acknowledgement (80 ms each way, longer on a busy machine): the
+      // connections' own timeouts must outlast it, or the test measures the machine, not the sync.
+      const master = await learnerVia(lab, 1, 1, 10_000);
+      const replica = await learnerVia(lab, 1, 2, 10_000);
       await master.set('lock:k', round, 'PX', 60_000);
-      expect(Number(await master.call('WAIT', '1', '2000')), round).toBe(1);
+      expect(Number(await master.call('WAIT', '1', '5000')), round).toBe(1);
       // Before a fresh replica had finished its first sync, WAIT could count it while it still read null.
       expect(await replica.get('lock:k'), round).toBe(round);
     }

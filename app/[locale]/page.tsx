@@ -4,40 +4,43 @@
  * (read, ran, quiz score, exercise passed). Lessons come from the loader at
  * build time (static page); the progress is this browser's, read after mount.
  */
-import Link from 'next/link';
+import { getTranslations, setRequestLocale } from 'next-intl/server';
 import { ContinueLesson } from '@/components/progress/continue-lesson';
 import { LessonProgress } from '@/components/progress/lesson-progress';
-import { loadAllLessons, summarize } from '@/lib/lessons/load';
+import { Link } from '@/i18n/navigation';
+import type { Locale } from '@/i18n/routing';
+import { summarize } from '@/lib/lessons/load';
+import { loadAllLessonsIn } from '@/lib/lessons/localize';
 import styles from './page.module.css';
 
-const TOPOLOGY_WORDS = { masters: (n: number) => (n === 1 ? '1 node' : `${n} independent masters`), replicated: () => 'master + replica' } as const;
-
-export default function HomePage() {
-  const lessons = loadAllLessons().map((l) => ({ ...summarize(l), quizQuestionIds: l.quiz.questions.map((q) => q.id) }));
+export default async function HomePage({ params }: { params: Promise<{ locale: Locale }> }) {
+  const { locale } = await params;
+  setRequestLocale(locale);
+  const t = await getTranslations('course');
+  const lessons = loadAllLessonsIn(locale).map(({ lesson: l }) => ({ ...summarize(l), quizQuestionIds: l.quiz.questions.map((q) => q.id) }));
+  const topology = (l: (typeof lessons)[number]) => {
+    const shape = l.topology.kind === 'replicated' ? t('topology.replicated') : l.topology.nodes === 1 ? t('topology.single') : t('topology.masters', { count: l.topology.nodes });
+    return l.topology.persistence === 'none' ? shape : `${shape} · ${t(`persistence.${l.topology.persistence}`)}`;
+  };
   return (
     <main id="main" className={styles.page}>
       <h1 className={styles.title}>Lock Lab</h1>
-      <p className={styles.lead}>
-        Learn distributed locking with Redis by breaking it for real: real <code>redis-server</code> nodes, real kills, pauses and partitions, and a checker that
-        says whether mutual exclusion held.
-      </p>
+      <p className={styles.lead}>{t.rich('lead', { code: (chunks) => <code>{chunks}</code> })}</p>
 
       <div className={styles.start}>
         <ContinueLesson className={`${styles.card} ${styles.continue}`} lessons={lessons} />
         <section className={styles.card} aria-labelledby="classes-title">
-          <h2 id="classes-title">Classes</h2>
-          <p>In a class? Your instructor gives you a join code: you all watch one shared lab fail, live.</p>
+          <h2 id="classes-title">{t('classes.title')}</h2>
+          <p>{t('classes.text')}</p>
           <Link className={styles.cta} href="/classroom#join">
-            Join a class
+            {t('classes.join')}
           </Link>
-          <p className={styles.aside}>
-            Teaching? <Link href="/classroom">Start a class</Link> with your server&apos;s instructor token and break its lab for everyone at once.
-          </p>
+          <p className={styles.aside}>{t.rich('classes.teaching', { link: (chunks) => <Link href="/classroom">{chunks}</Link> })}</p>
         </section>
       </div>
 
       <section aria-labelledby="course-title" className={styles.course}>
-        <h2 id="course-title">The course</h2>
+        <h2 id="course-title">{t('courseTitle')}</h2>
         {/* Each lesson's progress comes from this browser's saved progress (components/progress), read after mount. */}
         <ol className={styles.lessons}>
           {lessons.map((l) => (
@@ -50,10 +53,7 @@ export default function HomePage() {
                   <Link href={`/lessons/${l.slug}`}>{l.title}</Link>
                 </h3>
                 <p>{l.summary}</p>
-                <p className={styles.meta}>
-                  About {l.minutes} min · {TOPOLOGY_WORDS[l.topology.kind](l.topology.nodes)}
-                  {l.topology.persistence !== 'none' ? ` · ${l.topology.persistence}` : ''}
-                </p>
+                <p className={styles.meta}>{t('lessonMeta', { minutes: l.minutes, topology: topology(l) })}</p>
               </div>
               <LessonProgress slug={l.slug} title={l.title} quizQuestionIds={l.quizQuestionIds} />
             </li>
@@ -62,15 +62,12 @@ export default function HomePage() {
       </section>
 
       <section className={styles.card} aria-labelledby="playground-title">
-        <h2 id="playground-title">Playground</h2>
-        <p>Five real Redis nodes of your own: kill, restart, pause and resume them and watch each node&apos;s keys and TTLs live.</p>
+        <h2 id="playground-title">{t('playground.title')}</h2>
+        <p>{t('playground.text')}</p>
         <Link className={styles.cta} href="/playground">
-          Open the playground
+          {t('playground.open')}
         </Link>
-        <p>
-          Your programs run as real clients: <Link href="/reference">what your code can use</Link> (modules, host names,
-          limits).
-        </p>
+        <p>{t.rich('playground.reference', { link: (chunks) => <Link href="/reference">{chunks}</Link> })}</p>
       </section>
     </main>
   );

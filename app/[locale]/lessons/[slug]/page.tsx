@@ -6,8 +6,8 @@
  * on a malformed lesson.
  */
 import type { Metadata } from 'next';
-import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { getTranslations, setRequestLocale } from 'next-intl/server';
 import { LessonText } from '@/components/lesson/lesson-text';
 import styles from '@/components/lesson/lesson.module.css';
 import { ReadMarker } from '@/components/lesson/read-marker';
@@ -15,17 +15,30 @@ import { VisitMarker } from '@/components/progress/visit-marker';
 import { QuickCheck } from '@/components/quiz/quick-check';
 import type { WorkspaceLesson } from '@/components/workspace/types';
 import { Workspace } from '@/components/workspace/workspace';
-import { loadAllLessons, type Lesson } from '@/lib/lessons/load';
+import { Link } from '@/i18n/navigation';
+import { routing, type Locale } from '@/i18n/routing';
+import type { Lesson } from '@/lib/lessons/load';
+import { loadAllLessonsIn } from '@/lib/lessons/localize';
 import page from './page.module.css';
 
 export const dynamicParams = false;
 
-export function generateStaticParams(): { slug: string }[] {
-  return loadAllLessons().map((l) => ({ slug: l.slug }));
+export function generateStaticParams(): { locale: Locale; slug: string }[] {
+  return routing.locales.flatMap((locale) => loadAllLessonsIn(locale).map(({ lesson }) => ({ locale, slug: lesson.slug })));
 }
 
-function find(slug: string) {
-  const lessons = loadAllLessons();
+/** Lessons are read once per language per build; what a translation lacks is said once, in the build's output. */
+const told = new Set<Locale>();
+
+function find(locale: Locale, slug: string) {
+  const localized = loadAllLessonsIn(locale);
+  if (!told.has(locale)) {
+    told.add(locale);
+    for (const { lesson, missing } of localized) {
+      if (missing.length > 0) console.warn(`[locklab] lesson ${lesson.folder} in ${locale}: shown in English where the translation lacks ${missing.join(', ')}`);
+    }
+  }
+  const lessons = localized.map((l) => l.lesson);
   const index = lessons.findIndex((l) => l.slug === slug);
   return index === -1 ? null : { lesson: lessons[index]!, previous: lessons[index - 1] ?? null, next: lessons[index + 1] ?? null };
 }
@@ -56,21 +69,26 @@ function toWorkspaceLesson(lesson: Lesson): WorkspaceLesson {
   };
 }
 
-export async function generateMetadata({ params }: { params: Promise<{ slug: string }> }): Promise<Metadata> {
-  const found = find((await params).slug);
+export async function generateMetadata({ params }: { params: Promise<{ locale: Locale; slug: string }> }): Promise<Metadata> {
+  const { locale, slug } = await params;
+  const found = find(locale, slug);
   return found ? { title: found.lesson.title, description: found.lesson.summary } : {};
 }
 
-export default async function LessonPage({ params }: { params: Promise<{ slug: string }> }) {
-  const found = find((await params).slug);
+export default async function LessonPage({ params }: { params: Promise<{ locale: Locale; slug: string }> }) {
+  const { locale, slug } = await params;
+  setRequestLocale(locale);
+  const found = find(locale, slug);
   if (!found) notFound();
+  const t = await getTranslations('lesson');
   const { lesson, previous, next } = found;
   const { exercise } = lesson;
+  const seeds = new Intl.ListFormat(locale, { type: 'unit', style: 'short' }).format(exercise.seeds.map(String));
   return (
     <main id="main" className={page.page}>
       <header className={page.header}>
-        <nav aria-label="Course" className={page.crumbs}>
-          <Link href="/">Course</Link> <span aria-hidden="true">›</span> Lesson {lesson.order} · about {lesson.minutes} min
+        <nav aria-label={t('course')} className={page.crumbs}>
+          <Link href="/">{t('course')}</Link> <span aria-hidden="true">›</span> {t('crumb', { order: lesson.order, minutes: lesson.minutes })}
         </nav>
         <h1 className={page.title}>{lesson.title}</h1>
       </header>
@@ -78,30 +96,36 @@ export default async function LessonPage({ params }: { params: Promise<{ slug: s
         <div className={page.text}>
           {/* The summary opens the text column, so the lab starts high enough to show a verdict on a laptop screen. */}
           <p className={page.summary}>{lesson.summary}</p>
-          <LessonText body={lesson.body} slug={lesson.slug} />
+          <LessonText body={lesson.body} slug={lesson.slug} diagrams={lesson.diagrams} />
           <ReadMarker slug={lesson.slug} />
           <VisitMarker slug={lesson.slug} />
           <section aria-labelledby="grading-title" className={page.card}>
-            <h2 id="grading-title">How the exercise is graded</h2>
+            <h2 id="grading-title">{t('grading.title')}</h2>
             <p className={page.muted}>
-              “Check my solution” runs your <code>{exercise.function}()</code> under {exercise.scenarios.length === 1 ? 'one scenario' : `${exercise.scenarios.length} scenarios`}{' '}
-              with random seeds {exercise.seeds.join(', ')} (each fixes every random choice of its run, so the run can be replayed): every verdict must be <em>held</em>, nobody may wait over {exercise.liveness.boundMs} ms for a free lock, and
-              at least {exercise.liveness.minCompletedExecutions} execution(s) of the job must complete.
+              {t.rich('grading.text', {
+                fn: exercise.function,
+                scenarios: exercise.scenarios.length,
+                seeds,
+                boundMs: exercise.liveness.boundMs,
+                executions: exercise.liveness.minCompletedExecutions,
+                code: (chunks) => <code>{chunks}</code>,
+                em: (chunks) => <em>{chunks}</em>,
+              })}
             </p>
             <div className={styles.hints}>
-              <h3>Hints</h3>
+              <h3>{t('hints')}</h3>
               {lesson.hints.map((hint, i) => (
                 <details key={i}>
-                  <summary>Hint {i + 1}</summary>
-                  <LessonText body={hint} slug={lesson.slug} />
+                  <summary>{t('hint', { n: i + 1 })}</summary>
+                  <LessonText body={hint} slug={lesson.slug} diagrams={lesson.diagrams} />
                 </details>
               ))}
             </div>
           </section>
           <QuickCheck slug={lesson.slug} quiz={lesson.quiz} />
-          <nav aria-label="Lessons" className={page.pager}>
-            {previous ? <Link href={`/lessons/${previous.slug}`}>← {previous.title}</Link> : <span />}
-            {next ? <Link href={`/lessons/${next.slug}`}>{next.title} →</Link> : <Link href="/">Back to the course</Link>}
+          <nav aria-label={t('lessons')} className={page.pager}>
+            {previous ? <Link href={`/lessons/${previous.slug}`}>{t('previous', { title: previous.title })}</Link> : <span />}
+            {next ? <Link href={`/lessons/${next.slug}`}>{t('next', { title: next.title })}</Link> : <Link href="/">{t('backToCourse')}</Link>}
           </nav>
         </div>
       </Workspace>

@@ -7,14 +7,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ComponentProps } from 'react';
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import { getTranslations, setRequestLocale } from 'next-intl/server';
+import { Link } from '@/i18n/navigation';
+import type { Locale } from '@/i18n/routing';
 import { evaluate } from '@mdx-js/mdx';
 import * as runtime from 'react/jsx-runtime';
 import remarkGfm from 'remark-gfm';
 import lessonStyles from '@/components/lesson/lesson.module.css';
 import styles from './page.module.css';
 
-export const metadata: Metadata = { title: 'What your code can use' };
+export async function generateMetadata({ params }: { params: Promise<{ locale: Locale }> }): Promise<Metadata> {
+  const t = await getTranslations({ locale: (await params).locale, namespace: 'pages' });
+  return { title: t('reference.title') };
+}
 
 /** Everything from this heading on is for people working on the sandbox itself. */
 const DEVELOPER_PART = '\n## For developers';
@@ -35,13 +40,15 @@ const components = {
   ),
 };
 
-export default async function ReferencePage() {
+export default async function ReferencePage({ params }: { params: Promise<{ locale: Locale }> }) {
+  setRequestLocale((await params).locale);
+  const common = await getTranslations('common');
   // Plain Markdown, not MDX: the text has `<host>` and braces that are prose, not JSX.
   const { default: Content } = await evaluate(learnerPart(), { ...runtime, format: 'md', remarkPlugins: [remarkGfm], baseUrl: import.meta.url });
   return (
     <main id="main" className={styles.page}>
-      <nav className={styles.crumbs} aria-label="Breadcrumb">
-        <Link href="/">Lock Lab</Link> · <Link href="/playground">Playground</Link>
+      <nav className={styles.crumbs} aria-label={common('breadcrumb')}>
+        <Link href="/">{common('home')}</Link> · <Link href="/playground">{common('playground')}</Link>
       </nav>
       <article className={`${lessonStyles.prose} ${styles.reference}`}>
         <Content components={components} />

@@ -1,0 +1,24 @@
+/**
+ * The English catalogue is the source: its keys are the ones every language
+ * must have, and its type gives `useTranslations` typed keys (global.d.ts).
+ * One file per namespace (`messages/<locale>/<namespace>.json`), so a screen's
+ * words live together and translators work on small files.
+ */
+import common from './en/common.json';
+import course from './en/course.json';
+import lesson from './en/lesson.json';
+import pages from './en/pages.json';
+
+export const english = { common, course, lesson, pages };
+
+export type Messages = typeof english;
+export type Namespace = keyof Messages;
+export const NAMESPACES = Object.keys(english) as Namespace[];
+
+/** Dotted paths of every string in `source` that `translation` has no string for. */
+export function missingKeys(source: unknown, translation: unknown, prefix = ''): string[] {
+  if (typeof source === 'string') return typeof translation === 'string' && translation.trim() !== '' ? [] : [prefix];
+  if (source === null || typeof source !== 'object') return [];
+  const t = translation !== null && typeof translation === 'object' ? (translation as Record<string, unknown>) : {};
+  return Object.entries(source as Record<string, unknown>).flatMap(([k, v]) => missingKeys(v, t[k], prefix ? `${prefix}.${k}` : k));
+}
