@@ -1,6 +1,6 @@
 // Leksjon 1 — den naive låsen.
 // Alle klientene kjører dette samme programmet i samme øyeblikk, som fem workere
-// der cron-jobben går av klokka 06:00. Hver av dem har to batcher med fakturaer
+// der cron-jobben starter klokka 06:00. Hver av dem har to batcher med fakturaer
 // å sende, og to workere må aldri sende samtidig.
 import Redis from 'ioredis';
 import { randomUUID } from 'crypto';
