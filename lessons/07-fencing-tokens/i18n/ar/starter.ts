@@ -1,0 +1,45 @@
+// الدرس 7 — رموز التسييج.
+// عامل الدرس 6، مضافًا إليه رمز تسييج: رقم يزداد مع كل منحٍ
+// للقفل. يتذكر المخزن أعلى رمز قبِله ويرفض الرموز الأقدم،
+// فيُصَدّ الكاتب الذي فقد قفله أثناء توقفه.
+import Redis from 'ioredis';
+import Redlock from 'redlock';
+import lab from 'lab';
+
+const nodes = [1, 2, 3, 4, 5].map((i) => new Redis({ host: `redis-${i}.internal`, port: 6379, commandTimeout: 100 }));
+for (const node of nodes) node.on('error', () => undefined);
+const redlock = new Redlock(nodes, { driftFactor: 0.01, retryCount: 40, retryDelay: 100, retryJitter: 50 });
+
+// عدّاد الرموز. لا يستطيع Redlock أن يصنع عدّادًا كهذا (عُقده لا تتفق على
+// ترتيب)؛ في بيئة الإنتاج استخدم مخزن إجماع: رقم المراجعة في etcd، أو zxid
+// في ZooKeeper، أو تسلسلًا في قاعدة البيانات. وفي المختبر يقوم مقامه INCR واحد على العقدة 1.
+const counter = nodes[0]!;
+
+const TTL_MS = 2000;
+const SEND_MS = 800;
+
+// التمرين: اكتب عبر السياج. المخزن خدمة بعيدة: استدعاءاته تُجيب بوعود
+// بعد بضع ms. مرّر الرمز إلى lab.store.write كي يستطيع المخزن رفض
+// الكاتب المتقادم؛ أعِد true إن قُبلت الكتابة، وfalse إن رفضها المخزن
+// بالتسييج (يُرفَض الوعد بخطأ قيمة code فيه 'EFENCED').
+async function fencedWrite(key: string, value: string, token: number): Promise<boolean> {
+  await lab.store.write(key, value); // بلا رمز: لا يستطيع المخزن أن يميّز القديم من الجديد
+  return true;
+}
+
+const lock = await redlock.acquire(['lock:invoice-2024-06'], TTL_MS);
+const token = Number(await counter.incr('fencing:invoice-2024-06'));
+lab.log(`lock granted with fencing token ${token}`);
+try {
+  await lab.sleep(800); // توليد ملف PDF
+  // لا فحص للصلاحية هذه المرة (فحص الدرس 6 كان سيوفّر بعض العمل،
+  // لكن الأمان لم يعد قائمًا عليه). الإرسال هو القسم الحرج،
+  // وخطوته الأخيرة تسجّل الفاتورة.
+  const accepted = await lab.job('send-invoice').run(SEND_MS, () =>
+    fencedWrite('invoice-2024-06', `sent by Client ${lab.client}`, token),
+  );
+  lab.log(accepted ? 'invoice recorded' : `fenced off: token ${token} is stale`);
+} finally {
+  await lock.release().catch(() => undefined);
+}
+await redlock.quit().catch(() => undefined);
