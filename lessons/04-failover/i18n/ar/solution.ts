@@ -59,7 +59,7 @@ async function release(key: string, token: string): Promise<void> {
   await onMaster((redis) => redis.eval(RELEASE, 1, key, token));
 }
 
-await lab.sleep(150); // load today's invoices before locking
+await lab.sleep(150); // تحميل فواتير اليوم قبل أخذ القفل
 const giveUpAt = Date.now() + 8000;
 let token: string | null = null;
 while ((token = await acquire(KEY, TTL_MS).catch(() => null)) === null) {
