@@ -4,7 +4,8 @@
  * it" holds on every seed, the reference solution passes the grader and a
  * known-wrong answer fails it with a counter-example. `npm run fidelity` runs
  * the same trials 100 / 200 times; here a few seeds keep the suite quick.
- * The lessons are split over two files so two labs run at a time, no more.
+ * The lessons are split over two files so two labs run at a time, no more,
+ * and the two take about as long (LESSON_FILES).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,6 +27,22 @@ const LESSON_TIMEOUT_MS = 240_000;
 const GRADER_TIMEOUT_MS = 480_000;
 
 export const allLessons = loadAllLessons();
+
+/**
+ * Which lessons each file checks: two halves of about equal time, so neither file waits on the other
+ * (measured on two cores: lessons 3, 4 and 8 take ~355 s together, the other five ~360 s).
+ */
+export const LESSON_FILES: Record<'a' | 'b', readonly number[]> = { a: [3, 4, 8], b: [1, 2, 5, 6, 7] };
+
+/**
+ * A fix scenario the exercise itself plays with the reference solution (same program, same
+ * expectation: held, nothing more) is covered by the grader test below, over the exercise's own
+ * seeds; playing it here too would only spend the suite's time.
+ */
+function gradedByTheExercise(lesson: Lesson, entry: Lesson['lessonScenarios'][number]): boolean {
+  const plainHeld = Object.keys(entry.expect).length === 1 && entry.expect.verdict === 'held';
+  return entry.role === 'fix' && entry.program === 'solution' && plainHeld && lesson.exercise.scenarios.includes(entry.id);
+}
 
 export function checkLessons(lessons: Lesson[]): void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-lessons-'));
@@ -60,7 +77,7 @@ export function checkLessons(lessons: Lesson[]): void {
     });
 
     it('breaks and holds as its scenarios promise', { timeout: LESSON_TIMEOUT_MS }, async () => {
-      for (const entry of lesson.lessonScenarios.filter((s) => s.role !== 'explore')) {
+      for (const entry of lesson.lessonScenarios.filter((s) => s.role !== 'explore' && !gradedByTheExercise(lesson, s))) {
         // A break stops once it showed BREAKS_NEEDED times; a fix plays every seed.
         const t = await trialScenario(lesson, entry, entry.role === 'fix' ? FIX_SEEDS : BREAK_SEEDS, pool, dir, undefined, entry.role === 'fix' ? Infinity : BREAKS_NEEDED);
         const detail = `${t.scenario}: ${t.met}/${t.runs} ${JSON.stringify(t.misses)}`;
