@@ -101,6 +101,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const)
 const pool = createSandboxPool({ warmWorkers: parallel });
 await pool.whenWarm();
 const started = performance.now();
+/*
+ * The labs' processes, sockets and the pool's workers are unref'd (a server must be able to exit while they
+ * linger), and a run may at some moment wait only on an unref'd timer — in the server its HTTP listener keeps
+ * the process alive; here nothing would, and Node ended the command mid-trial with exit 13 ("unsettled
+ * top-level await"; it hit redlock's acquire-minority every time). This interval is that listener's stand-in.
+ */
+const keepAlive = setInterval(() => undefined, 60_000);
 const byScenario = new Map<string, TrialResult>();
 let next = 0;
 await Promise.all(
@@ -132,6 +139,7 @@ await Promise.all(
     }
   }),
 );
+clearInterval(keepAlive);
 await pool.close();
 cleanUp();
 
