@@ -22,6 +22,9 @@ const nextConfig = {
   outputFileTracingRoot: root,
   images: { unoptimized: true },
   devIndicators: false,
+  // `npm test` type-checks every file (tests included, which Next's own check skips) with `tsc --noEmit`; the build
+  // does not check the same program a second time (~25 s of the suite on two cores).
+  typescript: { ignoreBuildErrors: true },
 };
 
 // Languages (issue 18): next-intl reads each request's messages through i18n/request.ts.

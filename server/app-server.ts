@@ -40,9 +40,12 @@ const projectDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 
 type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> | void;
 
-async function nextHandler(dev: boolean, host: string, port: number): Promise<RequestHandler> {
+async function nextHandler(dev: boolean, port: number): Promise<RequestHandler> {
   const { default: next } = await import('next');
-  const app = next({ dev, dir: projectDir, hostname: host, port });
+  // Next names this host in the URLs it builds for itself, not where it listens (our HTTP server does that). It must be
+  // 'localhost': the proxy's request URL is always built with it, and a language rewrite (`/playground` → `/en/playground`)
+  // to any other origin is taken for an external one — the page answered with a redirect to itself, forever.
+  const app = next({ dev, dir: projectDir, hostname: 'localhost', port });
   await app.prepare();
   return app.getRequestHandler();
 }
@@ -131,7 +134,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
-  if (config.web) handle = await nextHandler(config.dev, config.host, port);
+  if (config.web) handle = await nextHandler(config.dev, port);
 
   let closing: Promise<void> | null = null;
   const close = () =>
