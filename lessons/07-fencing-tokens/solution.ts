@@ -13,7 +13,9 @@ const redlock = new Redlock(nodes, { driftFactor: 0.01, retryCount: 40, retryDel
 // The token counter. Redlock cannot make one (its nodes do not agree on an
 // order); in production use a consensus store — an etcd revision, a ZooKeeper
 // zxid, a database sequence. In the lab, one INCR on Node 1 stands in for it.
-const counter = nodes[0]!;
+// Its own connection, with a second to answer: a token is worth waiting for, unlike one node's vote.
+const counter = new Redis({ host: 'redis-1.internal', port: 6379, commandTimeout: 1000 });
+counter.on('error', () => undefined);
 
 const TTL_MS = 2000;
 const SEND_MS = 800;
@@ -47,3 +49,4 @@ try {
   await lock.release().catch(() => undefined);
 }
 await redlock.quit().catch(() => undefined);
+await counter.quit().catch(() => undefined);

@@ -13,7 +13,9 @@ const redlock = new Redlock(nodes, { driftFactor: 0.01, retryCount: 40, retryDel
 // عدّاد الرموز. لا يستطيع Redlock أن يصنع عدّادًا كهذا (عُقده لا تتفق على
 // ترتيب)؛ في بيئة الإنتاج استخدم مخزن إجماع: رقم المراجعة في etcd، أو zxid
 // في ZooKeeper، أو تسلسلًا في قاعدة البيانات. وفي المختبر يقوم مقامه INCR واحد على العقدة 1.
-const counter = nodes[0]!;
+// اتصال خاص به، مع ثانية كاملة للرد: الرمز يستحق الانتظار، بخلاف صوت عقدة واحدة.
+const counter = new Redis({ host: 'redis-1.internal', port: 6379, commandTimeout: 1000 });
+counter.on('error', () => undefined);
 
 const TTL_MS = 2000;
 const SEND_MS = 800;
@@ -47,3 +49,4 @@ try {
   await lock.release().catch(() => undefined);
 }
 await redlock.quit().catch(() => undefined);
+await counter.quit().catch(() => undefined);
