@@ -40,8 +40,10 @@ const labServer = (serverPort: number) => ({
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/artifacts',
-  // Each test gets its own lab of five redis-server processes; two cores, so one at a time.
-  workers: 1,
+  // Each test gets its own lab of five redis-server processes and its own browser context. Two at a time: a test
+  // spends most of its time waiting on a run's pauses and timers, and the tests wait on conditions, not clocks.
+  // E2E_WORKERS=1 plays them one by one.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,

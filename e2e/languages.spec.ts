@@ -11,6 +11,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { expect, test, type Page } from '@playwright/test';
+import { messageLeaves as leaves } from '../messages/leaves';
+import { overflowing } from './support/layout';
 import { button, setCode, startAsNewLearner } from './support/learner';
 
 type Locale = 'en' | 'ar' | 'nb';
@@ -19,13 +21,6 @@ const at = (locale: Locale, pathname: string) => (locale === 'en' ? pathname : `
 
 function readJson<T>(...parts: string[]): T {
   return JSON.parse(fs.readFileSync(path.join(...parts), 'utf8')) as T;
-}
-
-function leaves(value: unknown, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  if (typeof value === 'string') out.set(prefix, value);
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) for (const [p, s] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(p, s);
-  return out;
 }
 
 /** The literal text of an ICU message, in pieces between its arguments and tags (code is code in every language). */
@@ -71,32 +66,6 @@ function visibleText(page: Page): Promise<string> {
 async function expectNoEnglish(page: Page, locale: Exclude<Locale, 'en'>) {
   const text = await visibleText(page);
   expect(englishWords(locale).filter((w) => text.includes(w))).toEqual([]);
-}
-
-/**
- * Elements that stick out past either edge of the screen (a right-to-left page overflows to the left) and are not
- * inside a box that scrolls or clips them; the editor draws its own lines, and the skip link and screen-reader-only
- * text are off screen on purpose.
- */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const out: string[] = [];
-    for (const el of Array.from(document.querySelectorAll('body *'))) {
-      if (el.closest('.monaco-editor, .monaco-aria-container, .skip-link, .visually-hidden')) continue;
-      const box = el.getBoundingClientRect();
-      if (box.width === 0 || (box.right <= width + 1 && box.left >= -1)) continue;
-      let clipped = false;
-      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
-        if (getComputedStyle(up).overflowX !== 'visible') {
-          clipped = true;
-          break;
-        }
-      }
-      if (!clipped) out.push(`${el.tagName.toLowerCase()}.${String(el.className)} ${Math.round(box.left)}…${Math.round(box.right)}`);
-    }
-    return out;
-  });
 }
 
 async function expectLanguage(page: Page, locale: Locale) {

@@ -7,6 +7,7 @@
  * Screenshots go to test-results/screenshots/pages-*.png.
  */
 import { expect, test, type Page } from '@playwright/test';
+import { overflowing } from './support/layout';
 
 const LESSON = '/lessons/pauses-and-clocks';
 const BREAK_IT = 'Break it: a long pause while holding the lock';
@@ -24,31 +25,6 @@ async function runBreakIt(page: Page) {
   const verdict = page.getByTestId('verdict');
   await expect(verdict).toHaveAttribute('data-final', 'true', { timeout: 45_000 });
   await expect(verdict).toHaveAttribute('data-valid', 'violated');
-}
-
-/**
- * What sticks out past the right edge of the screen and is not inside a box
- * that scrolls or clips it (the editor draws its own lines; a wide table in
- * its own scroll box is fine): each as "tag.class right-edge".
- */
-function overflowing(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const out: string[] = [];
-    for (const el of Array.from(document.querySelectorAll('main *'))) {
-      const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.right <= width + 1) continue;
-      let clipped = false;
-      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
-        if (getComputedStyle(up).overflowX !== 'visible') {
-          clipped = true;
-          break;
-        }
-      }
-      if (!clipped) out.push(`${el.tagName.toLowerCase()}.${String(el.className)} ${Math.round(box.right)}`);
-    }
-    return out;
-  });
 }
 
 /** Whether the element's top line is what a person sees there (not covered by the sticky toolbar). */

@@ -4,6 +4,7 @@
  * One file per namespace (`messages/<locale>/<namespace>.json`), so a screen's
  * words live together and translators work on small files.
  */
+export { messageLeaves } from './leaves';
 import common from './en/common.json';
 import course from './en/course.json';
 import lesson from './en/lesson.json';
@@ -22,3 +23,4 @@ export function missingKeys(source: unknown, translation: unknown, prefix = ''):
   const t = translation !== null && typeof translation === 'object' ? (translation as Record<string, unknown>) : {};
   return Object.entries(source as Record<string, unknown>).flatMap(([k, v]) => missingKeys(v, t[k], prefix ? `${prefix}.${k}` : k));
 }
+

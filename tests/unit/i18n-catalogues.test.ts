@@ -10,18 +10,9 @@ import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messagefor
 import { describe, expect, it } from 'vitest';
 import { LOCALES } from '@/i18n/routing';
 import { loadAllLessonsIn } from '@/lib/lessons/localize';
-import { english, missingKeys, NAMESPACES } from '@/messages/catalogue';
+import { english, messageLeaves as leaves, missingKeys, NAMESPACES } from '@/messages/catalogue';
 
 const TRANSLATIONS = LOCALES.filter((l) => l !== 'en');
-
-function leaves(value: unknown, prefix = ''): Map<string, string> {
-  const out = new Map<string, string>();
-  if (typeof value === 'string') out.set(prefix, value);
-  else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) for (const [p, s] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(p, s);
-  }
-  return out;
-}
 
 /** The arguments and tags a message uses: a translation must use the same ones, or a value would go missing. */
 function argumentsOf(elements: MessageFormatElement[], into = new Set<string>()): Set<string> {
