@@ -1,7 +1,8 @@
 // Lesson 2 — safe release, a reference solution.
 // Each worker sends its batch inside the lock (500 ms, well within the TTL),
 // then uploads a report before releasing. The upload is slow today, so the
-// lock expires before the release — and the release is a plain DEL.
+// lock expires before the release — so the release deletes the key only if it
+// still holds our token, in one script.
 import Redis from 'ioredis';
 import { randomUUID } from 'crypto';
 import lab from 'lab';

@@ -1,7 +1,7 @@
 // Lesson 3 — TTL and the watchdog, a reference solution.
 // Re-indexing takes 1.8 s, but nobody wants a crashed worker to block the
-// others for long, so the TTL is only 900 ms. A watchdog is meant to keep the
-// lock alive every TTL/3 while the work runs — but extend() is not written yet.
+// others for long, so the TTL is only 900 ms. A watchdog keeps the lock alive
+// every TTL/3 while the work runs, with extend() renewing it only while it is ours.
 import Redis from 'ioredis';
 import { randomUUID } from 'crypto';
 import lab from 'lab';

@@ -1,8 +1,8 @@
 // Lesson 3 — the other way to get the TTL wrong: far too long.
 // (The watchdog is not needed with a TTL this long; a crash shows the cost.)
-// Re-indexing takes 1.8 s, but nobody wants a crashed worker to block the
-// others for long, so the TTL is only 900 ms. A watchdog is meant to keep the
-// lock alive every TTL/3 while the work runs — but extend() is not written yet.
+// Re-indexing takes 1.8 s, and this TTL (4 s) outlasts it with room to spare:
+// no renewal needed. But when the holder crashes, the others wait out the
+// whole 4 s for a lock that nobody is using.
 import Redis from 'ioredis';
 import { randomUUID } from 'crypto';
 import lab from 'lab';

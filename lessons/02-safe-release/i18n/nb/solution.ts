@@ -1,7 +1,8 @@
 // Leksjon 2 — slipp låsen trygt, en referanseløsning.
 // Hver worker sender batchen sin mens den holder låsen (500 ms, godt innenfor
 // TTL-en), og laster så opp en rapport før den slipper låsen. Opplastingen går
-// tregt i dag, så låsen utløper før den slippes — og den slippes med en vanlig DEL.
+// tregt i dag, så låsen utløper før den slippes — derfor sletter slippingen nøkkelen
+// bare hvis den fortsatt har tokenet vårt, i ett skript.
 import Redis from 'ioredis';
 import { randomUUID } from 'crypto';
 import lab from 'lab';

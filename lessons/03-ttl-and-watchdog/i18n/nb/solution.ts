@@ -1,7 +1,7 @@
 // Leksjon 3 — TTL og watchdog, en referanseløsning.
 // Reindekseringen tar 1,8 s, men ingen vil at en krasjet worker skal blokkere
-// de andre lenge, så TTL-en er bare 900 ms. En watchdog skal holde låsen i live
-// hver TTL/3 mens arbeidet pågår — men extend() er ikke skrevet ennå.
+// de andre lenge, så TTL-en er bare 900 ms. En watchdog holder låsen i live
+// hver TTL/3 mens arbeidet pågår, og extend() fornyer den bare mens den er vår.
 import Redis from 'ioredis';
 import { randomUUID } from 'crypto';
 import lab from 'lab';

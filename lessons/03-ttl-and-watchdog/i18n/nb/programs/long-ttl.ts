@@ -1,8 +1,8 @@
 // Leksjon 3 — den andre måten å bomme på TTL-en: altfor lang.
 // (Med så lang TTL trengs ikke watchdogen; et krasj viser hva det koster.)
-// Reindekseringen tar 1,8 s, men ingen vil at en krasjet worker skal blokkere
-// de andre lenge, så TTL-en er bare 900 ms. En watchdog skal holde låsen i live
-// hver TTL/3 mens arbeidet pågår — men extend() er ikke skrevet ennå.
+// Reindekseringen tar 1,8 s, og denne TTL-en (4 s) varer godt lenger:
+// ingen fornyelse trengs. Men krasjer den som holder låsen, venter de andre
+// hele 4 s på en lås som ingen bruker.
 import Redis from 'ioredis';
 import { randomUUID } from 'crypto';
 import lab from 'lab';
