@@ -71,6 +71,11 @@ export default defineConfig({
     },
   },
   // Started in this order: the coordination Redis first, since a server with a coordination URL waits for it.
+  projects: [
+    { name: 'side-by-side', testIgnore: /one-lab-per-tab\.spec\.ts/ },
+    // It counts every lab the server hands out (/metrics): it plays once everything else is done, alone.
+    { name: 'alone', testMatch: /one-lab-per-tab\.spec\.ts/, dependencies: ['side-by-side'] },
+  ],
   webServer: [
     {
       command: `redis-server --port ${coordinationPort} --bind 127.0.0.1 --save "" --appendonly no`,

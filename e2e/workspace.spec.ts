@@ -74,8 +74,9 @@ test('run the starter: lanes fill; Kill Node 3: the card reads down within 1 s a
 });
 
 const STEADY = `import lab from 'lab';
-// Each client works on its own job for about 10 s: long enough to pause one, even on a busy machine.
-for (let i = 0; i < 100; i++) await lab.job(\`work-\${lab.client}\`).run(100);
+// Each client works on its own job for about 25 s (under the 30 s wall clock): long enough to pause one even on a machine so busy that the page
+// takes seconds to answer a click (the test does not wait for the end; closing the page ends the lab).
+for (let i = 0; i < 250; i++) await lab.job(\`work-\${lab.client}\`).run(100);
 `;
 
 test('Pause Client 1: its lane shows the pause', async ({ page }) => {
