@@ -1,14 +1,14 @@
 'use client';
 /** What the clients printed (console.*, lab.log) and how they failed, per client. */
+import { useTranslations } from 'next-intl';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { consoleLines } from '@/components/clients/client-states';
 import { formatDuration } from '@/lib/durations';
 import { useShownRun } from './use-shown-run';
 import styles from './workspace.module.css';
 
-const LEVEL_WORDS = { log: '', info: '', warn: 'warning: ', error: 'error: ' } as const;
-
 export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
+  const t = useTranslations('workspace.console');
   const shown = useShownRun(defaultClients);
   const [client, setClient] = useState<number | null>(null);
   const id = useId();
@@ -26,27 +26,29 @@ export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
     <section aria-labelledby="console-title" className={styles.console}>
       <div className={styles.consoleHeader}>
         <h2 id="console-title" className={styles.panelTitle}>
-          Console
+          {t('title')}
         </h2>
-        <label htmlFor={`${id}-client`}>Show</label>
+        <label htmlFor={`${id}-client`}>{t('show')}</label>
         <select id={`${id}-client`} value={client ?? ''} onChange={(e) => setClient(e.target.value ? Number(e.target.value) : null)}>
-          <option value="">all clients</option>
+          <option value="">{t('allClients')}</option>
           {Array.from({ length: shown.clients }, (_, i) => (
             <option key={i + 1} value={i + 1}>
-              Client {i + 1}
+              {t('client', { n: i + 1 })}
             </option>
           ))}
         </select>
       </div>
       {lines.length === 0 ? (
-        <p className={styles.muted}>Nothing printed yet. Use console.log or lab.log in your program.</p>
+        <p className={styles.muted}>{t('empty')}</p>
       ) : (
         <ol
           ref={list}
           className={styles.consoleLines}
           role="log"
-          aria-label="Console output"
+          aria-label={t('output')}
           tabIndex={0}
+          // What the programs printed is code's output: it reads left to right in every language.
+          dir="ltr"
           onScroll={(e) => {
             const el = e.currentTarget;
             stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
@@ -55,10 +57,10 @@ export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
           {lines.map((line) => (
             <li key={line.seq} data-level={line.level}>
               {/* Client 0 is the lab itself: a limit, a step that never came, a run ended early. */}
-              <span className={styles.consoleClient}>{line.client === 0 ? 'Lab' : `Client ${line.client}`}</span>
+              <span className={styles.consoleClient}>{line.client === 0 ? t('lab') : t('client', { n: line.client })}</span>
               <time className={styles.consoleTime}>{formatDuration(line.t - shown.origin)}</time>
               <span className={styles.consoleText}>
-                {LEVEL_WORDS[line.level]}
+                {line.level === 'warn' || line.level === 'error' ? t(`level.${line.level}`) : null}
                 {line.text}
               </span>
             </li>

@@ -6,11 +6,13 @@
  * and a hint. The graded runs play in this tab's lab, so the timeline and
  * verdict show each of them, and the failing one last.
  */
+import { useTranslations } from 'next-intl';
+import type { ReactNode } from 'react';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { useProgressActions } from '@/components/progress/progress-provider';
 import type { GradedRun } from '@/lib/grading';
 import type { Scenario } from '@/lib/scenario';
-import { checkingWords } from './exercise-words';
+import { checkingWords, type ExerciseTranslator } from './exercise-words';
 import type { WorkspaceExercise } from './types';
 import styles from './workspace.module.css';
 
@@ -23,14 +25,19 @@ export interface ExercisePanelProps {
 }
 
 /** Which graded run failed, in words: a hidden check is named only now that it failed. */
-function failedWords(run: GradedRun | undefined, count: number, total: number): string {
-  if (!run) return 'A graded run failed.';
-  if (run.hidden) return `A hidden check failed: “${run.scenarioTitle}” (check ${count} of ${total}).`;
-  if (run.probe) return `It failed the check “${run.scenarioTitle}” (check ${count} of ${total}).`;
-  return `It failed under “${run.scenarioTitle}” with random seed ${run.seed} (run ${count} of ${total}).`;
+function failedWords(t: ExerciseTranslator, run: GradedRun | undefined, count: number, total: number): string {
+  if (!run) return t('failed.unknown');
+  const values = { title: run.scenarioTitle, n: count, total };
+  if (run.hidden) return t('failed.hidden', values);
+  if (run.probe) return t('failed.probe', values);
+  return t('failed.seeded', { ...values, seed: run.seed });
 }
 
+const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
+const codeTag = (chunks: ReactNode) => <code>{chunks}</code>;
+
 export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanelProps) {
+  const t = useTranslations('exercise');
   const lab = useLabClient();
   const progress = useProgressActions();
   const state = useLabStore((s) => (s.exercise.slug === slug ? s.exercise : null));
@@ -56,10 +63,10 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
     <section className={styles.exercise} aria-labelledby="exercise-panel-title" data-testid="exercise">
       <div className={styles.exerciseHead}>
         <h2 id="exercise-panel-title" className={styles.panelTitle}>
-          Exercise: <code>{exercise.function}()</code>
+          {t.rich('title', { fn: exercise.function, code: codeTag })}
         </h2>
         <button type="button" className={styles.checkButton} onClick={() => void check()} aria-disabled={checking || !connected ? true : undefined}>
-          Check my solution
+          {t('check')}
         </button>
       </div>
       <p className={styles.muted}>{exercise.description}</p>
@@ -68,33 +75,32 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
         {checking && (
           <p className={styles.exerciseProgress} data-testid="exercise-progress">
             <span className={styles.spinner} aria-hidden="true" />
-            {checkingWords(state.progress, scenarios, exercise.runs)}
+            {checkingWords(t, state.progress, scenarios, exercise.runs)}
             {state.progress && <progress max={state.progress.total} value={state.progress.done} aria-hidden="true" />}
           </p>
         )}
         {state?.phase === 'error' && (
           <p className={styles.exerciseFailed} role="alert">
-            The check could not finish: {state.error}
+            {t('couldNotFinish', { error: state.error ?? '' })}
           </p>
         )}
         {result?.passed && (
           <p className={styles.exercisePassed} data-testid="exercise-result" data-passed="true">
             <span aria-hidden="true">✓ </span>
-            <strong>Passed.</strong> Your code held in all {result.total} graded runs — the scenarios and the checks aimed at this lesson's bugs, hidden ones included — and the work got done. Well done.
+            {t.rich('passed', { total: result.total, strong })}
           </p>
         )}
         {result?.busy && (
           <p className={styles.exerciseBusy} role="status" data-testid="exercise-result" data-passed="busy">
             <span aria-hidden="true">… </span>
-            <strong>Not decided.</strong> {result.busy}
+            <strong>{t('notDecided')}</strong> {result.busy}
           </p>
         )}
         {result && !result.passed && !result.busy && (
           <div className={styles.exerciseFailure} data-testid="exercise-result" data-passed="false">
             <p>
               <span aria-hidden="true">✗ </span>
-              <strong>Not yet.</strong>{' '}
-              {failedWords(failedRun, result.runs.length, result.total)}
+              <strong>{t('notYet')}</strong> {failedWords(t, failedRun, result.runs.length, result.total)}
             </p>
             {failure && <p data-testid="exercise-counter-example">{failure.message}</p>}
             {failure && (failure.counterExample || failure.window) && (
@@ -106,12 +112,12 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
                   if (window) actions.focusWindow(window);
                 }}
               >
-                Show on timeline
+                {t('showOnTimeline')}
               </button>
             )}
             {failure?.hint && (
               <div className={styles.exerciseHint} data-testid="exercise-hint">
-                <h3>Hint</h3>
+                <h3>{t('hint')}</h3>
                 <p>{failure.hint.replace(/^#+\s*/gm, '')}</p>
               </div>
             )}
