@@ -25,13 +25,16 @@ export interface ExercisePanelProps {
 }
 
 /** Which graded run failed, in words: a hidden check is named only now that it failed. */
-function failedWords(t: ExerciseTranslator, run: GradedRun | undefined, count: number, total: number): string {
+function failedWords(t: ExerciseTranslator, run: GradedRun | undefined, count: number, total: number): ReactNode {
   if (!run) return t('failed.unknown');
-  const values = { title: run.scenarioTitle, n: count, total };
-  if (run.hidden) return t('failed.hidden', values);
-  if (run.probe) return t('failed.probe', values);
-  return t('failed.seeded', { ...values, seed: run.seed });
+  // A check's title may come from the grader in English: isolated, so it keeps its own direction in an Arabic sentence.
+  const values = { title: run.scenarioTitle, n: count, total, bdi: isolate };
+  if (run.hidden) return t.rich('failed.hidden', values);
+  if (run.probe) return t.rich('failed.probe', values);
+  return t.rich('failed.seeded', { ...values, seed: run.seed });
 }
+
+const isolate = (chunks: ReactNode) => <bdi>{chunks}</bdi>;
 
 const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
 const codeTag = (chunks: ReactNode) => <code>{chunks}</code>;
@@ -81,7 +84,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
         )}
         {state?.phase === 'error' && (
           <p className={styles.exerciseFailed} role="alert">
-            {t('couldNotFinish', { error: state.error ?? '' })}
+            {t.rich('couldNotFinish', { error: state.error ?? '', bdi: isolate })}
           </p>
         )}
         {result?.passed && (
@@ -93,7 +96,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
         {result?.busy && (
           <p className={styles.exerciseBusy} role="status" data-testid="exercise-result" data-passed="busy">
             <span aria-hidden="true">… </span>
-            <strong>{t('notDecided')}</strong> {result.busy}
+            <strong>{t('notDecided')}</strong> <bdi>{result.busy}</bdi>
           </p>
         )}
         {result && !result.passed && !result.busy && (
@@ -102,7 +105,12 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
               <span aria-hidden="true">✗ </span>
               <strong>{t('notYet')}</strong> {failedWords(t, failedRun, result.runs.length, result.total)}
             </p>
-            {failure && <p data-testid="exercise-counter-example">{failure.message}</p>}
+            {/* The grader's sentences (English for now) take the direction of their own words. */}
+            {failure && (
+              <p data-testid="exercise-counter-example" dir="auto">
+                {failure.message}
+              </p>
+            )}
             {failure && (failure.counterExample || failure.window) && (
               <button
                 type="button"
@@ -118,7 +126,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
             {failure?.hint && (
               <div className={styles.exerciseHint} data-testid="exercise-hint">
                 <h3>{t('hint')}</h3>
-                <p>{failure.hint.replace(/^#+\s*/gm, '')}</p>
+                <p dir="auto">{failure.hint.replace(/^#+\s*/gm, '')}</p>
               </div>
             )}
           </div>

@@ -47,16 +47,20 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
           : t.rich('broken', { faults: result.faultsAfter, schedules: result.schedules, seconds: result.seconds, strong })}
       </p>
       {result.lines.length > 0 ? (
-        // The schedule's lines come from the server in English, with times and node names: kept left to right.
-        <ol data-testid="explore-schedule" dir="ltr">
+        <ol data-testid="explore-schedule">
           {result.lines.map((line, i) => (
-            <li key={i}>{line}</li>
+            // The schedule's lines come from the server (English for now): each takes the direction of its words.
+            <li key={i} dir="auto">
+              {line}
+            </li>
           ))}
         </ol>
       ) : (
         <p data-testid="explore-schedule">{t('noFault')}</p>
       )}
-      <p data-testid="explore-counter-example">{result.message}</p>
+      <p data-testid="explore-counter-example" dir="auto">
+        {result.message}
+      </p>
       {!result.onTimeline && (
         <p className={styles.muted} data-testid="explore-timing">
           {t('timing', { seed: result.seed })}
@@ -121,7 +125,7 @@ export function ExplorePanel({ slug, code }: ExplorePanelProps) {
         )}
         {state.phase === 'error' && (
           <p className={styles.exerciseFailed} role="alert">
-            {t('couldNotFinish', { error: state.error ?? '' })}
+            {t.rich('couldNotFinish', { error: state.error ?? '', bdi: (chunks) => <bdi>{chunks}</bdi> })}
           </p>
         )}
         {result?.found && <FoundResult result={result} />}
