@@ -1,6 +1,6 @@
 'use client';
 /** What the clients printed (console.*, lab.log) and how they failed, per client. */
-import { useTranslations } from 'next-intl';
+import { useFormatter, useTranslations } from 'next-intl';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { consoleLines } from '@/components/clients/client-states';
 import { formatDuration } from '@/lib/durations';
@@ -9,6 +9,14 @@ import styles from './workspace.module.css';
 
 export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
   const t = useTranslations('workspace.console');
+  const format = useFormatter();
+  // formatDuration's figures ("1.6 s") in the page's language ("1,6 s" in Norwegian); the units stay symbols.
+  const duration = (ms: number): string => {
+    if (!Number.isFinite(ms)) return formatDuration(ms);
+    if (Math.abs(ms) < 1000) return `${format.number(Math.round(ms), { useGrouping: false })} ms`;
+    const digits = Math.abs(ms) >= 100_000 ? 0 : 1;
+    return `${format.number(ms / 1000, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false })} s`;
+  };
   const shown = useShownRun(defaultClients);
   const [client, setClient] = useState<number | null>(null);
   const id = useId();
@@ -58,10 +66,11 @@ export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
             <li key={line.seq} data-level={line.level}>
               {/* Client 0 is the lab itself: a limit, a step that never came, a run ended early. */}
               <span className={styles.consoleClient}>{line.client === 0 ? t('lab') : t('client', { n: line.client })}</span>
-              <time className={styles.consoleTime}>{formatDuration(line.t - shown.origin)}</time>
+              <time className={styles.consoleTime}>{duration(line.t - shown.origin)}</time>
               <span className={styles.consoleText}>
                 {line.level === 'warn' || line.level === 'error' ? t(`level.${line.level}`) : null}
-                {line.text}
+                {/* What the program printed, or the lab's words about it (English for now). */}
+                <span data-server-words>{line.text}</span>
               </span>
             </li>
           ))}

@@ -81,7 +81,7 @@ export function EditorPanel({ slug, value, ready, onChange, onRun, diagnostics, 
             <li key={`${d.line}:${d.column}:${i}`} data-kind={d.kind}>
               <span aria-hidden="true">✕ </span>
               <strong>{t('problemAt', { kind: t(`kind.${d.kind}`), line: d.line, column: d.column })}</strong>
-              {d.client ? t('problemClient', { client: d.client }) : ''}: <bdi>{d.message}</bdi>{' '}
+              {d.client ? t('problemClient', { client: d.client }) : ''}: <bdi data-server-words>{d.message}</bdi>{' '}
               <button type="button" className={styles.linkButton} onClick={() => setReveal({ line: d.line, column: d.column, nonce: Date.now() })}>
                 {t('goToLine', { line: d.line })}
               </button>

@@ -27,14 +27,15 @@ export interface ExercisePanelProps {
 /** Which graded run failed, in words: a hidden check is named only now that it failed. */
 function failedWords(t: ExerciseTranslator, run: GradedRun | undefined, count: number, total: number): ReactNode {
   if (!run) return t('failed.unknown');
-  // A check's title may come from the grader in English: isolated, so it keeps its own direction in an Arabic sentence.
+  // A check's title may come from the grader in English: isolated, so it keeps its own direction in an Arabic sentence
+  // (data-server-words: what the server says, English for now).
   const values = { title: run.scenarioTitle, n: count, total, bdi: isolate };
   if (run.hidden) return t.rich('failed.hidden', values);
   if (run.probe) return t.rich('failed.probe', values);
   return t.rich('failed.seeded', { ...values, seed: run.seed });
 }
 
-const isolate = (chunks: ReactNode) => <bdi>{chunks}</bdi>;
+const isolate = (chunks: ReactNode) => <bdi data-server-words>{chunks}</bdi>;
 
 const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
 const codeTag = (chunks: ReactNode) => <code>{chunks}</code>;
@@ -96,7 +97,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
         {result?.busy && (
           <p className={styles.exerciseBusy} role="status" data-testid="exercise-result" data-passed="busy">
             <span aria-hidden="true">… </span>
-            <strong>{t('notDecided')}</strong> <bdi>{result.busy}</bdi>
+            <strong>{t('notDecided')}</strong> <bdi data-server-words>{result.busy}</bdi>
           </p>
         )}
         {result && !result.passed && !result.busy && (
@@ -107,7 +108,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
             </p>
             {/* The grader's sentences (English for now) take the direction of their own words. */}
             {failure && (
-              <p data-testid="exercise-counter-example" dir="auto">
+              <p data-testid="exercise-counter-example" dir="auto" data-server-words>
                 {failure.message}
               </p>
             )}
@@ -126,7 +127,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
             {failure?.hint && (
               <div className={styles.exerciseHint} data-testid="exercise-hint">
                 <h3>{t('hint')}</h3>
-                <p dir="auto">{failure.hint.replace(/^#+\s*/gm, '')}</p>
+                <p dir="auto" data-server-words>{failure.hint.replace(/^#+\s*/gm, '')}</p>
               </div>
             )}
           </div>

@@ -50,7 +50,7 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
         <ol data-testid="explore-schedule">
           {result.lines.map((line, i) => (
             // The schedule's lines come from the server (English for now): each takes the direction of its words.
-            <li key={i} dir="auto">
+            <li key={i} dir="auto" data-server-words>
               {line}
             </li>
           ))}
@@ -58,7 +58,7 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
       ) : (
         <p data-testid="explore-schedule">{t('noFault')}</p>
       )}
-      <p data-testid="explore-counter-example" dir="auto">
+      <p data-testid="explore-counter-example" dir="auto" data-server-words>
         {result.message}
       </p>
       {!result.onTimeline && (
@@ -125,7 +125,7 @@ export function ExplorePanel({ slug, code }: ExplorePanelProps) {
         )}
         {state.phase === 'error' && (
           <p className={styles.exerciseFailed} role="alert">
-            {t.rich('couldNotFinish', { error: state.error ?? '', bdi: (chunks) => <bdi>{chunks}</bdi> })}
+            {t.rich('couldNotFinish', { error: state.error ?? '', bdi: (chunks) => <bdi data-server-words>{chunks}</bdi> })}
           </p>
         )}
         {result?.found && <FoundResult result={result} />}
