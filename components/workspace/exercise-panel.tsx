@@ -25,11 +25,13 @@ export interface ExercisePanelProps {
 }
 
 /** Which graded run failed, in words: a hidden check is named only now that it failed. */
-function failedWords(t: ExerciseTranslator, run: GradedRun | undefined, count: number, total: number): ReactNode {
+function failedWords(t: ExerciseTranslator, run: GradedRun | undefined, count: number, total: number, scenarios: readonly Scenario[]): ReactNode {
   if (!run) return t('failed.unknown');
+  // A lesson scenario is named as the page names it (in its language); a hidden check or probe by the grader's title.
+  const title = (!run.hidden && scenarios.find((s) => s.id === run.scenarioId)?.title) || run.scenarioTitle;
   // A check's title may come from the grader in English: isolated, so it keeps its own direction in an Arabic sentence
   // (data-server-words: what the server says, English for now).
-  const values = { title: run.scenarioTitle, n: count, total, bdi: isolate };
+  const values = { title, n: count, total, bdi: isolate };
   if (run.hidden) return t.rich('failed.hidden', values);
   if (run.probe) return t.rich('failed.probe', values);
   return t.rich('failed.seeded', { ...values, seed: run.seed });
@@ -104,7 +106,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
           <div className={styles.exerciseFailure} data-testid="exercise-result" data-passed="false">
             <p>
               <span aria-hidden="true">✗ </span>
-              <strong>{t('notYet')}</strong> {failedWords(t, failedRun, result.runs.length, result.total)}
+              <strong>{t('notYet')}</strong> {failedWords(t, failedRun, result.runs.length, result.total, scenarios)}
             </p>
             {/* The grader's sentences (English for now) take the direction of their own words. */}
             {failure && (
