@@ -35,6 +35,8 @@ function EditorLoading() {
 
 const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
 const kbd = (chunks: ReactNode) => <kbd>{chunks}</kbd>;
+// A key combination reads "Ctrl+Enter" in every language, not "Enter+Ctrl" in Arabic.
+const keys = (chunks: ReactNode) => <span dir="ltr">{chunks}</span>;
 
 export function EditorPanel({ slug, value, ready, onChange, onRun, diagnostics, shown = null }: EditorPanelProps) {
   const t = useTranslations('workspace.editor');
@@ -68,7 +70,7 @@ export function EditorPanel({ slug, value, ready, onChange, onRun, diagnostics, 
         )}
       </div>
       <p className={styles.editorHint}>
-        {t.rich('hint', { kbd })}
+        {t.rich('hint', { kbd, keys })}
         {/* A new tab, so the program being written stays open next to the reference. */}
         <Link href="/reference" target="_blank" rel="noopener">
           {t('reference')}
