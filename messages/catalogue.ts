@@ -9,8 +9,14 @@ import common from './en/common.json';
 import course from './en/course.json';
 import lesson from './en/lesson.json';
 import pages from './en/pages.json';
+import workspace from './en/workspace.json';
+import exercise from './en/exercise.json';
+import editor from './en/editor.json';
+import quiz from './en/quiz.json';
+import progress from './en/progress.json';
+import playground from './en/playground.json';
 
-export const english = { common, course, lesson, pages };
+export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground };
 
 export type Messages = typeof english;
 export type Namespace = keyof Messages;

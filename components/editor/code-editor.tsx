@@ -4,6 +4,7 @@
  * run's diagnostics as markers at the learner's line, Ctrl/Cmd+Enter to run.
  * Loaded only in the browser (see editor-panel.tsx).
  */
+import { useTranslations } from 'next-intl';
 import { useEffect, useRef } from 'react';
 import type { editor as MonacoEditor } from 'monaco-editor';
 import type { RunDiagnostic } from '@/components/lab/run-state';
@@ -30,6 +31,7 @@ function prefersDark(): boolean {
 }
 
 export default function CodeEditor({ path, value, onChange, onRun, diagnostics, reveal, label, readOnly = null }: CodeEditorProps) {
+  const t = useTranslations('editor');
   const host = useRef<HTMLDivElement>(null);
   const editorRef = useRef<MonacoEditor.IStandaloneCodeEditor | null>(null);
   const onChangeRef = useRef(onChange);
@@ -96,16 +98,16 @@ export default function CodeEditor({ path, value, onChange, onRun, diagnostics, 
         const line = Math.min(Math.max(1, d.line), model.getLineCount());
         return {
           severity: d.severity === 'error' ? monaco.MarkerSeverity.Error : monaco.MarkerSeverity.Warning,
-          message: `${d.client ? `Client ${d.client}: ` : ''}${d.message}`,
+          message: `${d.client ? t('client', { n: d.client }) : ''}${d.message}`,
           startLineNumber: line,
           startColumn: Math.max(1, d.column),
           endLineNumber: line,
           endColumn: Math.max(model.getLineMaxColumn(line), d.column + 1),
-          source: d.kind === 'syntax' ? 'syntax error' : d.kind === 'limit' ? 'lab limit' : 'runtime error',
+          source: t(`source.${d.kind}`),
         };
       }),
     );
-  }, [diagnostics]);
+  }, [diagnostics, t]);
 
   useEffect(() => {
     const editor = editorRef.current;
@@ -115,5 +117,6 @@ export default function CodeEditor({ path, value, onChange, onRun, diagnostics, 
     editor.focus();
   }, [reveal]);
 
-  return <div ref={host} className="code-editor-host" data-testid="code-editor" style={{ blockSize: '100%', inlineSize: '100%' }} />;
+  // Monaco lays code out left to right whatever the page's direction; its own words stay in its language.
+  return <div ref={host} dir="ltr" className="code-editor-host" data-testid="code-editor" style={{ blockSize: '100%', inlineSize: '100%' }} />;
 }

@@ -27,8 +27,11 @@ for (let round = 1; round <= 4; round++) {
 nodes.forEach((node) => node.disconnect());
 `;
 
+export type PlaygroundScenarioId = 'kill-two-nodes' | 'gc-pause';
+
 // Written out in full (the schema's output form) so the page needs no zod in the browser.
-const scenarios: Scenario[] = [
+// The English title and description are also in messages/en/playground.json, which the page shows in its language.
+const scenarios: (Scenario & { id: PlaygroundScenarioId })[] = [
   {
     id: 'kill-two-nodes',
     title: 'Kill two nodes mid-run (Redlock keeps a majority)',

@@ -5,9 +5,10 @@
  * is done). Nothing for a first-time visitor, nor before the saved progress
  * has been read (the server render cannot know it).
  */
+import { useTranslations } from 'next-intl';
 import { Link } from '@/i18n/navigation';
 import { useProgress } from './progress-provider';
-import { lessonStanding, STANDING_WORDS } from './standing';
+import { lessonStanding, STANDING_ICONS } from './standing';
 import styles from './progress.module.css';
 
 export interface CourseEntry {
@@ -19,6 +20,7 @@ export interface CourseEntry {
 }
 
 export function ContinueLesson({ lessons, className }: { lessons: readonly CourseEntry[]; className?: string }) {
+  const t = useTranslations('progress');
   const hydrated = useProgress((s) => s.hydrated);
   const last = useProgress((s) => s.lastLesson);
   const progress = useProgress((s) => (s.lastLesson ? s.lessons[s.lastLesson.slug] : undefined));
@@ -27,23 +29,22 @@ export function ContinueLesson({ lessons, className }: { lessons: readonly Cours
   const lesson = lessons[index]!;
   const next = lessons[index + 1];
   const standing = lessonStanding(progress, lesson.quizQuestionIds).standing;
-  const words = STANDING_WORDS[standing];
   return (
     <section className={className} aria-labelledby="continue-title" data-testid="continue">
-      <h2 id="continue-title">Continue where you left off</h2>
+      <h2 id="continue-title">{t('continue.title')}</h2>
       <p>
         <Link className={styles.continueLink} href={`/lessons/${lesson.slug}`}>
-          Lesson {lesson.order}: {lesson.title}
+          {t('continue.lesson', { order: lesson.order, title: lesson.title })}
         </Link>
       </p>
       <p className={styles.continueSummary}>{lesson.summary}</p>
       <p className={styles.continueStanding}>
-        <span aria-hidden="true">{words.icon} </span>
-        {words.word}
+        <span aria-hidden="true">{STANDING_ICONS[standing]} </span>
+        {t(`standing.${standing}`)}
         {standing === 'done' && next && (
           <>
             {' '}
-            · next: <Link href={`/lessons/${next.slug}`}>Lesson {next.order}: {next.title}</Link>
+            · {t('continue.next')} <Link href={`/lessons/${next.slug}`}>{t('continue.lesson', { order: next.order, title: next.title })}</Link>
           </>
         )}
       </p>

@@ -30,8 +30,9 @@ export function lessonStanding(progress: LessonProgress | undefined, quizQuestio
   return { standing: done ? 'done' : started ? 'in-progress' : 'not-started', read, runs, quiz, passed };
 }
 
-export const STANDING_WORDS: Record<Standing, { word: string; icon: string }> = {
-  'not-started': { word: 'Not started', icon: '○' },
-  'in-progress': { word: 'In progress', icon: '◐' },
-  done: { word: 'Done', icon: '●' },
+/** The icon of each standing (its word is in the `progress` catalogue, `standing.<standing>`). */
+export const STANDING_ICONS: Record<Standing, string> = {
+  'not-started': '○',
+  'in-progress': '◐',
+  done: '●',
 };

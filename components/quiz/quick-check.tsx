@@ -8,21 +8,23 @@
  * learner's progress (by lesson), so they are still there after a reload and
  * the index can show the score; the score counts first answers only.
  */
+import { useTranslations } from 'next-intl';
 import { useId, useRef, useState } from 'react';
 import { useProgress, useProgressActions } from '@/components/progress/progress-provider';
 import { quizSolved, type QuizRecord } from '@/components/progress/progress-store';
 import type { Quiz, QuizQuestion } from '@/lib/lessons/schema';
-import { quizScore, retryWords } from './quiz-score';
+import { quizScore } from './quiz-score';
 import styles from './quiz.module.css';
 
 export function QuickCheck({ slug, quiz }: { slug: string; quiz: Quiz }) {
+  const t = useTranslations('quiz');
   const saved = useProgress((s) => s.lessons[slug]?.quiz);
   const { answerQuiz } = useProgressActions();
   const score = quizScore(saved, quiz.questions);
 
   return (
     <section className={styles.quiz} aria-labelledby="quick-check-title" data-testid="quick-check">
-      <h2 id="quick-check-title">Quick check</h2>
+      <h2 id="quick-check-title">{t('title')}</h2>
       {quiz.questions.map((q, i) => (
         <Question
           key={q.id}
@@ -34,8 +36,10 @@ export function QuickCheck({ slug, quiz }: { slug: string; quiz: Quiz }) {
       ))}
       <p className={styles.score} aria-live="polite" data-testid="quiz-score">
         {score.answered === score.total
-          ? `Your score: ${score.correct} of ${score.total} correct${retryWords(score)}.`
-          : `${score.answered} of ${score.total} answered${score.answered > 0 ? ` · ${score.correct} correct so far${retryWords(score)}` : ''}.`}
+          ? t('scoreAll', { correct: score.correct, total: score.total, retry: score.rightOnRetry })
+          : score.answered > 0
+            ? t('scoreSome', { answered: score.answered, correct: score.correct, total: score.total, retry: score.rightOnRetry })
+            : t('scoreNone', { answered: score.answered, total: score.total })}
       </p>
     </section>
   );
@@ -62,6 +66,7 @@ interface QuestionProps {
 }
 
 function Question({ question, number, saved, onAnswer }: QuestionProps) {
+  const t = useTranslations('quiz');
   const id = useId();
   const [picked, setPicked] = useState<number | null>(null);
   // After a wrong answer: trying again (the radios are a draft again) or the answer shown.
@@ -107,7 +112,7 @@ function Question({ question, number, saved, onAnswer }: QuestionProps) {
               </label>
               {explained ? (
                 <p className={styles.why}>
-                  <strong>{i === right ? 'Right. ' : i === choice ? 'Not quite. ' : ''}</strong>
+                  <strong>{i === right ? t('right') : i === choice ? t('notQuite') : ''}</strong>
                   {c.why}
                 </p>
               ) : null}
@@ -117,23 +122,23 @@ function Question({ question, number, saved, onAnswer }: QuestionProps) {
       </fieldset>
       {!checked ? (
         <button type="submit" className={styles.check} disabled={picked === null}>
-          Check answer
+          {t('checkAnswer')}
         </button>
       ) : saved.right ? (
         <p className={styles.verdictRight} role="status">
-          {saved.tries === 1 ? '✓ Correct.' : `✓ Correct, on try ${saved.tries}. Your score counts the first answer.`}
+          {saved.tries === 1 ? t('correct') : t('correctOnTry', { tries: saved.tries })}
         </p>
       ) : (
         <div className={styles.retry}>
           <p className={styles.verdictWrong} role="status">
-            {revealed ? '✗ Not quite — the right answer is marked.' : '✗ Not quite. Read why, then try again.'}
+            {revealed ? t('wrongRevealed') : t('wrong')}
           </p>
           <button type="button" className={styles.check} onClick={tryAgain}>
-            Try again
+            {t('tryAgain')}
           </button>
           {!revealed && (
             <button type="button" className={styles.secondary} onClick={() => setRevealed(true)}>
-              Show the answer
+              {t('showAnswer')}
             </button>
           )}
         </div>

@@ -24,7 +24,3 @@ export function quizScore(saved: Record<string, { correct: boolean; solved?: boo
   }
   return { answered, correct, rightOnRetry, total: questions.length };
 }
-
-/** " (1 more right after trying again)", or nothing. */
-export const retryWords = (score: QuizScore): string =>
-  score.rightOnRetry === 0 ? '' : ` (${score.rightOnRetry} more right after trying again)`;

@@ -9,6 +9,7 @@ import { formatDuration } from '@/lib/durations';
 import { useLabStore, useLabStoreApi } from '@/components/lab/lab-provider';
 import { PLAYBACK_SPEEDS, hasExportableRun, upperBoundT } from '@/components/lab/run-state';
 import { parseRunFile, recheck, recordRun, runFileName } from '@/components/workspace/run-file';
+import { useRunFileProblemWords } from '@/components/workspace/run-file-words';
 import { useShownRun } from '@/components/workspace/use-shown-run';
 import styles from './time-travel.module.css';
 
@@ -94,13 +95,14 @@ export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps
     setTimeout(() => URL.revokeObjectURL(url), 1_000);
   };
 
+  const problemWords = useRunFileProblemWords();
   const openFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
     const parsed = parseRunFile(await file.text());
     if (!parsed.ok) {
-      setFileError(parsed.message);
+      setFileError(problemWords(parsed.problem));
       return;
     }
     setFileError(null);

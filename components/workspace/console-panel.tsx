@@ -1,14 +1,22 @@
 'use client';
 /** What the clients printed (console.*, lab.log) and how they failed, per client. */
+import { useFormatter, useTranslations } from 'next-intl';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { consoleLines } from '@/components/clients/client-states';
 import { formatDuration } from '@/lib/durations';
 import { useShownRun } from './use-shown-run';
 import styles from './workspace.module.css';
 
-const LEVEL_WORDS = { log: '', info: '', warn: 'warning: ', error: 'error: ' } as const;
-
 export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
+  const t = useTranslations('workspace.console');
+  const format = useFormatter();
+  // formatDuration's figures ("1.6 s") in the page's language ("1,6 s" in Norwegian); the units stay symbols.
+  const duration = (ms: number): string => {
+    if (!Number.isFinite(ms)) return formatDuration(ms);
+    if (Math.abs(ms) < 1000) return `${format.number(Math.round(ms), { useGrouping: false })} ms`;
+    const digits = Math.abs(ms) >= 100_000 ? 0 : 1;
+    return `${format.number(ms / 1000, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false })} s`;
+  };
   const shown = useShownRun(defaultClients);
   const [client, setClient] = useState<number | null>(null);
   const id = useId();
@@ -26,27 +34,29 @@ export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
     <section aria-labelledby="console-title" className={styles.console}>
       <div className={styles.consoleHeader}>
         <h2 id="console-title" className={styles.panelTitle}>
-          Console
+          {t('title')}
         </h2>
-        <label htmlFor={`${id}-client`}>Show</label>
+        <label htmlFor={`${id}-client`}>{t('show')}</label>
         <select id={`${id}-client`} value={client ?? ''} onChange={(e) => setClient(e.target.value ? Number(e.target.value) : null)}>
-          <option value="">all clients</option>
+          <option value="">{t('allClients')}</option>
           {Array.from({ length: shown.clients }, (_, i) => (
             <option key={i + 1} value={i + 1}>
-              Client {i + 1}
+              {t('client', { n: i + 1 })}
             </option>
           ))}
         </select>
       </div>
       {lines.length === 0 ? (
-        <p className={styles.muted}>Nothing printed yet. Use console.log or lab.log in your program.</p>
+        <p className={styles.muted}>{t('empty')}</p>
       ) : (
         <ol
           ref={list}
           className={styles.consoleLines}
           role="log"
-          aria-label="Console output"
+          aria-label={t('output')}
           tabIndex={0}
+          // What the programs printed is code's output: it reads left to right in every language.
+          dir="ltr"
           onScroll={(e) => {
             const el = e.currentTarget;
             stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24;
@@ -55,11 +65,12 @@ export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
           {lines.map((line) => (
             <li key={line.seq} data-level={line.level}>
               {/* Client 0 is the lab itself: a limit, a step that never came, a run ended early. */}
-              <span className={styles.consoleClient}>{line.client === 0 ? 'Lab' : `Client ${line.client}`}</span>
-              <time className={styles.consoleTime}>{formatDuration(line.t - shown.origin)}</time>
+              <span className={styles.consoleClient}>{line.client === 0 ? t('lab') : t('client', { n: line.client })}</span>
+              <time className={styles.consoleTime}>{duration(line.t - shown.origin)}</time>
               <span className={styles.consoleText}>
-                {LEVEL_WORDS[line.level]}
-                {line.text}
+                {line.level === 'warn' || line.level === 'error' ? t(`level.${line.level}`) : null}
+                {/* What the program printed, or the lab's words about it (English for now). */}
+                <span data-server-words>{line.text}</span>
               </span>
             </li>
           ))}

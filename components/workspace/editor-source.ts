@@ -21,19 +21,36 @@ export interface ShownProgram {
   code: string;
 }
 
-export const MY_CODE_LABEL = 'your code';
-export const SOLUTION_LABEL = 'the reference solution';
-export const SAVED_RUN_LABEL = "the opened run's program";
+/** The programs' names for people, in the page's language (the workspace reads them from the `workspace` catalogue). */
+export interface ProgramLabels {
+  myCode: string;
+  solution: string;
+  savedRun: string;
+  starter: string;
+}
+
+/** The English names (messages/en/workspace.json, `programs`): what a caller without a page's language gets. */
+export const ENGLISH_PROGRAM_LABELS: ProgramLabels = {
+  myCode: 'your code',
+  solution: 'the reference solution',
+  savedRun: "the opened run's program",
+  starter: "the lesson's starter",
+};
+export const MY_CODE_LABEL = ENGLISH_PROGRAM_LABELS.myCode;
 
 /** A scenario's program by what it is, or null when the scenario runs whatever the learner wrote (the playground). */
-export function scenarioProgram(lesson: Pick<WorkspaceLesson, 'starter' | 'solution' | 'scenarioPrograms'>, scenarioId: string): ShownProgram | null {
+export function scenarioProgram(
+  lesson: Pick<WorkspaceLesson, 'starter' | 'solution' | 'scenarioPrograms'>,
+  scenarioId: string,
+  labels: ProgramLabels = ENGLISH_PROGRAM_LABELS,
+): ShownProgram | null {
   const program: WorkspaceScenarioProgram | undefined = lesson.scenarioPrograms?.[scenarioId];
   if (!program) return null;
   switch (program.kind) {
     case 'starter':
-      return { kind: 'scenario', source: 'starter', label: "the lesson's starter", code: lesson.starter };
+      return { kind: 'scenario', source: 'starter', label: labels.starter, code: lesson.starter };
     case 'solution':
-      return lesson.solution === undefined ? null : { kind: 'scenario', source: 'solution', label: SOLUTION_LABEL, code: lesson.solution };
+      return lesson.solution === undefined ? null : { kind: 'scenario', source: 'solution', label: labels.solution, code: lesson.solution };
     case 'program':
       return { kind: 'scenario', source: 'program', label: program.name, code: program.code };
   }
@@ -60,6 +77,6 @@ export function shownForScenario(program: ShownProgram | null, mine: string, sta
 }
 
 /** What Run sends, and the words the verdict uses for it. */
-export function runnable(mine: string, shown: ShownProgram | null): { code: string; program: string } {
-  return shown ? { code: shown.code, program: shown.label } : { code: mine, program: MY_CODE_LABEL };
+export function runnable(mine: string, shown: ShownProgram | null, labels: ProgramLabels = ENGLISH_PROGRAM_LABELS): { code: string; program: string } {
+  return shown ? { code: shown.code, program: shown.label } : { code: mine, program: labels.myCode };
 }

@@ -6,11 +6,13 @@
  * and a hint. The graded runs play in this tab's lab, so the timeline and
  * verdict show each of them, and the failing one last.
  */
+import { useTranslations } from 'next-intl';
+import type { ReactNode } from 'react';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { useProgressActions } from '@/components/progress/progress-provider';
 import type { GradedRun } from '@/lib/grading';
 import type { Scenario } from '@/lib/scenario';
-import { checkingWords } from './exercise-words';
+import { checkingWords, type ExerciseTranslator } from './exercise-words';
 import type { WorkspaceExercise } from './types';
 import styles from './workspace.module.css';
 
@@ -23,14 +25,25 @@ export interface ExercisePanelProps {
 }
 
 /** Which graded run failed, in words: a hidden check is named only now that it failed. */
-function failedWords(run: GradedRun | undefined, count: number, total: number): string {
-  if (!run) return 'A graded run failed.';
-  if (run.hidden) return `A hidden check failed: “${run.scenarioTitle}” (check ${count} of ${total}).`;
-  if (run.probe) return `It failed the check “${run.scenarioTitle}” (check ${count} of ${total}).`;
-  return `It failed under “${run.scenarioTitle}” with random seed ${run.seed} (run ${count} of ${total}).`;
+function failedWords(t: ExerciseTranslator, run: GradedRun | undefined, count: number, total: number, scenarios: readonly Scenario[]): ReactNode {
+  if (!run) return t('failed.unknown');
+  // A lesson scenario is named as the page names it (in its language); a hidden check or probe by the grader's title.
+  const title = (!run.hidden && scenarios.find((s) => s.id === run.scenarioId)?.title) || run.scenarioTitle;
+  // A check's title may come from the grader in English: isolated, so it keeps its own direction in an Arabic sentence
+  // (data-server-words: what the server says, English for now).
+  const values = { title, n: count, total, bdi: isolate };
+  if (run.hidden) return t.rich('failed.hidden', values);
+  if (run.probe) return t.rich('failed.probe', values);
+  return t.rich('failed.seeded', { ...values, seed: run.seed });
 }
 
+const isolate = (chunks: ReactNode) => <bdi data-server-words>{chunks}</bdi>;
+
+const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
+const codeTag = (chunks: ReactNode) => <code>{chunks}</code>;
+
 export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanelProps) {
+  const t = useTranslations('exercise');
   const lab = useLabClient();
   const progress = useProgressActions();
   const state = useLabStore((s) => (s.exercise.slug === slug ? s.exercise : null));
@@ -56,10 +69,10 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
     <section className={styles.exercise} aria-labelledby="exercise-panel-title" data-testid="exercise">
       <div className={styles.exerciseHead}>
         <h2 id="exercise-panel-title" className={styles.panelTitle}>
-          Exercise: <code>{exercise.function}()</code>
+          {t.rich('title', { fn: exercise.function, code: codeTag })}
         </h2>
         <button type="button" className={styles.checkButton} onClick={() => void check()} aria-disabled={checking || !connected ? true : undefined}>
-          Check my solution
+          {t('check')}
         </button>
       </div>
       <p className={styles.muted}>{exercise.description}</p>
@@ -68,35 +81,39 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
         {checking && (
           <p className={styles.exerciseProgress} data-testid="exercise-progress">
             <span className={styles.spinner} aria-hidden="true" />
-            {checkingWords(state.progress, scenarios, exercise.runs)}
+            {checkingWords(t, state.progress, scenarios, exercise.runs)}
             {state.progress && <progress max={state.progress.total} value={state.progress.done} aria-hidden="true" />}
           </p>
         )}
         {state?.phase === 'error' && (
           <p className={styles.exerciseFailed} role="alert">
-            The check could not finish: {state.error}
+            {t.rich('couldNotFinish', { error: state.error ?? '', bdi: isolate })}
           </p>
         )}
         {result?.passed && (
           <p className={styles.exercisePassed} data-testid="exercise-result" data-passed="true">
             <span aria-hidden="true">✓ </span>
-            <strong>Passed.</strong> Your code held in all {result.total} graded runs — the scenarios and the checks aimed at this lesson's bugs, hidden ones included — and the work got done. Well done.
+            {t.rich('passed', { total: result.total, strong })}
           </p>
         )}
         {result?.busy && (
           <p className={styles.exerciseBusy} role="status" data-testid="exercise-result" data-passed="busy">
             <span aria-hidden="true">… </span>
-            <strong>Not decided.</strong> {result.busy}
+            <strong>{t('notDecided')}</strong> <bdi data-server-words>{result.busy}</bdi>
           </p>
         )}
         {result && !result.passed && !result.busy && (
           <div className={styles.exerciseFailure} data-testid="exercise-result" data-passed="false">
             <p>
               <span aria-hidden="true">✗ </span>
-              <strong>Not yet.</strong>{' '}
-              {failedWords(failedRun, result.runs.length, result.total)}
+              <strong>{t('notYet')}</strong> {failedWords(t, failedRun, result.runs.length, result.total, scenarios)}
             </p>
-            {failure && <p data-testid="exercise-counter-example">{failure.message}</p>}
+            {/* The grader's sentences (English for now) take the direction of their own words. */}
+            {failure && (
+              <p data-testid="exercise-counter-example" dir="auto" data-server-words>
+                {failure.message}
+              </p>
+            )}
             {failure && (failure.counterExample || failure.window) && (
               <button
                 type="button"
@@ -106,13 +123,13 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
                   if (window) actions.focusWindow(window);
                 }}
               >
-                Show on timeline
+                {t('showOnTimeline')}
               </button>
             )}
             {failure?.hint && (
               <div className={styles.exerciseHint} data-testid="exercise-hint">
-                <h3>Hint</h3>
-                <p>{failure.hint.replace(/^#+\s*/gm, '')}</p>
+                <h3>{t('hint')}</h3>
+                <p dir="auto" data-server-words>{failure.hint.replace(/^#+\s*/gm, '')}</p>
               </div>
             )}
           </div>

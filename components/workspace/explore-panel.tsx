@@ -5,7 +5,8 @@
  * the shrinking got, then the minimal schedule with "Show on timeline" — or
  * what it tried, which is evidence, not a proof.
  */
-import { useState } from 'react';
+import { useTranslations } from 'next-intl';
+import { useState, type ReactNode } from 'react';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import styles from './workspace.module.css';
@@ -18,42 +19,56 @@ export interface ExplorePanelProps {
 
 const BUDGETS = [10, 20, 40] as const;
 
-function progressWords(progress: ExploreProgress | null): string {
-  if (!progress) return 'Starting the search…';
-  const time = `${Math.round(progress.elapsedMs / 1000)} s of ${Math.round(progress.budgetMs / 1000)} s`;
-  if (progress.phase === 'searching') return `Searching: ${progress.schedules} schedule${progress.schedules === 1 ? '' : 's'} tried (${time})`;
-  if (progress.phase === 'shrinking') return `Found one; shrinking it: ${progress.faults ?? '?'} fault${progress.faults === 1 ? '' : 's'} left after ${progress.shrinkRuns} tries (${time})`;
-  return 'Playing the smallest failing schedule in your lab…';
+type ExploreTranslator = ReturnType<typeof useTranslations<'exercise.explore'>>;
+
+function progressWords(t: ExploreTranslator, progress: ExploreProgress | null): string {
+  if (!progress) return t('progress.starting');
+  const time = t('progress.time', { elapsed: Math.round(progress.elapsedMs / 1000), budget: Math.round(progress.budgetMs / 1000) });
+  if (progress.phase === 'searching') return t('progress.searching', { schedules: progress.schedules, time });
+  if (progress.phase === 'shrinking') {
+    return progress.faults === undefined || progress.faults === null
+      ? t('progress.shrinkingUnknown', { tries: progress.shrinkRuns, time })
+      : t('progress.shrinking', { faults: progress.faults, tries: progress.shrinkRuns, time });
+  }
+  return t('progress.playing');
 }
 
+const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
+
 function FoundResult({ result }: { result: Extract<ExploreResult, { found: true }> }) {
+  const t = useTranslations('exercise.explore');
   const actions = useLabStore((s) => s.actions);
   return (
     <div className={styles.exerciseFailure} data-testid="explore-result" data-found="true" data-on-timeline={result.onTimeline}>
       <p>
         <span aria-hidden="true">✗ </span>
-        <strong>Broken</strong> by a schedule of {result.faultsAfter} fault{result.faultsAfter === 1 ? '' : 's'}
-        {result.faultsBefore > result.faultsAfter ? ` (shrunk from ${result.faultsBefore} in ${result.shrinkRuns} tries)` : ''}, found after {result.schedules} schedule
-        {result.schedules === 1 ? '' : 's'} in {result.seconds} s:
+        {result.faultsBefore > result.faultsAfter
+          ? t.rich('brokenShrunk', { faults: result.faultsAfter, before: result.faultsBefore, tries: result.shrinkRuns, schedules: result.schedules, seconds: result.seconds, strong })
+          : t.rich('broken', { faults: result.faultsAfter, schedules: result.schedules, seconds: result.seconds, strong })}
       </p>
       {result.lines.length > 0 ? (
         <ol data-testid="explore-schedule">
           {result.lines.map((line, i) => (
-            <li key={i}>{line}</li>
+            // The schedule's lines come from the server (English for now): each takes the direction of its words.
+            <li key={i} dir="auto" data-server-words>
+              {line}
+            </li>
           ))}
         </ol>
       ) : (
-        <p data-testid="explore-schedule">No fault at all: the clients&apos; own timing was enough.</p>
+        <p data-testid="explore-schedule">{t('noFault')}</p>
       )}
-      <p data-testid="explore-counter-example">{result.message}</p>
+      <p data-testid="explore-counter-example" dir="auto" data-server-words>
+        {result.message}
+      </p>
       {!result.onTimeline && (
         <p className={styles.muted} data-testid="explore-timing">
-          Played again here, this schedule held: the interleaving that broke safety depends on timing. Explore with the same random seed ({result.seed}) searches the same schedules again.
+          {t('timing', { seed: result.seed })}
         </p>
       )}
       {result.onTimeline && result.counterExample && (
         <button type="button" className={styles.linkButton} onClick={() => result.counterExample && actions.focusWindow(result.counterExample.window)}>
-          Show on timeline
+          {t('showOnTimeline')}
         </button>
       )}
     </div>
@@ -61,6 +76,7 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
 }
 
 export function ExplorePanel({ slug, code }: ExplorePanelProps) {
+  const t = useTranslations('exercise.explore');
   const lab = useLabClient();
   const state = useLabStore((s) => s.explore);
   const connected = useLabStore((s) => s.connection === 'ready');
@@ -80,45 +96,45 @@ export function ExplorePanel({ slug, code }: ExplorePanelProps) {
     <section className={styles.exercise} aria-labelledby="explore-panel-title" data-testid="explore">
       <div className={styles.exerciseHead}>
         <h2 id="explore-panel-title" className={styles.panelTitle}>
-          Explore: random fault schedules
+          {t('title')}
         </h2>
         <label className={styles.muted}>
-          for{' '}
-          <select value={seconds} onChange={(e) => setSeconds(Number(e.target.value) as (typeof BUDGETS)[number])} disabled={exploring} aria-label="How long to explore">
+          {t('for')}{' '}
+          <select value={seconds} onChange={(e) => setSeconds(Number(e.target.value) as (typeof BUDGETS)[number])} disabled={exploring} aria-label={t('howLong')}>
             {BUDGETS.map((b) => (
               <option key={b} value={b}>
-                {b} s
+                {t('seconds', { s: b })}
               </option>
             ))}
           </select>
         </label>
         <button type="button" className={styles.checkButton} onClick={() => void explore()} aria-disabled={exploring || !connected ? true : undefined}>
-          Explore
+          {t('button')}
         </button>
       </div>
       <p className={styles.muted}>
-        Runs your program under schedules of faults drawn at random{slug ? " from the ones this lesson's lock should survive" : ''}, aimed at clock times and at moments of the run, and stops at the first that breaks safety; then removes faults and shortens them while it still breaks, and plays the smallest one here.
+        {slug ? t('aboutLesson') : t('about')}
       </p>
       <div aria-live="polite" className={styles.exerciseStatus}>
         {exploring && (
           <p className={styles.exerciseProgress} data-testid="explore-progress">
             <span className={styles.spinner} aria-hidden="true" />
-            {progressWords(state.progress)}
+            {progressWords(t, state.progress)}
             {state.progress && <progress max={state.progress.budgetMs} value={Math.min(state.progress.elapsedMs, state.progress.budgetMs)} aria-hidden="true" />}
           </p>
         )}
         {state.phase === 'error' && (
           <p className={styles.exerciseFailed} role="alert">
-            The search could not finish: {state.error}
+            {t.rich('couldNotFinish', { error: state.error ?? '', bdi: (chunks) => <bdi data-server-words>{chunks}</bdi> })}
           </p>
         )}
         {result?.found && <FoundResult result={result} />}
         {result && !result.found && (
           <div className={styles.exercisePassed} data-testid="explore-result" data-found="false">
             <p>
-              No violation found in {result.schedules} schedule{result.schedules === 1 ? '' : 's'} ({result.seconds} s). They drew from: {result.checked.join('; ')}.
+              {t('none', { schedules: result.schedules, seconds: result.seconds, checked: result.checked.join(t('separator')) })}
             </p>
-            <p className={styles.muted}>That is what was tried, not a proof: a longer search, or another kind of fault, may still find a way.</p>
+            <p className={styles.muted}>{t('notProof')}</p>
           </div>
         )}
       </div>

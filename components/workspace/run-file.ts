@@ -53,7 +53,37 @@ export function recordRun(input: { lesson: string; run: RunData; history: readon
 export const runFileName = (run: RecordedRun): string =>
   `lock-lab-${run.lesson}-${run.exportedAt.replace(/[:.]/g, '-').replace(/Z$/, '')}.json`;
 
-export type ParseResult = { ok: true; run: RecordedRun } | { ok: false; message: string };
+/** Why a file is not a run, as data: the page says it in its language (messages `workspace.runFile.<kind>`). */
+export type RunFileProblem =
+  | { kind: 'too-big' }
+  | { kind: 'not-json' }
+  | { kind: 'not-a-run' }
+  | { kind: 'version'; version: string }
+  | { kind: 'no-history' }
+  | { kind: 'unknown-events'; count: number };
+
+/** `message` is the English sentence (logs, tests); a page shows `problem` in its own language. */
+export type ParseResult = { ok: true; run: RecordedRun } | { ok: false; problem: RunFileProblem; message: string };
+
+/** The English sentence for a problem (messages/en/workspace.json, `runFile`, says the same). */
+function englishProblem(problem: RunFileProblem): string {
+  switch (problem.kind) {
+    case 'too-big':
+      return 'This file is too big to be a Lock Lab run.';
+    case 'not-json':
+      return 'This file is not JSON, so it is not a run exported from Lock Lab.';
+    case 'not-a-run':
+      return 'This JSON file is not a run exported from Lock Lab.';
+    case 'version':
+      return `This run file has version ${problem.version}; this Lock Lab reads version 1.`;
+    case 'no-history':
+      return 'This run file has no history.';
+    case 'unknown-events':
+      return `This run file's history has ${problem.count} events Lock Lab does not understand.`;
+  }
+}
+
+const refuse = (problem: RunFileProblem): ParseResult => ({ ok: false, problem, message: englishProblem(problem) });
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -65,21 +95,21 @@ function isEvent(value: unknown): value is HistoryEvent {
 
 /** Reads a run file; refuses anything that is not one, in words a learner can act on. */
 export function parseRunFile(text: string): ParseResult {
-  if (text.length > MAX_RUN_FILE_BYTES) return { ok: false, message: 'This file is too big to be a Lock Lab run.' };
+  if (text.length > MAX_RUN_FILE_BYTES) return refuse({ kind: 'too-big' });
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch {
-    return { ok: false, message: 'This file is not JSON, so it is not a run exported from Lock Lab.' };
+    return refuse({ kind: 'not-json' });
   }
   if (!isRecord(data) || data.format !== RUN_FILE_FORMAT) {
-    return { ok: false, message: 'This JSON file is not a run exported from Lock Lab.' };
+    return refuse({ kind: 'not-a-run' });
   }
-  if (data.version !== 1) return { ok: false, message: `This run file has version ${String(data.version)}; this Lock Lab reads version 1.` };
-  if (!Array.isArray(data.history)) return { ok: false, message: 'This run file has no history.' };
+  if (data.version !== 1) return refuse({ kind: 'version', version: String(data.version) });
+  if (!Array.isArray(data.history)) return refuse({ kind: 'no-history' });
   const history = data.history.filter(isEvent);
   if (history.length !== data.history.length) {
-    return { ok: false, message: `This run file's history has ${data.history.length - history.length} events Lock Lab does not understand.` };
+    return refuse({ kind: 'unknown-events', count: data.history.length - history.length });
   }
   history.sort((a, b) => a.seq - b.seq);
   const run: RecordedRun = {

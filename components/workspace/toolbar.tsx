@@ -1,10 +1,10 @@
 'use client';
 /** Run, Stop, how many clients, which scenario, and what the lab is doing now. */
+import { useTranslations } from 'next-intl';
 import { useId } from 'react';
 import { MAX_CLIENTS } from '@/lib/cluster';
 import type { Scenario } from '@/lib/scenario';
 import { useLabStore } from '@/components/lab/lab-provider';
-import { VALIDITY_WORDS } from '@/components/verdict/verdict-words';
 import styles from './workspace.module.css';
 
 export interface ToolbarProps {
@@ -26,6 +26,7 @@ export interface ToolbarProps {
 }
 
 export function Toolbar(props: ToolbarProps) {
+  const t = useTranslations('workspace.toolbar');
   const id = useId();
   const phase = useLabStore((s) => s.run.phase);
   const ahead = useLabStore((s) => s.run.waitingAhead);
@@ -36,35 +37,34 @@ export function Toolbar(props: ToolbarProps) {
   const busy = phase === 'starting' || phase === 'running' || phase === 'stopping';
   const chosen = props.scenarios.find((s) => s.id === props.scenarioId);
 
-  const progress =
-    phase === 'starting'
-      ? ahead !== null
-        ? `Waiting for a free slot: the server is running other learners' programs (${ahead} ahead of yours)…`
-        : 'Starting your program…'
-      : phase === 'running'
-        ? `Running · checking as it goes${valid ? `: ${VALIDITY_WORDS[valid].word} so far` : ''}`
-        : phase === 'stopping'
-          ? 'Stopping…'
-          : phase === 'ended'
-            ? didNotCompile
-              ? 'Did not run: syntax error'
-              : valid && final
-              ? `Finished · ${VALIDITY_WORDS[valid].word}`
-              : 'Finished'
-            : connected
-              ? 'Ready'
-              : 'Waiting for the lab…';
+  const phaseWords = (): string => {
+    switch (phase) {
+      case 'starting':
+        return ahead !== null ? t('phase.waitingSlot', { ahead }) : t('phase.starting');
+      case 'running':
+        return valid ? t('phase.runningSoFar', { validity: t(`validity.${valid}`) }) : t('phase.running');
+      case 'stopping':
+        return t('phase.stopping');
+      case 'ended':
+        return didNotCompile ? t('phase.syntaxError') : valid && final ? t('phase.finishedWith', { validity: t(`validity.${valid}`) }) : t('phase.finished');
+      default:
+        return connected ? t('phase.ready') : t('phase.waitingLab');
+    }
+  };
+  const progress = phaseWords();
 
   return (
-    <div className={styles.toolbar} role="toolbar" aria-label="Run controls">
+    <div className={styles.toolbar} role="toolbar" aria-label={t('label')}>
       <button type="button" className={styles.run} onClick={props.onRun} aria-keyshortcuts="Control+Enter Meta+Enter" aria-disabled={connected ? undefined : true}>
-        <span aria-hidden="true">▶ </span>Run
+        <span aria-hidden="true">▶ </span>
+        {t('run')}
       </button>
       <button type="button" className={styles.stop} onClick={props.onStop} aria-disabled={busy ? undefined : true}>
-        <span aria-hidden="true">■ </span>Stop
+        <span aria-hidden="true">■ </span>
+        {t('stop')}
       </button>
       <span className={styles.field}>
-        <label htmlFor={`${id}-clients`}>Clients</label>
+        <label htmlFor={`${id}-clients`}>{t('clients')}</label>
         <input
           id={`${id}-clients`}
           type="number"
@@ -78,9 +78,9 @@ export function Toolbar(props: ToolbarProps) {
         />
       </span>
       <span className={styles.field}>
-        <label htmlFor={`${id}-scenario`}>Scenario</label>
+        <label htmlFor={`${id}-scenario`}>{t('scenario')}</label>
         <select id={`${id}-scenario`} value={props.scenarioId} onChange={(e) => props.onScenario(e.target.value)} aria-describedby={chosen ? `${id}-scenario-about` : undefined}>
-          <option value="">None: just run</option>
+          <option value="">{t('noScenario')}</option>
           {props.scenarios.map((s) => (
             <option key={s.id} value={s.id}>
               {s.title}
@@ -94,11 +94,11 @@ export function Toolbar(props: ToolbarProps) {
       </p>
       <span className={styles.editActions}>
         <button type="button" onClick={props.onReset}>
-          Reset to starter
+          {t('reset')}
         </button>
         {props.onShowSolution && (
           <button type="button" onClick={props.onShowSolution}>
-            Show solution
+            {t('showSolution')}
           </button>
         )}
       </span>
@@ -109,9 +109,9 @@ export function Toolbar(props: ToolbarProps) {
             <>
               {' '}
               <span className={styles.scenarioProgram} data-testid="my-code-in-scenario">
-                This scenario was written for {props.myCodeInScenario.writtenFor}; Run runs your code in it instead.{' '}
+                {t('writtenFor', { program: props.myCodeInScenario.writtenFor })}{' '}
                 <button type="button" className={styles.linkButton} onClick={props.myCodeInScenario.show}>
-                  Show the scenario&apos;s program
+                  {t('showScenarioProgram')}
                 </button>
               </span>
             </>

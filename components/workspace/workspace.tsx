@@ -7,6 +7,7 @@
  *
  *   <Workspace lesson={lesson}>{lessonText}</Workspace>
  */
+import { useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { ClusterView } from '@/components/cluster/cluster-view';
@@ -22,7 +23,7 @@ import { TimeTravel } from '@/components/timeline/time-travel';
 import { TimelineArea } from '@/components/timeline/timeline-area';
 import { VerdictPanel } from '@/components/verdict/verdict-panel';
 import { ConsolePanel } from './console-panel';
-import { runnable, SAVED_RUN_LABEL, sameProgram, scenarioProgram, shownForScenario, SOLUTION_LABEL, type ShownProgram } from './editor-source';
+import { runnable, sameProgram, scenarioProgram, shownForScenario, type ProgramLabels, type ShownProgram } from './editor-source';
 import { EditorPanel } from './editor-panel';
 import { ExercisePanel } from './exercise-panel';
 import { ExplorePanel } from './explore-panel';
@@ -42,11 +43,19 @@ export function Workspace(props: WorkspaceProps) {
 }
 
 function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
+  const t = useTranslations('workspace');
+  // The programs' names in the page's language: the editor's banner, the scenario note and the verdict's "Ran …" use them.
+  const labels: ProgramLabels = useMemo(
+    () => ({ myCode: t('programs.myCode'), solution: t('programs.solution'), savedRun: t('programs.savedRun'), starter: t('programs.starter') }),
+    [t],
+  );
+  const labelsRef = useRef(labels);
+  labelsRef.current = labels;
   const lab = useLabClient();
   const progress = useProgressActions();
   const ranBefore = useProgress((s) => (s.lessons[lesson.slug]?.runs ?? 0) > 0);
   const diagnostics = useLabStore((s) => s.run.diagnostics);
-  const runProgram = useLabStore((s) => s.run.program ?? 'your code');
+  const runProgram = useLabStore((s) => s.run.program) ?? labels.myCode;
   const ended = useLabStore((s) => s.run.ended);
   const hasLab = useLabStore((s) => s.labId !== null);
   const openReplay = useLabStore((s) => s.actions.openReplay);
@@ -77,14 +86,14 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
   const run = useCallback(() => {
     progress.markRan(lesson.slug);
     if (replaying) openReplay(null, null);
-    void lab.startRun({ ...runnable(codeRef.current, shownRef.current), scenario, checker: lesson.checker ?? null, clients });
+    void lab.startRun({ ...runnable(codeRef.current, shownRef.current, labelsRef.current), scenario, checker: lesson.checker ?? null, clients });
   }, [lab, progress, lesson.slug, lesson.checker, scenario, clients, replaying, openReplay]);
 
   useEffect(() => {
     if (ended) onRunEnded?.(ended);
   }, [ended, onRunEnded]);
 
-  const program = scenario ? scenarioProgram(lesson, scenario.id) : null;
+  const program = scenario ? scenarioProgram(lesson, scenario.id, labels) : null;
   const myCodeInScenario = program && !shown && !sameProgram(program.code, code) ? { writtenFor: program.label, show: () => setShown(program) } : null;
 
   // Picking a scenario shows the program it was written for; the learner's code stays, one click away.
@@ -93,7 +102,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
       setScenarioId(id);
       const next = lesson.scenarios.find((s) => s.id === id);
       if (next) setClients(next.clients);
-      setShown(id === '' ? null : shownForScenario(scenarioProgram(lesson, id), codeRef.current, lesson.starter));
+      setShown(id === '' ? null : shownForScenario(scenarioProgram(lesson, id, labelsRef.current), codeRef.current, lesson.starter));
     },
     [lesson],
   );
@@ -108,17 +117,17 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
   const tabs = [
     {
       id: 'cluster',
-      label: 'Cluster',
+      label: t('tabs.cluster'),
       panel: (
         <div className={styles.clusterTab}>
-          {hasLab ? <ClusterView /> : <p className={styles.muted}>The nodes appear once your lab is running.</p>}
+          {hasLab ? <ClusterView /> : <p className={styles.muted}>{t('nodesAppear')}</p>}
           {hasLab && <RecentHistory limit={8} />}
         </div>
       ),
     },
     {
       id: 'clients',
-      label: 'Clients & links',
+      label: t('tabs.clients'),
       panel: (
         <div className={styles.clientsTab}>
           <ClientControls defaultClients={clients} />
@@ -126,14 +135,14 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
         </div>
       ),
     },
-    { id: 'console', label: 'Console', panel: <ConsolePanel defaultClients={clients} /> },
-    { id: 'measurements', label: 'Measurements', panel: <MeasurementsTab />, lazy: true },
+    { id: 'console', label: t('tabs.console'), panel: <ConsolePanel defaultClients={clients} /> },
+    { id: 'measurements', label: t('tabs.measurements'), panel: <MeasurementsTab />, lazy: true },
   ];
 
   return (
     <div className={styles.workspace} data-has-text={children ? true : undefined}>
       {children && (
-        <article className={styles.text} aria-label={`Lesson: ${lesson.title}`}>
+        <article className={styles.text} aria-label={t('lessonLabel', { title: lesson.title })}>
           {children}
         </article>
       )}
@@ -156,7 +165,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
           }}
           onShowSolution={
             lesson.solution !== undefined && ranBefore && shown?.kind !== 'solution'
-              ? () => setShown({ kind: 'solution', label: SOLUTION_LABEL, code: lesson.solution ?? '' })
+              ? () => setShown({ kind: 'solution', label: labels.solution, code: lesson.solution ?? '' })
               : null
           }
           myCodeInScenario={myCodeInScenario}
@@ -172,7 +181,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
             }}
             onRun={run}
             // Markers belong to the program that ran: never put a run's line numbers on another program.
-            diagnostics={runProgram === runnable(code, shown).program ? diagnostics : []}
+            diagnostics={runProgram === runnable(code, shown, labels).program ? diagnostics : []}
             shown={shown ? { label: shown.label, kind: shown.kind, onBack: () => setShown(null) } : null}
           />
           <VerdictPanel />
@@ -181,8 +190,8 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
         <ExplorePanel {...(lesson.exercise ? { slug: lesson.slug } : {})} code={() => codeRef.current} />
         {lesson.experiment && <ExperimentPanel />}
         <TimelineArea defaultClients={clients} />
-        <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => setShown({ kind: 'saved-run', label: SAVED_RUN_LABEL, code: saved })} />
-        <Tabs label="Lab panels" tabs={tabs} />
+        <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => setShown({ kind: 'saved-run', label: labels.savedRun, code: saved })} />
+        <Tabs label={t('labPanels')} tabs={tabs} />
       </div>
     </div>
   );

@@ -18,7 +18,9 @@ import { emptyRunData, reduceRunEnded, reduceRunStarted } from '@/components/lab
 import { check } from '@/lib/checker';
 import { history } from './helpers/history-builder';
 import { LabSocketClient } from '@/components/lab/socket-client';
+import { createTranslator } from 'next-intl';
 import { checkingWords } from '@/components/workspace/exercise-words';
+import { english } from '@/messages/catalogue';
 
 const failed: GradeResult = {
   slug: 'safe-release',
@@ -49,11 +51,12 @@ describe('exercise slice', () => {
 
   it('says which graded run is going', () => {
     const scenarios = [{ id: 'late-release-fixed', title: 'Fix it: release only your own token' }];
-    expect(checkingWords({ slug: 's', done: 1, total: 6, current: { scenarioId: 'late-release-fixed', seed: 17 } }, scenarios, 6)).toBe(
+    const t = createTranslator({ locale: 'en', messages: english, namespace: 'exercise' });
+    expect(checkingWords(t, { slug: 's', done: 1, total: 6, current: { scenarioId: 'late-release-fixed', seed: 17 } }, scenarios, 6)).toBe(
       'Checking 2 of 6: Fix it: release only your own token — random seed 17',
     );
-    expect(checkingWords(null, scenarios, 3)).toBe('Checking your solution: 3 graded runs…');
-    expect(checkingWords({ slug: 's', done: 0, total: 2, current: { scenarioId: 'unknown-id', seed: 1 } }, scenarios, 2)).toContain('unknown-id');
+    expect(checkingWords(t, null, scenarios, 3)).toBe('Checking your solution: 3 graded runs…');
+    expect(checkingWords(t, { slug: 's', done: 0, total: 2, current: { scenarioId: 'unknown-id', seed: 1 } }, scenarios, 2)).toContain('unknown-id');
   });
 });
 

@@ -2,7 +2,9 @@
 import { describe, expect, it } from 'vitest';
 import { createJSONStorage } from 'zustand/middleware';
 import { createProgressStore, nextQuizRecord, PROGRESS_STORAGE_KEY, quizSolved } from '@/components/progress/progress-store';
-import { quizScore, retryWords } from '@/components/quiz/quiz-score';
+import { createTranslator } from 'next-intl';
+import { quizScore } from '@/components/quiz/quiz-score';
+import { english } from '@/messages/catalogue';
 
 function memoryStore(initial?: string) {
   const map = new Map<string, string>(initial ? [[PROGRESS_STORAGE_KEY, initial]] : []);
@@ -52,7 +54,9 @@ describe('trying a quick-check question again', () => {
     expect(quiz.q2).toEqual({ answer: '1', correct: true });
     const score = quizScore(quiz, [{ id: 'q1' }, { id: 'q2' }]);
     expect(score).toEqual({ answered: 2, correct: 1, rightOnRetry: 1, total: 2 });
-    expect(retryWords(score)).toBe(' (1 more right after trying again)');
+    const t = createTranslator({ locale: 'en', messages: english, namespace: 'quiz' });
+    expect(t('scoreAll', { correct: score.correct, total: score.total, retry: score.rightOnRetry })).toBe('Your score: 1 of 2 correct (1 more right after trying again).');
+    expect(t('scoreAll', { correct: 2, total: 2, retry: 0 })).toBe('Your score: 2 of 2 correct.');
   });
 
   it('never turns a wrong first answer into a right one, however many tries', () => {
