@@ -54,11 +54,14 @@ function englishWords(locale: Exclude<Locale, 'en'>): string[] {
   return [...words];
 }
 
-/** Visible text of the page, without what the server says in English for now (the checker's sentences, a run's console). */
+/**
+ * Visible text of the interface: without the lesson's own prose (a translation may quote an English term in
+ * parentheses), the editor, and what is marked as the server's or the program's words (`data-server-words`).
+ */
 function visibleText(page: Page): Promise<string> {
   return page.evaluate(() => {
     const clone = document.body.cloneNode(true) as HTMLElement;
-    for (const el of Array.from(clone.querySelectorAll('[data-server-words], .monaco-editor, script, style'))) el.remove();
+    for (const el of Array.from(clone.querySelectorAll('[data-server-words], [data-lesson-text], .monaco-editor, script, style'))) el.remove();
     return clone.innerText;
   });
 }
@@ -90,7 +93,8 @@ function scenarioTitle(folder: string, id: string, locale: Locale): string {
   return readJson<{ scenarios: Record<string, { title: string }> }>('lessons', folder, 'i18n', locale, 'texts.json').scenarios[id]?.title ?? '';
 }
 
-const RUN = { en: 'Run', ar: 'شغّل', nb: 'Kjør' } as const;
+/** The Run button's name in a language, as its catalogue has it. */
+const runLabel = (locale: Locale) => readJson<{ toolbar: { run: string } }>('messages', locale, 'workspace.json').toolbar.run;
 
 test.beforeEach(async ({ page }) => startAsNewLearner(page));
 
@@ -118,7 +122,7 @@ for (const locale of ['en', 'ar', 'nb'] as const) {
     await expectLanguage(page, locale);
     await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
     await page.locator('select').filter({ has: page.locator(`option:text-is("${scenarioTitle('01-naive-lock', 'race', locale)}")`) }).selectOption({ label: scenarioTitle('01-naive-lock', 'race', locale) });
-    await button(page, RUN[locale]).click();
+    await button(page, runLabel(locale)).click();
     const verdict = page.getByTestId('verdict');
     await expect(verdict).toHaveAttribute('data-final', 'true', { timeout: 45_000 });
     await expect(verdict).toHaveAttribute('data-valid', 'violated');

@@ -26,7 +26,8 @@ export async function LessonText({ body, slug, diagrams }: { body: string; slug:
     a: TextLink,
   };
   return (
-    <div className={styles.prose}>
+    // Marked as the lesson's own prose: a translation may quote an English term in it, which is not the interface speaking English.
+    <div className={styles.prose} data-lesson-text="">
       <Content components={components} />
     </div>
   );
