@@ -6,11 +6,14 @@
  */
 export { messageLeaves } from './leaves';
 import common from './en/common.json';
+import classroom from './en/classroom.json';
 import course from './en/course.json';
+import experiment from './en/experiment.json';
 import lesson from './en/lesson.json';
+import measurements from './en/measurements.json';
 import pages from './en/pages.json';
 
-export const english = { common, course, lesson, pages };
+export const english = { common, course, lesson, pages, classroom, measurements, experiment };
 
 export type Messages = typeof english;
 export type Namespace = keyof Messages;
