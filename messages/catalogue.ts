@@ -6,8 +6,11 @@
  */
 export { messageLeaves } from './leaves';
 import common from './en/common.json';
+import classroom from './en/classroom.json';
 import course from './en/course.json';
+import experiment from './en/experiment.json';
 import lesson from './en/lesson.json';
+import measurements from './en/measurements.json';
 import pages from './en/pages.json';
 import workspace from './en/workspace.json';
 import exercise from './en/exercise.json';
@@ -16,7 +19,7 @@ import quiz from './en/quiz.json';
 import progress from './en/progress.json';
 import playground from './en/playground.json';
 
-export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground };
+export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment };
 
 export type Messages = typeof english;
 export type Namespace = keyof Messages;

@@ -27,6 +27,7 @@ import {
   saveCredentials,
   INSTRUCTOR_TOKEN_KEY,
   type Credentials,
+  type ClassroomNote,
   type CredentialStorage,
 } from './classroom-state';
 import type { ClassroomStore } from './classroom-store';
@@ -87,14 +88,14 @@ export class ClassroomClient {
       },
       lost: () => {
         const status = this.classState.status;
-        if (status === 'joined' || status === 'joining') this.classActions.setStatus('reconnecting', 'Lost the connection to the class; reconnecting…');
+        if (status === 'joined' || status === 'joining') this.classActions.setStatus('reconnecting', null, null, 'lost');
       },
       refused: (message, retrying) => {
-        if (!retrying) this.classActions.setStatus('failed', `The lab server refused the connection: ${message}`);
+        if (!retrying) this.classActions.setStatus('failed', message, null, 'refused');
       },
       push: (labId, push) => {
         if (push.kind !== 'closed') return this.router.push(labId, push);
-        if (labId === this.router.current) this.over(`The class's lab was closed: ${push.reason}`);
+        if (labId === this.router.current) this.over(push.reason, 'closed');
       },
       error: ({ code, message }) => this.labActions.reportError({ command: 'Class', code: toErrorCode(code), message }),
     });
@@ -139,7 +140,7 @@ export class ClassroomClient {
     void this.connection.request('classroom:join', input, this.joinTimeoutMs).then((answer) => {
       if (attempt !== this.joinAttempt) return;
       if (!answer.answered) {
-        this.classActions.setStatus('failed', 'The lab server did not answer in time.', 'timeout');
+        this.classActions.setStatus('failed', null, 'timeout', 'timeout');
         return;
       }
       const result = answer.result;
@@ -181,12 +182,12 @@ export class ClassroomClient {
     this.classActions.setStatus(code === 'not-found' ? 'ended' : 'failed', message, code);
   }
 
-  private over(reason: string): void {
+  private over(reason: string, note: ClassroomNote | null = null): void {
     const credentials = this.credentials;
     if (credentials?.role === 'learner') this.options.storage?.removeItem(learnerKey(credentials.code));
     this.credentials = null;
     this.router.reset();
-    this.classActions.ended(reason);
+    this.classActions.ended(reason, note);
     this.labActions.setConnection('closed', reason);
   }
 

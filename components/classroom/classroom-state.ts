@@ -25,11 +25,19 @@ import type {
  */
 export type ClassroomStatus = 'idle' | 'connecting' | 'joining' | 'joined' | 'reconnecting' | 'ended' | 'failed';
 
+/**
+ * What the tab itself has to say about its status, as a kind the page words in its language: the connection
+ * was lost, the server refused it or closed the class's lab, or did not answer. `message` is then the server's
+ * own detail (its words, not translated), or null.
+ */
+export type ClassroomNote = 'lost' | 'refused' | 'closed' | 'timeout';
+
 export type ClassroomInfo = Omit<ClassroomJoined, 'lab' | 'roster' | 'follow' | 'demo'>;
 
 export interface ClassroomData {
   status: ClassroomStatus;
   message: string | null;
+  note: ClassroomNote | null;
   errorCode: string | null;
   info: ClassroomInfo | null;
   /** The instructor's roster, in joining order. */
@@ -44,6 +52,7 @@ export interface ClassroomData {
 export const emptyClassroomData = (): ClassroomData => ({
   status: 'idle',
   message: null,
+  note: null,
   errorCode: null,
   info: null,
   roster: [],
@@ -61,6 +70,7 @@ export function reduceJoined(data: ClassroomData, joined: ClassroomJoined): Clas
     ...data,
     status: 'joined',
     message: null,
+    note: null,
     errorCode: null,
     info,
     roster: roster ? [...roster].sort(byJoining) : [],
@@ -83,8 +93,8 @@ export function reduceDemo(data: ClassroomData, demo: ClassroomDemoStarted): Cla
   return { ...data, demo: { ref: demo.ref, title: demo.title, seed: demo.seed, run: demo.run } };
 }
 
-export function reduceEnded(data: ClassroomData, reason: string): ClassroomData {
-  return { ...data, status: 'ended', message: reason };
+export function reduceEnded(data: ClassroomData, reason: string, note: ClassroomNote | null = null): ClassroomData {
+  return { ...data, status: 'ended', message: reason, note };
 }
 
 // ---------------------------------------------------------------------------

@@ -13,16 +13,17 @@ import {
   reduceJoined,
   reduceRosterEntry,
   type ClassroomData,
+  type ClassroomNote,
   type ClassroomStatus,
 } from './classroom-state';
 
 export interface ClassroomActions {
-  setStatus(status: ClassroomStatus, message?: string | null, errorCode?: string | null): void;
+  setStatus(status: ClassroomStatus, message?: string | null, errorCode?: string | null, note?: ClassroomNote | null): void;
   joined(joined: ClassroomJoined): void;
   rosterEntry(entry: RosterEntry): void;
   follow(follow: ClassroomFollow): void;
   demo(demo: ClassroomDemoStarted): void;
-  ended(reason: string): void;
+  ended(reason: string, note?: ClassroomNote | null): void;
   demos(demos: DemoSummary[]): void;
 }
 
@@ -36,12 +37,12 @@ export function createClassroomStore(): ClassroomStore {
   return createStore<ClassroomState>()((set) => ({
     ...emptyClassroomData(),
     actions: {
-      setStatus: (status, message = null, errorCode = null) => set({ status, message, errorCode }),
+      setStatus: (status, message = null, errorCode = null, note = null) => set({ status, message, errorCode, note }),
       joined: (joined) => set((s) => reduceJoined(s, joined)),
       rosterEntry: (entry) => set((s) => reduceRosterEntry(s, entry)),
       follow: (follow) => set((s) => reduceFollow(s, follow)),
       demo: (demo) => set((s) => reduceDemo(s, demo)),
-      ended: (reason) => set((s) => reduceEnded(s, reason)),
+      ended: (reason, note = null) => set((s) => reduceEnded(s, reason, note)),
       demos: (demos) => set({ demos }),
     },
   }));

@@ -6,6 +6,7 @@
  * instructor with the token kept in this tab. Learners can type a join code
  * here too: the index's "Join a class" lands on `#join`, with the code field focused.
  */
+import { useTranslations } from 'next-intl';
 import { useRouter } from '@/i18n/navigation';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { io } from 'socket.io-client';
@@ -14,6 +15,7 @@ import { normalizeCode, saveCredentials, tabStorage } from './classroom-state';
 import styles from './classroom.module.css';
 
 export function CreateClassroom() {
+  const t = useTranslations('classroom');
   const router = useRouter();
   const id = useId();
   const [token, setToken] = useState('');
@@ -41,12 +43,12 @@ export function CreateClassroom() {
         setBusy(false);
       }
     };
-    socket.on('connect_error', (e) => done(`Cannot reach the lab server: ${e.message}`));
+    socket.on('connect_error', (e) => done(t('create.unreachable', { detail: e.message })));
     socket.on('connect', () => {
       const input = { token: token.trim(), ...(name.trim() ? { name: name.trim() } : {}) };
       socket.timeout(30_000).emit('classroom:create', input, (err, result) => {
-        if (err) return done('The lab server did not answer in time (it starts five redis-server processes for the class).');
-        if (!result.ok) return done(result.error.code === 'forbidden' ? 'That is not the instructor token. It is in the server log, or in LOCKLAB_INSTRUCTOR_TOKEN.' : result.error.message);
+        if (err) return done(t('create.slow'));
+        if (!result.ok) return done(result.error.code === 'forbidden' ? t('create.forbidden') : result.error.message);
         saveCredentials(tabStorage(), { role: 'instructor', code: result.value.code, token: token.trim() });
         done(null);
         router.push(`/classroom/${result.value.code}/instructor`);
@@ -59,7 +61,7 @@ export function CreateClassroom() {
     event.preventDefault();
     const code = normalizeCode(joinCode);
     if (!code) {
-      setJoinError('A join code has 15 letters and digits, like K7M2Q-9XR4T-HB3WZ.');
+      setJoinError(t('create.badCode'));
       return;
     }
     router.push(`/classroom/${code}`);
@@ -68,8 +70,8 @@ export function CreateClassroom() {
   return (
     <div className={styles.startGrid}>
       <form className={styles.card} onSubmit={create} aria-labelledby={`${id}-create`}>
-        <h2 id={`${id}-create`}>I teach</h2>
-        <label htmlFor={`${id}-token`}>Instructor token</label>
+        <h2 id={`${id}-create`}>{t('create.teach')}</h2>
+        <label htmlFor={`${id}-token`}>{t('create.token')}</label>
         <input
           id={`${id}-token`}
           type="password"
@@ -81,12 +83,12 @@ export function CreateClassroom() {
           required
         />
         <p id={`${id}-token-hint`} className={styles.hint}>
-          Printed once in the lab server&apos;s log at start, or the value of <code>LOCKLAB_INSTRUCTOR_TOKEN</code>.
+          {t.rich('create.tokenHint', { code: (c) => <code>{c}</code> })}
         </p>
-        <label htmlFor={`${id}-name`}>Class name (optional)</label>
-        <input id={`${id}-name`} value={name} maxLength={80} onChange={(e) => setName(e.target.value)} placeholder="Distributed locks 101" />
+        <label htmlFor={`${id}-name`}>{t('create.name')}</label>
+        <input id={`${id}-name`} value={name} maxLength={80} onChange={(e) => setName(e.target.value)} placeholder={t('create.namePlaceholder')} />
         <button type="submit" className={styles.primary} aria-disabled={busy || undefined}>
-          {busy ? 'Creating the class…' : 'Create class'}
+          {busy ? t('create.creating') : t('create.create')}
         </button>
         {error && (
           <p role="alert" className={styles.error}>
@@ -96,8 +98,8 @@ export function CreateClassroom() {
       </form>
 
       <form id="join" className={styles.card} onSubmit={join} aria-labelledby={`${id}-join`}>
-        <h2 id={`${id}-join`}>I am joining a class</h2>
-        <label htmlFor={`${id}-code`}>Join code</label>
+        <h2 id={`${id}-join`}>{t('create.joining')}</h2>
+        <label htmlFor={`${id}-code`}>{t('create.code')}</label>
         <input
           ref={joinInput}
           id={`${id}-code`}
@@ -106,11 +108,12 @@ export function CreateClassroom() {
           autoComplete="off"
           spellCheck={false}
           placeholder="K7M2Q-9XR4T-HB3WZ"
+          dir="ltr"
           className={styles.codeInput}
           aria-invalid={joinError ? true : undefined}
         />
         <button type="submit" className={styles.secondary}>
-          Go to the class
+          {t('create.go')}
         </button>
         {joinError && (
           <p role="alert" className={styles.error}>

@@ -4,6 +4,7 @@
  * each lesson's "Break it" / "Fix it" scenarios. A seed (blank = the demo's
  * own) makes a demo replay exactly; "Replay" runs the last one again with its seed.
  */
+import { useTranslations } from 'next-intl';
 import { useId, useState } from 'react';
 import type { DemoSummary } from '@/lib/classroom';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
@@ -11,7 +12,8 @@ import { runBusy } from '@/components/lab/run-state';
 import { useClassroom, useClassroomClient } from './classroom-provider';
 import styles from './classroom.module.css';
 
-const ROLE_WORDS = { break: 'Break it', fix: 'Fix it', explore: 'Explore' } as const;
+/** The built-in demos' group, keyed apart from any lesson's title. */
+const BUILTIN = '';
 
 function demoKey(d: Pick<DemoSummary, 'ref'>): string {
   return 'builtin' in d.ref ? `builtin:${d.ref.builtin}` : `${d.ref.lesson}:${d.ref.scenario}`;
@@ -24,6 +26,7 @@ function parseSeed(text: string): number | undefined | null {
 }
 
 export function DemoPanel() {
+  const t = useTranslations('classroom');
   const client = useClassroomClient();
   const lab = useLabClient();
   const demos = useClassroom((s) => s.demos);
@@ -35,7 +38,7 @@ export function DemoPanel() {
 
   const groups = new Map<string, DemoSummary[]>();
   for (const d of demos ?? []) {
-    const group = d.lesson ? d.lesson.title : 'Failure demos';
+    const group = d.lesson ? d.lesson.title : BUILTIN;
     groups.set(group, [...(groups.get(group) ?? []), d]);
   }
   const run = (demo: DemoSummary) => {
@@ -46,57 +49,57 @@ export function DemoPanel() {
     <section className={styles.card} aria-labelledby={`${id}-title`}>
       <div className={styles.cardHead}>
         <h2 id={`${id}-title`} className={styles.cardTitle}>
-          Demos
+          {t('demos.title')}
         </h2>
         <div className={styles.seedField}>
-          <label htmlFor={`${id}-seed`}>Random seed</label>
+          <label htmlFor={`${id}-seed`}>{t('demos.seed')}</label>
           <input
             id={`${id}-seed`}
             inputMode="numeric"
             value={seedText}
-            placeholder="demo's own"
+            placeholder={t('demos.seedPlaceholder')}
             onChange={(e) => setSeedText(e.target.value)}
             aria-invalid={seed === null || undefined}
             aria-describedby={`${id}-seed-hint`}
           />
           <span id={`${id}-seed-hint`} className={styles.hint}>
-            {seed === null ? 'A whole number from 0 to 4294967295.' : 'Same random seed, same schedule.'}
+            {seed === null ? t('demos.seedInvalid') : t('demos.seedHint')}
           </span>
         </div>
       </div>
       {current && (
         <div className={styles.row}>
           <p className={styles.muted}>
-            Last: <strong>{current.title}</strong>, random seed <code>{current.seed}</code>
+            {t.rich('demos.last', { strong: (c) => <strong>{c}</strong>, code: (c) => <code>{c}</code>, title: current.title, seed: current.seed })}
           </p>
           <button type="button" className={styles.secondary} onClick={() => void client.runDemo(current, current.seed)}>
-            Replay (random seed {current.seed})
+            {t('demos.replay', { seed: current.seed })}
           </button>
           {running && (
             <button type="button" className={styles.secondary} onClick={() => void lab.stopRun()}>
-              Stop
+              {t('demos.stop')}
             </button>
           )}
         </div>
       )}
       {demos === null ? (
-        <p className={styles.muted}>Loading the demos…</p>
+        <p className={styles.muted}>{t('demos.loading')}</p>
       ) : (
         <div className={styles.demoGroups}>
           {[...groups].map(([group, list]) => (
-            <details key={group} className={styles.demoGroup} open={group === 'Failure demos'}>
-              <summary>{group}</summary>
+            <details key={group} className={styles.demoGroup} open={group === BUILTIN}>
+              <summary>{group === BUILTIN ? t('demos.failureDemos') : group}</summary>
               <ul className={styles.demoList}>
                 {list.map((d) => (
                   <li key={demoKey(d)}>
                     <button
                       type="button"
                       className={d.role === 'fix' ? styles.demoFix : styles.demoBreak}
-                      aria-label={`Run demo: ${d.title}`}
+                      aria-label={t('demos.run', { title: d.title })}
                       title={d.description}
                       onClick={() => run(d)}
                     >
-                      <span className={styles.demoRole}>{d.lesson ? ROLE_WORDS[d.role] : d.role === 'fix' ? 'Fix' : 'Break'}</span>
+                      <span className={styles.demoRole}>{d.lesson ? t(`demos.role.${d.role}`) : t(`demos.builtinRole.${d.role === 'fix' ? 'fix' : 'break'}`)}</span>
                       {d.title}
                     </button>
                   </li>

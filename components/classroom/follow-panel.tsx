@@ -1,11 +1,13 @@
 'use client';
 /** "Follow me": moves every learner's view to a lesson (and one of its scenarios). */
+import { useTranslations } from 'next-intl';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { useClassroom, useClassroomClient } from './classroom-provider';
 import type { CourseLesson } from './classroom-state';
 import styles from './classroom.module.css';
 
 export function FollowPanel({ course }: { course: CourseLesson[] }) {
+  const t = useTranslations('classroom');
   const client = useClassroomClient();
   const follow = useClassroom((s) => s.follow);
   const id = useId();
@@ -30,9 +32,9 @@ export function FollowPanel({ course }: { course: CourseLesson[] }) {
   return (
     <form className={styles.card} onSubmit={submit} aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`} className={styles.cardTitle}>
-        Follow me
+        {t('follow.title')}
       </h2>
-      <label htmlFor={`${id}-lesson`}>Lesson</label>
+      <label htmlFor={`${id}-lesson`}>{t('follow.lesson')}</label>
       <select
         id={`${id}-lesson`}
         value={lesson}
@@ -47,9 +49,9 @@ export function FollowPanel({ course }: { course: CourseLesson[] }) {
           </option>
         ))}
       </select>
-      <label htmlFor={`${id}-scenario`}>Scenario</label>
+      <label htmlFor={`${id}-scenario`}>{t('follow.scenario')}</label>
       <select id={`${id}-scenario`} value={scenario} onChange={(e) => setScenario(e.target.value)}>
-        <option value="">Just the lesson</option>
+        <option value="">{t('follow.justLesson')}</option>
         {chosen?.scenarios.map((s) => (
           <option key={s.id} value={s.id}>
             {s.title}
@@ -57,12 +59,15 @@ export function FollowPanel({ course }: { course: CourseLesson[] }) {
         ))}
       </select>
       <button type="submit" className={styles.primary}>
-        Move everyone there
+        {t('follow.move')}
       </button>
       {follow && (
         <p className={styles.muted} role="status">
-          Learners were sent to <strong>{following?.title ?? follow.lesson}</strong>
-          {follow.scenario ? ` (${following?.scenarios.find((s) => s.id === follow.scenario)?.title ?? follow.scenario})` : ''}.
+          {t.rich('follow.sent', {
+            strong: (c) => <strong>{c}</strong>,
+            lesson: following?.title ?? follow.lesson,
+            scenario: follow.scenario ? (following?.scenarios.find((s) => s.id === follow.scenario)?.title ?? follow.scenario) : 'none',
+          })}
         </p>
       )}
     </form>

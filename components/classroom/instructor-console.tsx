@@ -6,12 +6,13 @@
  * one it asks for it.
  */
 import { Link } from '@/i18n/navigation';
+import { useTranslations } from 'next-intl';
 import { useId, useState, type FormEvent } from 'react';
 import { ClientControls } from '@/components/clients/client-controls';
 import { LinkGrid } from '@/components/clients/link-grid';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { Tabs } from '@/components/workspace/tabs';
-import { ClassStatus, JoinCode, SharedLab } from './class-parts';
+import { ClassStatus, JoinCode, SharedLab, useClassMessage } from './class-parts';
 import { useClassroom, useClassroomClient, ClassroomLabProvider } from './classroom-provider';
 import { normalizeCode, type CourseLesson } from './classroom-state';
 import { DemoPanel } from './demo-panel';
@@ -30,14 +31,13 @@ export function InstructorConsole({ code, course }: { code: string; course: Cour
 }
 
 export function BadCode({ code }: { code: string }) {
+  const t = useTranslations('classroom');
   return (
     <main id="main" className={styles.narrowPage}>
-      <h1 className={styles.pageTitle}>No such class</h1>
-      <p role="alert">
-        “{code}” is not a join code: a join code has 15 letters and digits, like <code>K7M2Q-9XR4T-HB3WZ</code>.
-      </p>
+      <h1 className={styles.pageTitle}>{t('console.noSuchClass')}</h1>
+      <p role="alert">{t.rich('console.notACode', { value: code, code: (c) => <code>{c}</code> })}</p>
       <p>
-        <Link href="/classroom">Start or join a class</Link>
+        <Link href="/classroom">{t('console.startOrJoin')}</Link>
       </p>
     </main>
   );
@@ -45,17 +45,19 @@ export function BadCode({ code }: { code: string }) {
 
 function ConsoleBody({ code, course }: { code: string; course: CourseLesson[] }) {
   const status = useClassroom((s) => s.status);
+  const t = useTranslations('classroom');
+  const common = useTranslations('common');
   const info = useClassroom((s) => s.info);
-  const title = info?.name ?? 'Class';
+  const title = info?.name ?? t('console.class');
   return (
     <main id="main" className={styles.page} data-role="instructor">
       <header className={styles.header}>
         <div className={styles.headline}>
-          <nav className={styles.crumbs} aria-label="Breadcrumb">
-            <Link href="/">Lock Lab</Link> / <Link href="/classroom">Classes</Link>
+          <nav className={styles.crumbs} aria-label={common('breadcrumb')}>
+            <Link href="/">{common('home')}</Link> / <Link href="/classroom">{t('console.classes')}</Link>
           </nav>
           <h1 className={styles.pageTitle}>
-            {title} <span className={styles.roleTag}>instructor console</span>
+            {title} <span className={styles.roleTag}>{t('console.role')}</span>
           </h1>
           <ClassStatus />
         </div>
@@ -66,9 +68,9 @@ function ConsoleBody({ code, course }: { code: string; course: CourseLesson[] })
         <div className={styles.consoleGrid}>
           <div className={styles.mainColumn}>
             <DemoPanel />
-            <SharedLab extraTabs={<InstructorTabs />} emptyVerdict="Run a demo to get a verdict." />
+            <SharedLab extraTabs={<InstructorTabs />} emptyVerdict={t('console.emptyVerdict')} />
           </div>
-          <aside className={styles.sideColumn} aria-label="The class">
+          <aside className={styles.sideColumn} aria-label={t('console.theClass')}>
             <Roster course={course} />
             <FollowPanel course={course} />
             <EndClass />
@@ -80,22 +82,23 @@ function ConsoleBody({ code, course }: { code: string; course: CourseLesson[] })
 }
 
 function InstructorTabs() {
+  const t = useTranslations('classroom');
   const clients = useLabStore((s) => s.run.info?.clients ?? (s.clients || 3));
   return (
     <Tabs
-      label="Lab controls"
+      label={t('console.controls')}
       tabs={[
         {
           id: 'clients',
-          label: 'Clients & links',
+          label: t('console.clientsTab'),
           panel: (
             <div className={styles.clientsTab}>
-              <ClientControls defaultClients={clients} idleHint="Run a demo to pause or crash its clients while it runs." />
+              <ClientControls defaultClients={clients} idleHint={t('console.idleHint')} />
               <LinkGrid clients={clients} />
             </div>
           ),
         },
-        { id: 'cluster', label: 'Cluster', panel: <ClusterActions /> },
+        { id: 'cluster', label: t('console.clusterTab'), panel: <ClusterActions /> },
       ]}
     />
   );
@@ -103,25 +106,27 @@ function InstructorTabs() {
 
 /** Lab-wide faults that are not on a node card. */
 function ClusterActions() {
+  const t = useTranslations('classroom');
   const lab = useLabClient();
   const replicated = useLabStore((s) => s.topology?.kind === 'replicated');
   const held = useLabStore((s) => s.replication?.held ?? false);
-  if (!replicated) return <p className={styles.muted}>Five independent masters: use the node cards and the link grid. The failover demo switches to a master and its replica.</p>;
+  if (!replicated) return <p className={styles.muted}>{t('console.independent')}</p>;
   return (
     <div className={styles.row}>
       <button type="button" className={styles.secondary} onClick={() => void (held ? lab.fault('replication-release', {}) : lab.fault('replication-hold', {}))}>
-        {held ? 'Release replication' : 'Hold replication'}
+        {held ? t('console.release') : t('console.hold')}
       </button>
       <button type="button" className={styles.danger} onClick={() => void lab.fault('failover', {})}>
-        Fail over
+        {t('console.failover')}
       </button>
     </div>
   );
 }
 
 function TokenForm({ code }: { code: string }) {
+  const t = useTranslations('classroom');
   const client = useClassroomClient();
-  const message = useClassroom((s) => s.message);
+  const message = useClassMessage();
   const id = useId();
   const [token, setToken] = useState('');
   const submit = (event: FormEvent) => {
@@ -130,12 +135,12 @@ function TokenForm({ code }: { code: string }) {
   };
   return (
     <form className={styles.card} onSubmit={submit} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Open the console</h2>
-      <p>This tab does not have the instructor token yet.</p>
-      <label htmlFor={`${id}-token`}>Instructor token</label>
+      <h2 id={`${id}-title`}>{t('console.openTitle')}</h2>
+      <p>{t('console.noToken')}</p>
+      <label htmlFor={`${id}-token`}>{t('console.token')}</label>
       <input id={`${id}-token`} type="password" autoComplete="off" value={token} onChange={(e) => setToken(e.target.value)} required />
       <button type="submit" className={styles.primary}>
-        Open the console
+        {t('console.open')}
       </button>
       {message && (
         <p role="alert" className={styles.error}>
@@ -147,6 +152,7 @@ function TokenForm({ code }: { code: string }) {
 }
 
 function EndClass() {
+  const t = useTranslations('classroom');
   const client = useClassroomClient();
   const status = useClassroom((s) => s.status);
   const [asking, setAsking] = useState(false);
@@ -154,23 +160,23 @@ function EndClass() {
   return (
     <section className={styles.card} aria-labelledby="end-class-title">
       <h2 id="end-class-title" className={styles.cardTitle}>
-        End the class
+        {t('console.endTitle')}
       </h2>
       {asking ? (
         <>
-          <p>Every learner is told the class is over and the class&apos;s lab is shut down.</p>
+          <p>{t('console.endWarning')}</p>
           <div className={styles.row}>
             <button type="button" className={styles.danger} onClick={() => void client.end().then(() => setAsking(false))}>
-              End it now
+              {t('console.endNow')}
             </button>
             <button type="button" className={styles.secondary} onClick={() => setAsking(false)}>
-              Cancel
+              {t('console.cancel')}
             </button>
           </div>
         </>
       ) : (
         <button type="button" className={styles.danger} onClick={() => setAsking(true)}>
-          End class
+          {t('console.end')}
         </button>
       )}
     </section>

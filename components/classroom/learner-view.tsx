@@ -7,10 +7,11 @@
  */
 import { Link } from '@/i18n/navigation';
 import { useRouter } from '@/i18n/navigation';
+import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ClassroomProgress } from '@/lib/classroom';
 import { useProgress } from '@/components/progress/progress-provider';
-import { ClassStatus, SharedLab } from './class-parts';
+import { ClassStatus, SharedLab, useClassMessage } from './class-parts';
 import { ClassroomLabProvider, useClassroom, useClassroomClient, useClassroomStorage } from './classroom-provider';
 import { AUTO_FOLLOW_KEY, followHref, normalizeCode, progressReport, sameReport, type CourseLesson } from './classroom-state';
 import { BadCode } from './instructor-console';
@@ -27,20 +28,22 @@ export function LearnerView({ code, course }: { code: string; course: CourseLess
 }
 
 function LearnerBody({ code, course }: { code: string; course: CourseLesson[] }) {
+  const t = useTranslations('classroom');
+  const common = useTranslations('common');
   const status = useClassroom((s) => s.status);
   const name = useClassroom((s) => s.info?.name ?? null);
   return (
     <main id="main" className={styles.page} data-role="learner">
       <header className={styles.header}>
         <div className={styles.headline}>
-          <nav className={styles.crumbs} aria-label="Breadcrumb">
-            <Link href="/">Lock Lab</Link>
+          <nav className={styles.crumbs} aria-label={common('breadcrumb')}>
+            <Link href="/">{common('home')}</Link>
           </nav>
-          <h1 className={styles.pageTitle}>{name ?? 'Class'}</h1>
+          <h1 className={styles.pageTitle}>{name ?? t('learner.class')}</h1>
           <ClassStatus />
         </div>
         <p className={styles.smallCode}>
-          Class <code>{code}</code>
+          {t.rich('learner.code', { value: code, code: (c) => <code>{c}</code> })}
         </p>
       </header>
       {status === 'idle' ? (
@@ -50,11 +53,14 @@ function LearnerBody({ code, course }: { code: string; course: CourseLesson[] })
           <FollowBanner course={course} />
           <ProgressReporter course={course} />
           <SharedLab
-            emptyVerdict="The verdict appears here when your instructor runs a demo."
+            emptyVerdict={t('learner.emptyVerdict')}
             note={
               <p className={styles.watchNote} data-testid="watch-note">
-                <strong>Your instructor drives this lab.</strong> Watch the nodes, the verdict and the timeline change as they break it. Your own
-                lab is in the <Link href="/playground">playground</Link> and in <Link href="/">each lesson</Link>.
+                {t.rich('learner.watch', {
+                  strong: (c) => <strong>{c}</strong>,
+                  playground: (c) => <Link href="/playground">{c}</Link>,
+                  lessons: (c) => <Link href="/">{c}</Link>,
+                })}
               </p>
             }
           />
@@ -65,8 +71,9 @@ function LearnerBody({ code, course }: { code: string; course: CourseLesson[] })
 }
 
 function NameForm({ code }: { code: string }) {
+  const t = useTranslations('classroom');
   const client = useClassroomClient();
-  const message = useClassroom((s) => s.message);
+  const message = useClassMessage();
   const id = useId();
   const [name, setName] = useState('');
   const trimmed = name.trim();
@@ -76,12 +83,12 @@ function NameForm({ code }: { code: string }) {
   };
   return (
     <form className={`${styles.card} ${styles.nameForm}`} onSubmit={submit} aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Join the class</h2>
-      <label htmlFor={`${id}-name`}>Your name</label>
+      <h2 id={`${id}-title`}>{t('learner.joinTitle')}</h2>
+      <label htmlFor={`${id}-name`}>{t('learner.name')}</label>
       <input id={`${id}-name`} value={name} maxLength={40} autoComplete="nickname" onChange={(e) => setName(e.target.value)} required />
-      <p className={styles.hint}>Shown to your instructor with how far you have got in the course (lessons read, quick checks, exercises).</p>
+      <p className={styles.hint}>{t('learner.nameHint')}</p>
       <button type="submit" className={styles.primary}>
-        Join
+        {t('learner.join')}
       </button>
       {message && (
         <p role="alert" className={styles.error}>
@@ -94,6 +101,7 @@ function NameForm({ code }: { code: string }) {
 
 /** Reports this browser's saved progress on joining and on every change (also from another tab). */
 function ProgressReporter({ course }: { course: CourseLesson[] }) {
+  const t = useTranslations('classroom');
   const client = useClassroomClient();
   const joined = useClassroom((s) => s.status === 'joined');
   const hydrated = useProgress((s) => s.hydrated);
@@ -126,14 +134,21 @@ function ProgressReporter({ course }: { course: CourseLesson[] }) {
   const quiz = Object.values(reported.quizScores);
   return (
     <p className={styles.muted} data-testid="my-progress">
-      Your progress, as your instructor sees it: {reported.lessonsRead.length} of {course.length} lessons read ·{' '}
-      {quiz.length === 0 ? 'no quick checks yet' : `${quiz.reduce((n, s) => n + s.correct, 0)}/${quiz.reduce((n, s) => n + s.total, 0)} quick-check answers right`} ·{' '}
-      {reported.exercisesPassed.length} exercises passed
+      {t('learner.progress', {
+        read: reported.lessonsRead.length,
+        lessons: course.length,
+        quiz:
+          quiz.length === 0
+            ? t('learner.noQuiz')
+            : t('learner.quiz', { correct: quiz.reduce((n, s) => n + s.correct, 0), total: quiz.reduce((n, s) => n + s.total, 0) }),
+        passed: reported.exercisesPassed.length,
+      })}
     </p>
   );
 }
 
 function FollowBanner({ course }: { course: CourseLesson[] }) {
+  const t = useTranslations('classroom');
   const router = useRouter();
   const storage = useClassroomStorage();
   const follow = useClassroom((s) => s.follow);
@@ -160,18 +175,21 @@ function FollowBanner({ course }: { course: CourseLesson[] }) {
     <div className={styles.followBar}>
       {follow && href ? (
         <p className={styles.followBanner} role="status" data-testid="follow-banner">
-          Your instructor is on <strong>{lesson?.title ?? follow.lesson}</strong>
-          {follow.scenario ? <> · scenario “{scenario?.title ?? follow.scenario}”</> : null}.{' '}
+          {t.rich('learner.followed', {
+            strong: (c) => <strong>{c}</strong>,
+            lesson: lesson?.title ?? follow.lesson,
+            scenario: follow.scenario ? (scenario?.title ?? follow.scenario) : 'none',
+          })}{' '}
           <Link href={href} target="_blank" rel="noopener">
-            Open it in a new tab
+            {t('learner.openIt')}
           </Link>
         </p>
       ) : (
-        <p className={styles.muted}>When your instructor moves the class to a lesson, a link to it appears here.</p>
+        <p className={styles.muted}>{t('learner.followLater')}</p>
       )}
       <label htmlFor={`${id}-auto`} className={styles.checkbox}>
         <input id={`${id}-auto`} type="checkbox" checked={auto} onChange={(e) => toggle(e.target.checked)} />
-        Take this tab there when the instructor says so
+        {t('learner.autoFollow')}
       </label>
     </div>
   );

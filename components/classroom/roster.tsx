@@ -1,33 +1,31 @@
 'use client';
 /** The live roster: each learner, connected or not, with lessons read, quick-check scores and exercises passed. */
+import { useTranslations } from 'next-intl';
 import type { RosterEntry } from '@/lib/classroom';
 import { useClassroom } from './classroom-provider';
 import type { CourseLesson } from './classroom-state';
 import styles from './classroom.module.css';
 
 export function Roster({ course }: { course: CourseLesson[] }) {
+  const t = useTranslations('classroom');
   const roster = useClassroom((s) => s.roster);
   const max = useClassroom((s) => s.info?.maxLearners ?? null);
   const exercises = course.filter((l) => l.hasExercise).length;
   return (
     <section className={styles.card} aria-labelledby="roster-title">
       <h2 id="roster-title" className={styles.cardTitle}>
-        Learners{' '}
-        <span className={styles.muted}>
-          ({roster.length}
-          {max !== null ? ` of at most ${max}` : ''})
-        </span>
+        {t('roster.title')} <span className={styles.muted}>{t('roster.count', { n: roster.length, max: max === null ? 'none' : String(max) })}</span>
       </h2>
       {roster.length === 0 ? (
-        <p className={styles.muted}>Nobody has joined yet. Learners open the join link, or type the code at /classroom, and give a name.</p>
+        <p className={styles.muted}>{t('roster.empty')}</p>
       ) : (
         <table className={styles.roster} data-testid="roster">
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Read</th>
-              <th scope="col">Quick checks</th>
-              <th scope="col">Exercises</th>
+              <th scope="col">{t('roster.name')}</th>
+              <th scope="col">{t('roster.read')}</th>
+              <th scope="col">{t('roster.quiz')}</th>
+              <th scope="col">{t('roster.exercises')}</th>
             </tr>
           </thead>
           <tbody>
@@ -42,6 +40,7 @@ export function Roster({ course }: { course: CourseLesson[] }) {
 }
 
 function RosterRow({ entry, course, exercises }: { entry: RosterEntry; course: CourseLesson[]; exercises: number }) {
+  const t = useTranslations('classroom');
   const titleOf = (slug: string) => course.find((l) => l.slug === slug)?.title ?? slug;
   const { lessonsRead, quizScores, exercisesPassed } = entry.progress;
   const scores = Object.entries(quizScores);
@@ -52,15 +51,15 @@ function RosterRow({ entry, course, exercises }: { entry: RosterEntry; course: C
       <th scope="row">
         <span className={styles.presence} data-connected={entry.connected} aria-hidden="true" />
         {entry.name}
-        <span className={styles.presenceWords}>{entry.connected ? 'connected' : 'away'}</span>
+        <span className={styles.presenceWords}>{entry.connected ? t('roster.connected') : t('roster.away')}</span>
       </th>
-      <td data-testid="lessons-read" title={lessonsRead.map(titleOf).join(', ') || 'none yet'}>
+      <td data-testid="lessons-read" title={lessonsRead.map(titleOf).join(', ') || t('roster.noneYet')}>
         {lessonsRead.length}/{course.length}
       </td>
-      <td data-testid="quiz-scores" title={scores.map(([slug, s]) => `${titleOf(slug)}: ${s.correct}/${s.total}`).join('\n') || 'none yet'}>
-        {scores.length === 0 ? '–' : `${correct}/${total} right`}
+      <td data-testid="quiz-scores" title={scores.map(([slug, s]) => `${titleOf(slug)}: ${s.correct}/${s.total}`).join('\n') || t('roster.noneYet')}>
+        {scores.length === 0 ? '–' : t('roster.right', { correct, total })}
       </td>
-      <td data-testid="exercises-passed" title={exercisesPassed.map(titleOf).join(', ') || 'none yet'}>
+      <td data-testid="exercises-passed" title={exercisesPassed.map(titleOf).join(', ') || t('roster.noneYet')}>
         {exercisesPassed.length}/{exercises}
       </td>
     </tr>

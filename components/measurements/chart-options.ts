@@ -5,7 +5,7 @@
  */
 import uPlot from 'uplot';
 import { logSpaced, type FaultBand, type LatencyBin, type LatencySummary, type RunMeasurements } from '@/lib/measurements';
-import { formatMs } from '@/lib/measurements/words';
+import { ENGLISH_SAY, formatMs, type MeasureSay } from '@/lib/measurements/words';
 
 export interface ChartColors {
   text: string;
@@ -99,14 +99,21 @@ function markAt(u: uPlot, x: number, label: string, color: string, row: number):
  * The latency histogram: one bar per range of latencies (equal widths on a log axis when the run has a long tail),
  * with P50, P95 and P99 drawn as labelled lines.
  */
-export function latencyChart(bins: readonly LatencyBin[], summary: LatencySummary, colors: ChartColors, size: { width: number; height: number }): Chart {
+export function latencyChart(
+  bins: readonly LatencyBin[],
+  summary: LatencySummary,
+  colors: ChartColors,
+  size: { width: number; height: number },
+  say: MeasureSay = ENGLISH_SAY,
+): Chart {
+  const { t, locale } = say;
   const log = logSpaced(bins);
   const xs = bins.map((b) => (log ? Math.sqrt(b.fromMs * b.toMs) : (b.fromMs + b.toMs) / 2));
   const counts = bins.map((b) => b.count);
   const first = bins[0];
   const last = bins[bins.length - 1];
   const range: [number, number] = first && last ? [first.fromMs, last.toMs > first.fromMs ? last.toMs : first.fromMs + 1] : [0, 1];
-  const marks: Array<[number, string]> = summary.count > 0 ? [[summary.p50, `P50 ${formatMs(summary.p50)}`], [summary.p95, `P95 ${formatMs(summary.p95)}`], [summary.p99, `P99 ${formatMs(summary.p99)}`]] : [];
+  const marks: Array<[number, string]> = summary.count > 0 ? [[summary.p50, `P50 ${formatMs(summary.p50, locale)}`], [summary.p95, `P95 ${formatMs(summary.p95, locale)}`], [summary.p99, `P99 ${formatMs(summary.p99, locale)}`]] : [];
   return {
     data: [xs, counts],
     options: {
@@ -116,12 +123,12 @@ export function latencyChart(bins: readonly LatencyBin[], summary: LatencySummar
         y: { range: (_u, _min, max) => [0, Math.max(1, max) * 1.25] },
       },
       axes: [
-        axis(colors, { label: 'acquire latency (ms)', size: 36, values: (_u, splits) => splits.map((v) => (v == null ? '' : formatTick(v))) }),
-        axis(colors, { label: 'attempts', size: 44 }),
+        axis(colors, { label: t('chart.latencyAxis'), size: 36, values: (_u, splits) => splits.map((v) => (v == null ? '' : formatTick(v, locale))) }),
+        axis(colors, { label: t('chart.attempts'), size: 44 }),
       ],
       series: [
         {},
-        { label: 'attempts', stroke: colors.bar, fill: colors.bar, width: 0, points: NO_POINTS, paths: uPlot.paths.bars?.({ size: [0.92, Infinity], align: 0 }) },
+        { label: t('chart.attempts'), stroke: colors.bar, fill: colors.bar, width: 0, points: NO_POINTS, paths: uPlot.paths.bars?.({ size: [0.92, Infinity], align: 0 }) },
       ],
       hooks: {
         draw: [(u) => marks.forEach(([x, label], i) => markAt(u, x, label, colors.text, i))],
@@ -130,18 +137,26 @@ export function latencyChart(bins: readonly LatencyBin[], summary: LatencySummar
   };
 }
 
-function formatTick(v: number): string {
-  if (v >= 1000) return `${Math.round(v)}`;
-  if (v >= 10) return v.toFixed(0);
-  if (v >= 1) return v.toFixed(1).replace(/\.0$/, '');
-  return v.toPrecision(2).replace(/0+$/, '');
+/** A tick of the latency axis: "2040", "15", "1.5", "0.25" (with the language's decimal sign). */
+function formatTick(v: number, locale: string): string {
+  const f = (options: Intl.NumberFormatOptions) => new Intl.NumberFormat(locale, { useGrouping: false, ...options }).format(v);
+  if (v >= 10) return f({ maximumFractionDigits: 0 });
+  if (v >= 1) return f({ maximumFractionDigits: 1 });
+  return f({ maximumSignificantDigits: 2 });
 }
 
 /**
  * The run over time, on the timeline's axis (seconds from the run's start): acquires a second by outcome, the share
  * of each interval some client held the lock (right axis), and the faults in effect as shaded bands behind them.
  */
-export function timeChart(m: RunMeasurements, colors: ChartColors, size: { width: number; height: number }, cursorMs: number | null = null): Chart {
+export function timeChart(
+  m: RunMeasurements,
+  colors: ChartColors,
+  size: { width: number; height: number },
+  cursorMs: number | null = null,
+  say: MeasureSay = ENGLISH_SAY,
+): Chart {
+  const { t } = say;
   const perSecond = 1000 / m.binMs;
   const xs: number[] = [];
   const granted: number[] = [];
@@ -176,21 +191,21 @@ export function timeChart(m: RunMeasurements, colors: ChartColors, size: { width
         held: { range: [0, 100] },
       },
       axes: [
-        axis(colors, { label: 'seconds from the run’s start', size: 36 }),
-        axis(colors, { label: 'acquires a second', size: 48 }),
-        axis(colors, { scale: 'held', side: 1, label: 'held %', size: 44, grid: { show: false } }),
+        axis(colors, { label: t('chart.timeAxis'), size: 36 }),
+        axis(colors, { label: t('chart.rateAxis'), size: 48 }),
+        axis(colors, { scale: 'held', side: 1, label: t('chart.heldAxis'), size: 44, grid: { show: false } }),
       ],
       series: [
         {},
-        { label: 'granted', points: NO_POINTS, stroke: colors.granted, width: 2, paths: stepped },
-        { label: 'refused', points: NO_POINTS, stroke: colors.failed, width: 2, dash: [6, 3], paths: stepped },
-        { label: 'timed out', points: NO_POINTS, stroke: colors.timedOut, width: 2, dash: [2, 2], paths: stepped },
-        { label: 'held', points: NO_POINTS, scale: 'held', stroke: colors.held, fill: colors.heldFill, width: 1, paths: stepped },
+        { label: t('chart.granted'), points: NO_POINTS, stroke: colors.granted, width: 2, paths: stepped },
+        { label: t('chart.refused'), points: NO_POINTS, stroke: colors.failed, width: 2, dash: [6, 3], paths: stepped },
+        { label: t('chart.timedOut'), points: NO_POINTS, stroke: colors.timedOut, width: 2, dash: [2, 2], paths: stepped },
+        { label: t('chart.held'), points: NO_POINTS, scale: 'held', stroke: colors.held, fill: colors.heldFill, width: 1, paths: stepped },
       ],
       hooks: {
         drawClear: [(u) => drawBands(u, bands, colors)],
         // The time-travel cursor, where the timeline has it.
-        draw: cursorMs === null ? [] : [(u) => markAt(u, cursorMs / 1000, 'cursor', colors.text, 0)],
+        draw: cursorMs === null ? [] : [(u) => markAt(u, cursorMs / 1000, t('chart.cursor'), colors.text, 0)],
       },
     },
   };

@@ -1,5 +1,6 @@
 'use client';
 /** "Show as table": the numbers a chart draws, as a table a screen reader (or a careful reader) can go through. */
+import { useTranslations } from 'next-intl';
 import { useId, useState, type ReactNode } from 'react';
 import styles from './measurements.module.css';
 
@@ -10,12 +11,13 @@ export interface ChartTableProps {
 }
 
 export function ChartTable({ caption, head, rows }: ChartTableProps) {
+  const t = useTranslations('measurements');
   const [shown, setShown] = useState(false);
   const id = useId();
   return (
     <div className={styles.tableToggle}>
       <button type="button" aria-pressed={shown} aria-controls={id} onClick={() => setShown((s) => !s)}>
-        Show as table
+        {t('showTable')}
       </button>
       <div id={id} hidden={!shown} className={styles.tableWrap}>
         {shown && (

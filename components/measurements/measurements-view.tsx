@@ -6,13 +6,17 @@
  */
 import { useMemo } from 'react';
 import { useLabStore } from '@/components/lab/lab-provider';
+import { useTranslations } from 'next-intl';
 import { compareWords, countedWords } from '@/lib/measurements/words';
 import { RunFigures } from './run-figures';
 import { JobsTable, TimePanel } from './time-panel';
+import { useMeasureSay } from './use-measure-say';
 import { useRunMeasurements } from './use-run-measurements';
 import styles from './measurements.module.css';
 
 export function MeasurementsView() {
+  const t = useTranslations('measurements');
+  const say = useMeasureSay();
   const shown = useRunMeasurements();
   const pinned = useLabStore((s) => s.measure.pinned);
   const pinRun = useLabStore((s) => s.actions.pinRun);
@@ -32,39 +36,39 @@ export function MeasurementsView() {
   }, [comparing, pinned, m.latencies]);
 
   if (!shown.hasRun && !pinned) {
-    return <p className={styles.muted}>Run a program to measure it: acquire latency, acquires over time, how long the lock was held, duplicate executions.</p>;
+    return <p className={styles.muted}>{t('empty')}</p>;
   }
 
   return (
     <div className={styles.view}>
-      {shown.hasRun && <p className={styles.counted}>{countedWords(m)}</p>}
+      {shown.hasRun && <p className={styles.counted}>{countedWords(m, say)}</p>}
       <div className={styles.pinBar}>
         <button type="button" disabled={!shown.hasRun || shown.live} onClick={() => pinRun({ label: shown.label, runId: shown.runId, measurements: m })}>
-          Pin this run
+          {t('pin')}
         </button>
         {pinned && (
           <button type="button" onClick={() => pinRun(null)}>
-            Unpin
+            {t('unpin')}
           </button>
         )}
         <p className={styles.pinNote} aria-live="polite">
           {pinned
             ? comparing
-              ? `Comparing with the pinned run: ${pinned.label}.`
-              : `Pinned: ${pinned.label}. Run again (another lock, another TTL, a fault) to compare.`
+              ? t('comparingWith', { label: pinned.label })
+              : t('pinned', { label: pinned.label })
             : shown.live
-              ? 'Pin a run once it has ended to compare the next one with it.'
-              : 'Pin this run, then run another to compare them side by side.'}
+              ? t('pinWhenEnded')
+              : t('pinHint')}
         </p>
       </div>
       {comparing && pinned && (
         <p className={styles.compare} data-testid="measurements-compare">
-          {compareWords(m, pinned.measurements)}
+          {compareWords(m, pinned.measurements, say)}
         </p>
       )}
       <div className={styles.columns} data-comparing={comparing ? true : undefined}>
-        {shown.hasRun && <RunFigures title={shown.live ? 'This run (still running)' : 'This run'} about={shown.label} m={m} {...(range ? { range } : {})} />}
-        {pinned && (comparing || !shown.hasRun) && <RunFigures title="Pinned run" about={pinned.label} m={pinned.measurements} {...(range ? { range } : {})} />}
+        {shown.hasRun && <RunFigures title={shown.live ? t('thisRunLive') : t('thisRun')} about={shown.label} m={m} {...(range ? { range } : {})} />}
+        {pinned && (comparing || !shown.hasRun) && <RunFigures title={t('pinnedRun')} about={pinned.label} m={pinned.measurements} {...(range ? { range } : {})} />}
       </div>
       {shown.hasRun && <TimePanel m={m} cursorMs={shown.cursorMs} />}
       {shown.hasRun && <JobsTable m={m} />}

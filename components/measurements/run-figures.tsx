@@ -1,11 +1,13 @@
 'use client';
 /** One run's figures and latency histogram: the column "This run" or "Pinned", side by side when comparing. */
+import { useTranslations } from 'next-intl';
 import { useCallback, useId, useMemo } from 'react';
 import { HISTOGRAM_BARS, latencyBins, type RunMeasurements } from '@/lib/measurements';
 import { bySourceWords, duplicateWords, formatMs, formatPercent, formatRate, heldWords, latencyWords, outcomeWords } from '@/lib/measurements/words';
 import { latencyChart } from './chart-options';
 import { ChartTable } from './chart-table';
 import { UPlotChart } from './uplot-chart';
+import { useMeasureSay } from './use-measure-say';
 import styles from './measurements.module.css';
 
 export interface RunFiguresProps {
@@ -18,20 +20,23 @@ export interface RunFiguresProps {
 }
 
 export function RunFigures({ title, about, m, range }: RunFiguresProps) {
+  const t = useTranslations('measurements');
+  const say = useMeasureSay();
+  const { locale } = say;
   const headingId = useId();
   const bins = useMemo(() => (range ? latencyBins(m.latencies, HISTOGRAM_BARS, range) : m.histogram), [m, range]);
-  const build = useCallback<Parameters<typeof UPlotChart>[0]['build']>((colors, size) => latencyChart(bins, m.latency, colors, size), [bins, m.latency]);
+  const build = useCallback<Parameters<typeof UPlotChart>[0]['build']>((colors, size) => latencyChart(bins, m.latency, colors, size, say), [bins, m.latency, say]);
   const l = m.latency;
   const figures: Array<[string, string, string]> = [
-    ['p50', 'P50 acquire', l.count > 0 ? formatMs(l.p50) : '—'],
-    ['p95', 'P95 acquire', l.count > 0 ? formatMs(l.p95) : '—'],
-    ['p99', 'P99 acquire', l.count > 0 ? formatMs(l.p99) : '—'],
-    ['max', 'Max acquire', l.count > 0 ? formatMs(l.max) : '—'],
-    ['rate', 'Acquires a second', formatRate(m.acquiresPerSecond)],
-    ['failed', 'Refused', String(m.totals.failed)],
-    ['timeout', 'Timed out', String(m.totals.timeout + m.totals.unanswered)],
-    ['held', 'Lock held', formatPercent(m.heldShare)],
-    ['duplicates', 'Duplicates', m.duplicates === null ? 'not counted' : String(m.duplicates)],
+    ['p50', t('figures.p50'), l.count > 0 ? formatMs(l.p50, locale) : '—'],
+    ['p95', t('figures.p95'), l.count > 0 ? formatMs(l.p95, locale) : '—'],
+    ['p99', t('figures.p99'), l.count > 0 ? formatMs(l.p99, locale) : '—'],
+    ['max', t('figures.max'), l.count > 0 ? formatMs(l.max, locale) : '—'],
+    ['rate', t('figures.rate'), formatRate(m.acquiresPerSecond, locale)],
+    ['failed', t('figures.failed'), String(m.totals.failed)],
+    ['timeout', t('figures.timeout'), String(m.totals.timeout + m.totals.unanswered)],
+    ['held', t('figures.held'), formatPercent(m.heldShare, locale)],
+    ['duplicates', t('figures.duplicates'), m.duplicates === null ? t('figures.notCounted') : String(m.duplicates)],
   ];
   return (
     <section className={styles.run} aria-labelledby={headingId}>
@@ -48,20 +53,20 @@ export function RunFigures({ title, about, m, range }: RunFiguresProps) {
         ))}
       </dl>
       <p className={styles.words}>
-        {latencyWords(m)} {outcomeWords(m)} {heldWords(m)} {duplicateWords(m)}
+        {latencyWords(m, say)} {outcomeWords(m, say)} {heldWords(m, say)} {duplicateWords(m, say)}
       </p>
       {m.bySource && (
         <p className={styles.words} data-testid="figures-by-source">
-          {bySourceWords(m)}
+          {bySourceWords(m, say)}
         </p>
       )}
       {bins.length > 0 ? (
         <>
-          <UPlotChart build={build} height={170} label={`Acquire latency histogram. ${latencyWords(m)}`} />
+          <UPlotChart build={build} height={170} label={t('histogramLabel', { words: latencyWords(m, say) })} />
           <ChartTable
-            caption={`Acquire latency: attempts by latency. ${latencyWords(m)}`}
-            head={['Latency', 'Attempts']}
-            rows={bins.map((b) => [`${formatMs(b.fromMs)} – ${formatMs(b.toMs)}`, b.count])}
+            caption={t('histogramCaption', { words: latencyWords(m, say) })}
+            head={[t('histogramHead.latency'), t('histogramHead.attempts')]}
+            rows={bins.map((b) => [`${formatMs(b.fromMs, locale)} – ${formatMs(b.toMs, locale)}`, b.count])}
           />
         </>
       ) : null}

@@ -1,44 +1,57 @@
 'use client';
 /** The run over time: acquires a second by outcome, the held share, and the faults in effect (the timeline's axis). */
+import { useTranslations } from 'next-intl';
 import { useCallback } from 'react';
 import type { RunMeasurements } from '@/lib/measurements';
 import { formatPercent, formatRunTime } from '@/lib/measurements/words';
 import { timeChart } from './chart-options';
 import { ChartTable } from './chart-table';
 import { UPlotChart } from './uplot-chart';
+import { useMeasureSay } from './use-measure-say';
 import styles from './measurements.module.css';
 
 export function TimePanel({ m, cursorMs }: { m: RunMeasurements; cursorMs: number | null }) {
-  const build = useCallback<Parameters<typeof UPlotChart>[0]['build']>((colors, size) => timeChart(m, colors, size, cursorMs), [m, cursorMs]);
-  const interval = formatRunTime(m.binMs);
+  const t = useTranslations('measurements');
+  const say = useMeasureSay();
+  const { locale } = say;
+  const build = useCallback<Parameters<typeof UPlotChart>[0]['build']>((colors, size) => timeChart(m, colors, size, cursorMs, say), [m, cursorMs, say]);
+  const time = (ms: number) => formatRunTime(ms, locale);
+  const interval = time(m.binMs);
   const busiest = m.series.reduce((best, bin) => (bin.granted > (best?.granted ?? -1) ? bin : best), m.series[0]);
-  const summary =
-    `Acquires over ${formatRunTime(m.durationMs)} in intervals of ${interval}` +
-    (busiest && busiest.granted > 0 ? `; the most granted in one interval: ${busiest.granted}, from ${formatRunTime(busiest.fromMs)}` : '') +
-    `. ${m.faults.length === 0 ? 'No fault was injected during the run.' : `${m.faults.length} fault${m.faults.length === 1 ? '' : 's'} shown as bands.`}`;
+  const summary = t('time.summary', {
+    duration: time(m.durationMs),
+    interval,
+    busiest: busiest && busiest.granted > 0 ? t('time.busiest', { granted: busiest.granted, from: time(busiest.fromMs) }) : '',
+    faults: m.faults.length === 0 ? t('time.noFault') : t('time.faultBands', { n: m.faults.length }),
+  });
   return (
     <section className={styles.time} aria-labelledby="measurements-time-title">
       <h3 id="measurements-time-title" className={styles.runTitle}>
-        This run over time
+        {t('time.title')}
       </h3>
-      <ul className={styles.legend} aria-label="Legend">
-        <li data-series="granted">granted a second</li>
-        <li data-series="failed">refused a second</li>
-        <li data-series="timeout">timed out a second</li>
-        <li data-series="held">lock held (% of the interval, right axis)</li>
-        <li data-series="fault">a fault in effect</li>
+      <ul className={styles.legend} aria-label={t('time.legend')}>
+        <li data-series="granted">{t('time.granted')}</li>
+        <li data-series="failed">{t('time.refused')}</li>
+        <li data-series="timeout">{t('time.timedOut')}</li>
+        <li data-series="held">{t('time.held')}</li>
+        <li data-series="fault">{t('time.fault')}</li>
       </ul>
       <UPlotChart build={build} height={200} label={summary} />
       <ChartTable
-        caption={`Acquires in each interval of ${interval} from the run’s start, and how much of it some client held the lock.`}
-        head={['From', 'Granted', 'Refused', 'Timed out', 'Lock held']}
-        rows={m.series.map((b) => [formatRunTime(b.fromMs), b.granted, b.failed, b.timedOut, formatPercent(b.heldShare)])}
+        caption={t('time.caption', { interval })}
+        head={[t('time.head.from'), t('time.head.granted'), t('time.head.refused'), t('time.head.timedOut'), t('time.head.held')]}
+        rows={m.series.map((b) => [time(b.fromMs), b.granted, b.failed, b.timedOut, formatPercent(b.heldShare, locale)])}
       />
       {m.faults.length > 0 && (
-        <ul className={styles.faults} aria-label="Faults during the run">
+        <ul className={styles.faults} aria-label={t('time.faultsLabel')}>
           {m.faults.map((f, i) => (
+            // The fault's label is the history's own words (the lab server's): not translated here.
             <li key={i}>
-              {f.label}: {f.instant ? `at ${formatRunTime(f.from)}` : `from ${formatRunTime(f.from)} to ${f.open ? 'the end of the run' : formatRunTime(f.to)}`}
+              {f.instant
+                ? t('time.faultAt', { label: f.label, at: time(f.from) })
+                : f.open
+                  ? t('time.faultFromToEnd', { label: f.label, from: time(f.from) })
+                  : t('time.faultFromTo', { label: f.label, from: time(f.from), to: time(f.to) })}
             </li>
           ))}
         </ul>
@@ -48,17 +61,18 @@ export function TimePanel({ m, cursorMs }: { m: RunMeasurements; cursorMs: numbe
 }
 
 export function JobsTable({ m }: { m: RunMeasurements }) {
+  const t = useTranslations('measurements');
   if (m.jobs.length === 0) return null;
   return (
     <table className={styles.table}>
-      <caption>Executions of each job{m.duplicates === null ? ' (this lesson expects no particular count)' : ''}</caption>
+      <caption>{m.duplicates === null ? t('jobs.captionUncounted') : t('jobs.caption')}</caption>
       <thead>
         <tr>
-          <th scope="col">Job</th>
-          <th scope="col">Ran</th>
-          <th scope="col">Expected</th>
-          <th scope="col">Duplicates</th>
-          <th scope="col">Cut short or open</th>
+          <th scope="col">{t('jobs.job')}</th>
+          <th scope="col">{t('jobs.ran')}</th>
+          <th scope="col">{t('jobs.expected')}</th>
+          <th scope="col">{t('jobs.duplicates')}</th>
+          <th scope="col">{t('jobs.cut')}</th>
         </tr>
       </thead>
       <tbody>

@@ -41,5 +41,6 @@ export function UPlotChart({ build, label, height }: UPlotChartProps) {
     return () => plot.destroy();
   }, [build, width, height]);
 
-  return <div ref={ref} role="img" aria-label={label} className={styles.chart} style={{ blockSize: height }} />;
+  // Time and latency run left to right in every language: the chart does not mirror in a right-to-left page.
+  return <div ref={ref} role="img" aria-label={label} dir="ltr" className={styles.chart} style={{ blockSize: height }} />;
 }

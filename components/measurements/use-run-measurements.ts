@@ -4,6 +4,7 @@
  * lib/measurements. The whole run is measured, not the part before the time-travel cursor: a figure that changed
  * while scrubbing would not be the run's.
  */
+import { useLocale, useTranslations } from 'next-intl';
 import { useDeferredValue, useMemo } from 'react';
 import { measureRun, type RunMeasurements } from '@/lib/measurements';
 import { useLabStore } from '@/components/lab/lab-provider';
@@ -22,6 +23,8 @@ export interface ShownMeasurements {
 }
 
 export function useRunMeasurements(): ShownMeasurements {
+  const t = useTranslations('measurements');
+  const locale = useLocale();
   const shown = useShownRun(0);
   const replay = useLabStore((s) => s.view.replay);
   const info = useLabStore((s) => s.run.info);
@@ -37,8 +40,8 @@ export function useRunMeasurements(): ShownMeasurements {
     [events, hasRun, shown.origin, expected],
   );
   const label = replay
-    ? `Saved run (${replay.lesson}, exported ${new Date(replay.exportedAt).toLocaleString()})`
-    : `Run ${started}: ${program ?? 'your code'}${scenario ? ` in “${scenario}”` : ', no scenario'}`;
+    ? t('savedRun', { lesson: replay.lesson, date: new Date(replay.exportedAt).toLocaleString(locale) })
+    : t('runLabel', { n: started, program: program ?? t('yourCode'), scenario: scenario ?? 'none' });
   const cursorMs = shown.cursorT === null ? null : shown.cursorT - shown.origin;
   return { measurements, label, runId: replay ? (replay.info?.runId ?? null) : (info?.runId ?? null), hasRun, live: shown.live, cursorMs };
 }

@@ -5,77 +5,107 @@
  * table as each variant's run ends — this lab's figures next to the
  * write-up's, and why they differ.
  */
+import type { ReactNode } from 'react';
+import { useFormatter, useTranslations } from 'next-intl';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { CALENDAR, COMPRESSION, LINK_DELAY, VARIANTS, WRITE_UP, duplicatesPerDay, type ExperimentRow, type ExperimentVariant } from '@/lib/experiment/design';
 import styles from './experiment-panel.module.css';
 import workspace from './workspace.module.css';
 
-/** A latency as people read it: two decimals below 10 ms, one above. */
-export function ms(value: number): string {
-  return `${value < 10 ? value.toFixed(2) : value.toFixed(1)} ms`;
+type Format = ReturnType<typeof useFormatter>;
+
+/** A latency's figure as people read it: two decimals below 10 ms, one above (in the page's language: 3,20 in Norwegian). */
+export function msFigure(value: number, format: Format): string {
+  const digits = value < 10 ? 2 : 1;
+  return format.number(value, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
 }
 
-/** The table's columns; on a narrow screen each cell is labelled with its column instead. */
-const COLUMNS = ['Variant', 'P50 acquire', 'P95 acquire', 'P99 acquire', 'Duplicate executions', 'The write-up'] as const;
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** The table's columns (message keys); on a narrow screen each cell is labelled with its column instead. */
+const COLUMNS = ['variant', 'p50', 'p95', 'p99', 'duplicates', 'writeUp'] as const;
 
 function Duplicates({ row }: { row: ExperimentRow }) {
+  const t = useTranslations('experiment');
+  const format = useFormatter();
   const perDay = duplicatesPerDay(row);
   return (
     <>
-      {perDay === null ? '—' : row.duplicates === 0 ? `0 in ${plural(row.days, 'day')}` : `${perDay.toFixed(2)} a day`}
-      {row.duplicates > 0 && <span className={styles.detail}>{row.duplicates} in {plural(row.days, 'day')}</span>}
+      {perDay === null
+        ? '—'
+        : row.duplicates === 0
+          ? t('zeroIn', { days: row.days })
+          : t('perDay', { value: format.number(perDay, { minimumFractionDigits: 2, maximumFractionDigits: 2 }) })}
+      {row.duplicates > 0 && <span className={styles.detail}>{t('inDays', { n: row.duplicates, days: row.days })}</span>}
       {row.daysRun < row.days && (
         <span className={styles.detail}>
-          the job did not run on {plural(row.days - row.daysRun, 'day')}
-          {row.acquire ? ' (no worker won the lock)' : ''}
+          {t('notRunOn', { days: row.days - row.daysRun })}
+          {row.acquire ? t('noWinner') : ''}
         </span>
       )}
-      {row.status === 'incomplete' && <span className={styles.detail}>incomplete: {row.note}</span>}
+      {/* The note is the run's own account of why it ended early (a client's status or the server's error): not translated yet. */}
+      {row.status === 'incomplete' && <span className={styles.detail}>{t('incomplete', { note: row.note ?? '' })}</span>}
+    </>
+  );
+}
+
+function WriteUp({ kind }: { kind: ExperimentVariant['writeUp'] }) {
+  const t = useTranslations('experiment');
+  const format = useFormatter();
+  if (kind === null) return <span aria-label={t('notMeasured')}>—</span>;
+  if (kind === 'duplicates-without-lock') return <>{t('writeUp.duplicates-without-lock', { n: WRITE_UP.duplicatesPerDayWithoutLock })}</>;
+  return (
+    <>
+      {t('writeUp.redlock', {
+        p50: format.number(WRITE_UP.p50),
+        p95: format.number(WRITE_UP.p95),
+        p99: format.number(WRITE_UP.p99),
+        duplicates: WRITE_UP.duplicatesWithRedlock,
+        days: WRITE_UP.redlockDays,
+      })}
     </>
   );
 }
 
 function Row({ variant, row, playing }: { variant: ExperimentVariant; row: ExperimentRow | undefined; playing: boolean }) {
-  const empty = playing ? 'playing…' : '';
+  const t = useTranslations('experiment');
+  const format = useFormatter();
+  const empty = playing ? t('playingCell') : '';
   const figure = (pick: (r: NonNullable<ExperimentRow['acquire']>) => number) => {
     if (!row) return empty;
-    if (!row.acquire) return <span aria-label="no lock, nothing to acquire">—</span>;
-    return ms(pick(row.acquire));
+    if (!row.acquire) return <span aria-label={t('noLock')}>—</span>;
+    return t('ms', { value: msFigure(pick(row.acquire), format) });
   };
   return (
     <tr role="row" data-variant={variant.id} data-state={row ? 'done' : playing ? 'playing' : 'waiting'}>
       <th scope="row" role="rowheader">
-        {variant.label}
-        <span className={styles.detail}>{variant.description}</span>
-        {row?.acquire && (
-          <span className={styles.detail}>
-            {plural(row.acquire.count, 'acquire attempt')}, {row.refused} refused
-          </span>
-        )}
+        {t(`variants.${variant.id}.label`)}
+        <span className={styles.detail}>{t(`variants.${variant.id}.description`)}</span>
+        {row?.acquire && <span className={styles.detail}>{t('attempts', { n: row.acquire.count, refused: row.refused })}</span>}
       </th>
       {/* Each cell's content in one box: on a narrow screen it sits beside the cell's label. */}
-      <td role="cell" data-label={COLUMNS[1]}>
+      <td role="cell" data-label={t(`columns.${COLUMNS[1]}`)}>
         <div>{figure((a) => a.p50)}</div>
       </td>
-      <td role="cell" data-label={COLUMNS[2]}>
+      <td role="cell" data-label={t(`columns.${COLUMNS[2]}`)}>
         <div>{figure((a) => a.p95)}</div>
       </td>
-      <td role="cell" data-label={COLUMNS[3]}>
+      <td role="cell" data-label={t(`columns.${COLUMNS[3]}`)}>
         <div>{figure((a) => a.p99)}</div>
       </td>
-      <td role="cell" data-label={COLUMNS[4]}>
+      <td role="cell" data-label={t(`columns.${COLUMNS[4]}`)}>
         <div>{row ? <Duplicates row={row} /> : empty}</div>
       </td>
-      <td role="cell" data-label={COLUMNS[5]} className={styles.writeUp}>
-        <div>{variant.writeUp ?? <span aria-label="not measured in the write-up">—</span>}</div>
+      <td role="cell" data-label={t(`columns.${COLUMNS[5]}`)} className={styles.writeUp}>
+        <div>
+          <WriteUp kind={variant.writeUp} />
+        </div>
       </td>
     </tr>
   );
 }
 
 export function ExperimentPanel() {
+  const t = useTranslations('experiment');
+  const format = useFormatter();
   const lab = useLabClient();
   const state = useLabStore((s) => s.experiment);
   const connected = useLabStore((s) => s.connection === 'ready');
@@ -84,6 +114,8 @@ export function ExperimentPanel() {
   const rows = new Map(state.rows.map((r) => [r.variant, r]));
   const playingIndex = VARIANTS.findIndex((v) => v.id === state.playing);
   const cpuWait = Math.max(0, ...state.rows.map((r) => r.cpuWaitMs ?? 0));
+  const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
+  const n = (value: number) => format.number(value);
 
   const start = async () => {
     if (running || !connected) return;
@@ -96,54 +128,57 @@ export function ExperimentPanel() {
     <section className={`${workspace.exercise} ${styles.panel}`} aria-labelledby="experiment-panel-title" data-testid="experiment">
       <div className={workspace.exerciseHead}>
         <h2 id="experiment-panel-title" className={workspace.panelTitle}>
-          Experiment: the write-up&apos;s table
+          {t('title')}
         </h2>
         {running ? (
           <button type="button" className={styles.stopButton} onClick={() => void lab.stopRun()}>
-            Stop the experiment
+            {t('stop')}
           </button>
         ) : (
           <button type="button" className={workspace.checkButton} onClick={() => void start()} aria-disabled={!connected ? true : undefined}>
-            Run the experiment
+            {t('run')}
           </button>
         )}
       </div>
       <p className={workspace.muted}>
-        {CALENDAR.workers} workers run the same cron job at 06:00 every day for {CALENDAR.days} days, against five real nodes whose links hold every message{' '}
-        {LINK_DELAY.delayMs}–{LINK_DELAY.delayMs + LINK_DELAY.jitterMs} ms each way. <strong>The days are compressed:</strong> a day lasts {CALENDAR.dayMs} ms here,{' '}
-        {COMPRESSION.toLocaleString('en-US')} times faster than a real one; the job takes {CALENDAR.jobMs} ms, and the worker that wins the lock keeps it{' '}
-        {CALENDAR.holdMs} ms from its wake-up, then releases it with its token. A worker that finds the lock taken skips the day. Each row is a real run in your lab, one
-        after another (the timeline shows each as it plays).
+        {t.rich('intro', {
+          strong,
+          workers: CALENDAR.workers,
+          days: CALENDAR.days,
+          delayFrom: n(LINK_DELAY.delayMs),
+          delayTo: n(LINK_DELAY.delayMs + LINK_DELAY.jitterMs),
+          dayMs: CALENDAR.dayMs,
+          compression: n(COMPRESSION),
+          jobMs: CALENDAR.jobMs,
+          holdMs: CALENDAR.holdMs,
+        })}
       </p>
       <div aria-live="polite" className={workspace.exerciseStatus}>
         {running && (
           <p className={workspace.exerciseProgress} data-testid="experiment-progress">
             <span className={workspace.spinner} aria-hidden="true" />
-            {playingIndex >= 0 ? `Playing ${VARIANTS[playingIndex]!.label} (${playingIndex + 1} of ${VARIANTS.length})…` : 'Starting…'}
+            {playingIndex >= 0 ? t('playing', { variant: t(`variants.${VARIANTS[playingIndex]!.id}.label`), n: playingIndex + 1, total: VARIANTS.length }) : t('starting')}
           </p>
         )}
-        {running && state.note && <p className={workspace.muted}>{state.note}</p>}
-        {state.phase === 'done' && state.result?.cancelled && <p>Stopped after {plural(state.rows.length, 'variant')}: the rows below are the ones that finished.</p>}
-        {state.phase === 'done' && state.result && !state.result.cancelled && (
-          <p>
-            Done in {state.result.seconds} s (random seed {state.result.seed}).
-          </p>
-        )}
+        {/* The store's only note says the connection dropped and came back (components/lab/experiment-state.ts). */}
+        {running && state.note && <p className={workspace.muted}>{t('connectionNote')}</p>}
+        {state.phase === 'done' && state.result?.cancelled && <p>{t('stopped', { n: state.rows.length })}</p>}
+        {state.phase === 'done' && state.result && !state.result.cancelled && <p>{t('done', { seconds: n(state.result.seconds), seed: state.result.seed })}</p>}
         {state.phase === 'error' && (
           <p className={workspace.exerciseFailed} role="alert">
-            The experiment could not finish: {state.error}
+            {t('failed', { error: state.error ?? '' })}
           </p>
         )}
       </div>
-      <div className={styles.scroll} role="region" aria-label="The experiment's table" tabIndex={0}>
+      <div className={styles.scroll} role="region" aria-label={t('tableRegion')} tabIndex={0}>
         {/* Roles spelled out: on a narrow screen the rows are laid out as cards, and the table must stay a table. */}
         <table className={styles.table} role="table">
-          <caption>Acquire latency and duplicate executions per simulated day: this lab, next to the Arabic production write-up</caption>
+          <caption>{t('caption')}</caption>
           <thead role="rowgroup">
             <tr role="row">
               {COLUMNS.map((column) => (
                 <th key={column} scope="col" role="columnheader">
-                  {column}
+                  {t(`columns.${column}`)}
                 </th>
               ))}
             </tr>
@@ -156,22 +191,25 @@ export function ExperimentPanel() {
         </table>
       </div>
       <details className={styles.why} open={state.rows.length > 0 || undefined}>
-        <summary>Why this lab&apos;s numbers differ from the write-up&apos;s</summary>
+        <summary>{t('why.summary')}</summary>
         <ul>
           <li>
-            <strong>Loopback, not a data centre.</strong> The write-up&apos;s five nodes were Hetzner CCX13 servers in one region, {WRITE_UP.linkMs.min}–
-            {WRITE_UP.linkMs.max} ms apart. Here the nodes, the link proxies and all five workers share one machine with other labs, so a figure moves with how busy it is
-            {cpuWait > 0 ? ` (during these runs the lab's processes waited up to ${Math.round(cpuWait)} ms in one second for a CPU)` : ''}.
+            {t.rich('why.loopback', {
+              strong,
+              min: n(WRITE_UP.linkMs.min),
+              max: n(WRITE_UP.linkMs.max),
+              cpuWait: cpuWait > 0 ? t('why.cpuWait', { ms: Math.round(cpuWait) }) : '',
+            })}
           </li>
+          <li>{t.rich('why.timer', { strong, from: n(LINK_DELAY.delayMs), to: n(LINK_DELAY.delayMs + LINK_DELAY.jitterMs) })}</li>
           <li>
-            <strong>The delay is a timer.</strong> A link proxy holds a message on a timer that counts whole milliseconds, so a {LINK_DELAY.delayMs}–
-            {LINK_DELAY.delayMs + LINK_DELAY.jitterMs} ms hold lasts about 1 ms or more each way: compare the last row, the same lock with no delay.
-          </li>
-          <li>
-            <strong>A compressed day.</strong> {CALENDAR.days} days here take {((CALENDAR.days * CALENDAR.dayMs) / 1000).toFixed(1)} s: no deploys, failovers or long pauses
-            happen in them, so &ldquo;0 in {CALENDAR.days} days&rdquo; is {CALENDAR.days} mornings of one lab, not {WRITE_UP.redlockDays} days of production. The machine&apos;s
-            hiccups are not compressed: a worker held back longer than the lock is kept ({CALENDAR.holdMs} ms) finds it free again and runs the job twice — the late
-            worker the done-record of this lesson&apos;s exercise stops. A P99 above {CALENDAR.holdMs} ms says it can happen.
+            {t.rich('why.compressed', {
+              strong,
+              days: CALENDAR.days,
+              seconds: format.number((CALENDAR.days * CALENDAR.dayMs) / 1000, { minimumFractionDigits: 1, maximumFractionDigits: 1 }),
+              writeUpDays: WRITE_UP.redlockDays,
+              holdMs: CALENDAR.holdMs,
+            })}
           </li>
         </ul>
       </details>

@@ -60,15 +60,15 @@ export type ExperimentLock = 'none' | 'single-node' | 'redlock';
 
 export interface ExperimentVariant {
   id: 'no-lock' | 'single-node' | 'redlock' | 'redlock-loopback';
-  /** The table's row heading. */
+  /** The row's name in the experiment's program and run title (English, like the code); the page names it by `id` in its language. */
   label: string;
-  /** What the row measures, in a sentence. */
+  /** What the row measures, in a sentence (the program's comment; the page words it by `id`). */
   description: string;
   lock: ExperimentLock;
   /** Whether every link is delayed like the write-up's network; false: plain loopback. */
   delayedLinks: boolean;
-  /** What the write-up says for this row, in words, or null when it measured nothing like it. */
-  writeUp: string | null;
+  /** Which of the write-up's figures this row stands beside (the page words it), or null when it measured nothing like it. */
+  writeUp: 'duplicates-without-lock' | 'redlock' | null;
 }
 
 export const VARIANTS: readonly ExperimentVariant[] = [
@@ -78,7 +78,7 @@ export const VARIANTS: readonly ExperimentVariant[] = [
     description: 'every worker runs the job when its cron fires',
     lock: 'none',
     delayedLinks: true,
-    writeUp: `${WRITE_UP.duplicatesPerDayWithoutLock} duplicates a day (before the lock)`,
+    writeUp: 'duplicates-without-lock',
   },
   {
     id: 'single-node',
@@ -94,7 +94,7 @@ export const VARIANTS: readonly ExperimentVariant[] = [
     description: 'a majority of five nodes, the links delayed like the write-up’s network',
     lock: 'redlock',
     delayedLinks: true,
-    writeUp: `P50 ${WRITE_UP.p50} ms · P95 ${WRITE_UP.p95} ms · P99 ${WRITE_UP.p99} ms; ${WRITE_UP.duplicatesWithRedlock} duplicates in ${WRITE_UP.redlockDays} days`,
+    writeUp: 'redlock',
   },
   {
     id: 'redlock-loopback',

@@ -4,13 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { measureRun } from '@/lib/measurements';
 import { RunFigures } from '@/components/measurements/run-figures';
 import { history } from './helpers/history-builder';
+import { withIntl } from './helpers/intl';
 
 describe('RunFigures', () => {
   it('names every figure in text and gives the histogram an accessible name and a table toggle', () => {
     const b = history();
     for (let i = 0; i < 100; i++) b.at(i * 10).attempt(1).at(i * 10 + (i < 98 ? 3.2 : 14.1)).acquired(1).at(i * 10 + 5).released(1);
     const m = measureRun(b.build(), { origin: 0, expectedExecutions: 1 });
-    const html = renderToStaticMarkup(<RunFigures title="This run" about="Run 1: your code, no scenario" m={m} />);
+    const html = renderToStaticMarkup(withIntl(<RunFigures title="This run" about="Run 1: your code, no scenario" m={m} />));
     expect(html).toContain('<dt>P50 acquire</dt><dd data-testid="figure-p50">3.20 ms</dd>');
     expect(html).toContain('<dt>P99 acquire</dt><dd data-testid="figure-p99">14.1 ms</dd>');
     expect(html).toContain('<dt>Duplicates</dt><dd data-testid="figure-duplicates">0</dd>');
@@ -20,7 +21,7 @@ describe('RunFigures', () => {
   });
 
   it('says so when no acquire was answered, and draws no chart', () => {
-    const html = renderToStaticMarkup(<RunFigures title="This run" about="Run 1" m={measureRun([])} />);
+    const html = renderToStaticMarkup(withIntl(<RunFigures title="This run" about="Run 1" m={measureRun([])} />));
     expect(html).toContain('No acquire was answered in this run');
     expect(html).not.toContain('role="img"');
   });

@@ -193,7 +193,7 @@ describe('binSize', () => {
 
 describe('words', () => {
   it('writes latencies to three significant digits', () => {
-    expect([0.4123, 3.214, 14.14, 250.4, 2040].map(formatMs)).toEqual(['0.412 ms', '3.21 ms', '14.1 ms', '250 ms', '2040 ms']);
+    expect([0.4123, 3.214, 14.14, 250.4, 2040].map((v) => formatMs(v))).toEqual(['0.412 ms', '3.21 ms', '14.1 ms', '250 ms', '2040 ms']);
   });
 
   it('compares two runs in one sentence: ratios of percentiles and duplicates side by side', () => {

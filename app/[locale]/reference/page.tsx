@@ -1,7 +1,8 @@
 /**
  * "What your code can use": the learner half of server/sandbox/README.md,
  * rendered at build time. The README stays the one place that says what the
- * sandbox offers, so this page cannot drift from it.
+ * sandbox offers, so this page cannot drift from it; its translations sit
+ * beside it (server/sandbox/reference.<locale>.md) and change with it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,7 +25,9 @@ export async function generateMetadata({ params }: { params: Promise<{ locale: L
 /** Everything from this heading on is for people working on the sandbox itself. */
 const DEVELOPER_PART = '\n## For developers';
 
-function learnerPart(): string {
+/** The learner part in `locale`: the README's own in English, its translation otherwise. */
+function learnerPart(locale: Locale): string {
+  if (locale !== 'en') return fs.readFileSync(path.join(process.cwd(), `server/sandbox/reference.${locale}.md`), 'utf8');
   const readme = fs.readFileSync(path.join(process.cwd(), 'server/sandbox/README.md'), 'utf8');
   const end = readme.indexOf(DEVELOPER_PART);
   if (end < 0) throw new Error(`server/sandbox/README.md: the heading "${DEVELOPER_PART.trim()}" that ends the learner part is missing`);
@@ -41,10 +44,11 @@ const components = {
 };
 
 export default async function ReferencePage({ params }: { params: Promise<{ locale: Locale }> }) {
-  setRequestLocale((await params).locale);
+  const { locale } = await params;
+  setRequestLocale(locale);
   const common = await getTranslations('common');
   // Plain Markdown, not MDX: the text has `<host>` and braces that are prose, not JSX.
-  const { default: Content } = await evaluate(learnerPart(), { ...runtime, format: 'md', remarkPlugins: [remarkGfm], baseUrl: import.meta.url });
+  const { default: Content } = await evaluate(learnerPart(locale), { ...runtime, format: 'md', remarkPlugins: [remarkGfm], baseUrl: import.meta.url });
   return (
     <main id="main" className={styles.page}>
       <nav className={styles.crumbs} aria-label={common('breadcrumb')}>
