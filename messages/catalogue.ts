@@ -8,8 +8,13 @@ import common from './en/common.json';
 import course from './en/course.json';
 import lesson from './en/lesson.json';
 import pages from './en/pages.json';
+import verdict from './en/verdict.json';
+import timeline from './en/timeline.json';
+import cluster from './en/cluster.json';
+import clients from './en/clients.json';
+import lab from './en/lab.json';
 
-export const english = { common, course, lesson, pages };
+export const english = { common, course, lesson, pages, verdict, timeline, cluster, clients, lab };
 
 export type Messages = typeof english;
 export type Namespace = keyof Messages;
