@@ -68,7 +68,7 @@ export function CommandErrors() {
         <li key={error.id} className={styles.error} role="alert">
           <span>
             {/* The command's name and the server's message stay as the catalogue and the server word them (English for now). */}
-            {t.rich('failed', { command: error.command, message: error.message, strong: (chunks) => <strong>{chunks}</strong> })}
+            {t.rich('failed', { command: error.command, message: error.note ? t(`commandNote.${error.note.kind}`, { seconds: error.note.kind === 'noAnswer' ? error.note.seconds : 0 }) : error.message, strong: (chunks) => <strong>{chunks}</strong> })}
           </span>
           <button type="button" className={styles.dismiss} onClick={() => dismiss(error.id)}>
             {t('dismiss')}

@@ -86,7 +86,11 @@ export interface CommandError {
   command: string;
   code: CommandErrorCode;
   message: string;
+  /** When the browser itself says what went wrong (not the server): the page words it (lab.connection.commandNote). */
+  note?: CommandNote;
 }
+
+export type CommandNote = { kind: 'offline' } | { kind: 'noAnswer'; seconds: number };
 
 /** Errors kept on screen at most; older ones drop off. */
 const MAX_ERRORS = 3;

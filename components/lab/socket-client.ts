@@ -19,7 +19,7 @@ import { FAULTS, labelFault, type FaultOp, type FaultReply } from '@/lib/faults/
 import type { FaultRequest } from '@/lib/faults/inputs';
 import type { LabJoinInput, LabResetInput, TopologyInput } from '@/lib/schemas';
 import type { RunRequest } from './run-state';
-import type { CommandErrorCode, LabStore } from './lab-store';
+import type { CommandErrorCode, CommandNote, LabStore } from './lab-store';
 import { applyLabPush, LabConnection, toErrorCode, type Answer, type LabSocket } from './lab-connection';
 
 export type { LabSocket } from './lab-connection';
@@ -292,7 +292,7 @@ export class LabSocketClient {
   ): Promise<CommandResult<CommandValue<E>>> {
     const transport = this.options.transport;
     const online = transport ? true : this.connection.connected;
-    if (!online) return this.failed(label, 'offline', 'Not connected to the lab server.');
+    if (!online) return this.failed(label, 'offline', 'Not connected to the lab server.', { kind: 'offline' });
     this.actions.setPending(label, true);
     const answer = transport
       ? ((await transport.request(event, input, timeoutMs)) as Answer<CommandValue<E>>)
@@ -301,16 +301,16 @@ export class LabSocketClient {
     if (!answer.answered) {
       if (lostAnswerExpected && answer.why === 'timeout') return { ok: false, error: { code: 'timeout', message: 'The answer was lost (the connection dropped?)' } };
       return answer.why === 'offline'
-        ? this.failed(label, 'offline', 'Not connected to the lab server.')
-        : this.failed(label, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`);
+        ? this.failed(label, 'offline', 'Not connected to the lab server.', { kind: 'offline' })
+        : this.failed(label, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`, { kind: 'noAnswer', seconds: Math.round(timeoutMs / 1000) });
     }
     const result = answer.result;
     if (!result.ok) this.actions.reportError({ command: label, code: result.error.code, message: result.error.message });
     return result;
   }
 
-  private failed(label: string, code: CommandErrorCode, message: string): CommandResult<never> {
-    this.actions.reportError({ command: label, code, message });
+  private failed(label: string, code: CommandErrorCode, message: string, note: CommandNote): CommandResult<never> {
+    this.actions.reportError({ command: label, code, message, note });
     return { ok: false, error: { code, message } };
   }
 }
