@@ -16,6 +16,7 @@ import { useShownRun, useShownVerdict } from '@/components/workspace/use-shown-r
 import { DEFAULT_GEOMETRY, LIGHT_THEME, drawTimeline, timelineHeight, xToTime, type CanvasWords, type Geometry, type TimelineTheme } from './draw';
 import { hitTest, type Hit } from './hit-test';
 import { layoutTimeline } from './layout';
+import { layoutWords } from './layout-words';
 import { summarizeLayout } from './summary';
 import styles from './timeline.module.css';
 import { usePanelWidth } from './use-panel-width';
@@ -65,11 +66,12 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const liveEnd = shown.live && now !== null ? Math.max(now, lastT) : lastT;
   const endT = shown.cursorT ?? liveEnd;
 
-  const layout = useMemo(
-    () => layoutTimeline(shown.visible, { clients: shown.clients, endT }),
-    [shown.visible, shown.clients, endT],
-  );
   const t = useTranslations('timeline');
+  const shapeWords = useMemo(() => layoutWords(t), [t]);
+  const layout = useMemo(
+    () => layoutTimeline(shown.visible, { clients: shown.clients, endT, words: shapeWords }),
+    [shown.visible, shown.clients, endT, shapeWords],
+  );
   const format = useFormatter();
   const formatDuration = useFormatDuration();
   const summary = useMemo(() => summarizeLayout(layout, t), [layout, t]);
@@ -198,7 +200,7 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
       }
       return;
     }
-    const hit = hitTest(layout, geometry, view, e.clientX - rect.left, e.clientY - rect.top);
+    const hit = hitTest(layout, geometry, view, e.clientX - rect.left, e.clientY - rect.top, shapeWords.stillGoing());
     setHover(hit ? { ...hit, x: e.clientX - rect.left, y: e.clientY - rect.top } : null);
   };
   const onPointerUp = (e: PointerEvent<HTMLCanvasElement>) => {
