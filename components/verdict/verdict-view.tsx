@@ -11,6 +11,7 @@ import type { RunOutcome } from '@/lib/run';
 import { useFormatDuration } from '@/components/lab/use-duration';
 import { verdictHeadline } from './headline';
 import { failedWords, VALIDITY_ICONS } from './verdict-words';
+import { ForeignWords } from './foreign-words';
 import styles from './verdict.module.css';
 
 export interface VerdictViewProps {
@@ -77,7 +78,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
         <div className={styles.cause} data-testid="root-cause" data-kind={cause.kind}>
           <p>
             <strong>{`${verdict.valid === 'violated' ? t('rootCause') : t('diagnosisLabel')} `}</strong>
-            {cause.message}
+            <ForeignWords>{cause.message}</ForeignWords>
             {cause.occurrences > 1 && <span className={styles.meta}>{` ${t('seen', { n: cause.occurrences })}`}</span>}
           </p>
           {onShow && (
@@ -95,7 +96,9 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
       {headline.facts.length > 0 && (
         <ul className={styles.facts} data-testid="verdict-facts" aria-label={t('factsLabel')}>
           {headline.facts.map((fact) => (
-            <li key={fact}>{fact}</li>
+            <li key={fact}>
+              <ForeignWords>{fact}</ForeignWords>
+            </li>
           ))}
         </ul>
       )}
@@ -103,7 +106,9 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
       {example && (
         <div className={styles.example}>
           <h3 className={styles.subTitle}>{verdict.valid === 'violated' ? t('counterExample') : t('whyNotDecided')}</h3>
-          <p data-testid="counter-example">{example.message}</p>
+          <p data-testid="counter-example">
+            <ForeignWords>{example.message}</ForeignWords>
+          </p>
           <p className={styles.meta}>
             {t(`check.${example.check}`)} · {example.clients.map((c) => t('client', { n: c })).join(t('listSeparator')) || t('noClient')} ·{' '}
             {t('window', { from: formatDuration(example.window.from - timeOrigin), to: formatDuration(example.window.to - timeOrigin) })}
@@ -123,7 +128,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
             {others.map((d, i) => (
               <li key={`${d.kind}-${i}`} data-kind={d.kind}>
                 <p>
-                  {d.message}
+                  <ForeignWords>{d.message}</ForeignWords>
                   {d.occurrences > 1 && <span className={styles.meta}>{` ${t('seen', { n: d.occurrences })}`}</span>}
                 </p>
                 {onShow && (
@@ -143,7 +148,8 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
           {checks.map((c) => (
             <li key={c.check} data-check={c.check} data-valid={c.valid}>
               <strong>{t(`check.${c.check}`)}</strong>
-              {t('checkLine', { word: t(`validity.${c.valid}.word`), summary: c.summary })}
+              {t('checkLine', { word: t(`validity.${c.valid}.word`) })}
+              <ForeignWords>{c.summary}</ForeignWords>
             </li>
           ))}
           {checks.length === 0 && <li>{t('nothingYet')}</li>}
