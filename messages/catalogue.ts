@@ -18,8 +18,13 @@ import editor from './en/editor.json';
 import quiz from './en/quiz.json';
 import progress from './en/progress.json';
 import playground from './en/playground.json';
+import verdict from './en/verdict.json';
+import timeline from './en/timeline.json';
+import cluster from './en/cluster.json';
+import clients from './en/clients.json';
+import lab from './en/lab.json';
 
-export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment };
+export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment, verdict, timeline, cluster, clients, lab };
 
 export type Messages = typeof english;
 export type Namespace = keyof Messages;

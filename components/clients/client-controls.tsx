@@ -4,21 +4,17 @@
  * Client N" (for a chosen length), "Resume Client N", "Crash Client N".
  * These accessible names are how people and tests find them: keep them.
  */
+import { useFormatter, useTranslations } from 'next-intl';
 import { useId, useMemo, useState } from 'react';
+import { labelFault } from '@/lib/faults/catalogue';
 import { ControlButton } from '@/components/cluster/node-controls';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { lowerBoundT } from '@/components/lab/run-state';
-import { CLIENT_STATUS_WORDS, clientStatuses, type ClientStatus } from './client-states';
+import { clientStatuses, type ClientStatus } from './client-states';
 import styles from './clients.module.css';
 
-const PAUSE_LENGTHS: ReadonlyArray<{ ms: number; words: string }> = [
-  { ms: 500, words: '0.5 s' },
-  { ms: 1_000, words: '1 s' },
-  { ms: 2_000, words: '2 s' },
-  { ms: 5_000, words: '5 s' },
-  { ms: 10_000, words: '10 s' },
-  { ms: 0, words: 'until resumed' },
-];
+/** How long a pause lasts, ms; 0 = until resumed. */
+const PAUSE_LENGTHS: readonly number[] = [500, 1_000, 2_000, 5_000, 10_000, 0];
 
 export interface ClientControlsProps {
   defaultClients: number;
@@ -26,7 +22,8 @@ export interface ClientControlsProps {
   idleHint?: string;
 }
 
-export function ClientControls({ defaultClients, idleHint = 'Run your program to pause or crash its clients while it runs.' }: ClientControlsProps) {
+export function ClientControls({ defaultClients, idleHint }: ClientControlsProps) {
+  const t = useTranslations('clients');
   const history = useLabStore((s) => s.history);
   const info = useLabStore((s) => s.run.info);
   const phase = useLabStore((s) => s.run.phase);
@@ -40,9 +37,9 @@ export function ClientControls({ defaultClients, idleHint = 'Run your program to
   return (
     <section aria-labelledby="clients-title" className={styles.clients}>
       <h2 id="clients-title" className={styles.title}>
-        Clients
+        {t('title')}
       </h2>
-      {!active && <p className={styles.hint}>{idleHint}</p>}
+      {!active && <p className={styles.hint}>{idleHint ?? t('idleHint')}</p>}
       <ul className={styles.list}>
         {statuses.map((status, i) => (
           <ClientRow key={i + 1} client={i + 1} status={status} active={active} />
@@ -54,38 +51,53 @@ export function ClientControls({ defaultClients, idleHint = 'Run your program to
 
 function ClientRow({ client, status, active }: { client: number; status: ClientStatus; active: boolean }) {
   const lab = useLabClient();
+  const t = useTranslations('clients');
+  const format = useFormatter();
   const id = useId();
   const [pauseMs, setPauseMs] = useState(2_000);
-  const label = `Client ${client}`;
+  const label = t('client', { n: client });
+  const target = { client };
   const live = active && (status === 'running' || status === 'paused');
   return (
     <li className={styles.row} data-status={status}>
       <span className={styles.name}>{label}</span>
       <span className={styles.status} data-status={status} data-testid={`client-${client}-status`}>
-        {CLIENT_STATUS_WORDS[status]}
+        {t(`status.${status}`)}
       </span>
-      <span className={styles.controls} role="group" aria-label={`${label} faults`}>
+      <span className={styles.controls} role="group" aria-label={t('faultsLabel', { client: label })}>
         <label className="visually-hidden" htmlFor={`${id}-length`}>
-          Pause length for {label}
+          {t('pauseLength', { client: label })}
         </label>
         <select id={`${id}-length`} value={pauseMs} onChange={(e) => setPauseMs(Number(e.target.value))} className={styles.select}>
-          {PAUSE_LENGTHS.map((p) => (
-            <option key={p.ms} value={p.ms}>
-              {p.words}
+          {PAUSE_LENGTHS.map((ms) => (
+            <option key={ms} value={ms}>
+              {ms === 0 ? t('untilResumed') : t('seconds', { n: format.number(ms / 1000) })}
             </option>
           ))}
         </select>
-        <ControlButton name={`Pause ${label}`} variant="danger" enabled={live && status === 'running'} onPress={() => void lab.fault('client-pause', { client, durationMs: pauseMs || undefined })}>
-          Pause
+        <ControlButton
+          name={t('pause.name', { client: label })}
+          pendingKey={labelFault('client-pause', target)}
+          variant="danger"
+          enabled={live && status === 'running'}
+          onPress={() => void lab.fault('client-pause', { client, durationMs: pauseMs || undefined })}
+        >
+          {t('pause.label')}
         </ControlButton>
-        <ControlButton name={`Resume ${label}`} enabled={live && status === 'paused'} onPress={() => void lab.fault('client-resume', { client })}>
-          Resume
+        <ControlButton name={t('resume.name', { client: label })} pendingKey={labelFault('client-resume', target)} enabled={live && status === 'paused'} onPress={() => void lab.fault('client-resume', target)}>
+          {t('resume.label')}
         </ControlButton>
-        <ControlButton name={`Crash ${label}`} variant="danger" enabled={live} onPress={() => void lab.fault('client-crash', { client })}>
-          Crash
+        <ControlButton name={t('crash.name', { client: label })} pendingKey={labelFault('client-crash', target)} variant="danger" enabled={live} onPress={() => void lab.fault('client-crash', target)}>
+          {t('crash.label')}
         </ControlButton>
-        <ControlButton name={`Drop connections of ${label}`} variant="danger" enabled={live} onPress={() => void lab.fault('client-disconnect', { client })}>
-          Drop connections
+        <ControlButton
+          name={t('disconnect.name', { client: label })}
+          pendingKey={labelFault('client-disconnect', target)}
+          variant="danger"
+          enabled={live}
+          onPress={() => void lab.fault('client-disconnect', target)}
+        >
+          {t('disconnect.label')}
         </ControlButton>
       </span>
     </li>

@@ -6,15 +6,6 @@ import type { HistoryEvent } from '@/lib/history';
 
 export type ClientStatus = 'waiting' | 'running' | 'paused' | 'crashed' | 'exited' | 'failed';
 
-export const CLIENT_STATUS_WORDS: Record<ClientStatus, string> = {
-  waiting: 'not started',
-  running: 'running',
-  paused: 'paused',
-  crashed: 'crashed',
-  exited: 'finished',
-  failed: 'stopped by an error',
-};
-
 /** The status of clients 1..clients after the given events (a run's slice of the history). */
 export function clientStatuses(history: readonly HistoryEvent[], clients: number): ClientStatus[] {
   const status: ClientStatus[] = Array.from({ length: clients }, () => 'waiting');

@@ -4,18 +4,22 @@
  * Node n, and cuts or heals that one link ("Cut Client 1 → Node 2"). A
  * delay is set below the grid for one link at a time.
  */
+import { useFormatter, useTranslations } from 'next-intl';
 import { useId, useState, type FormEvent } from 'react';
+import { labelFault } from '@/lib/faults/catalogue';
 import { useShallow } from 'zustand/react/shallow';
 import type { LinkView } from '@/lib/cluster';
 import { ControlButton } from '@/components/cluster/node-controls';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import styles from './clients.module.css';
 
-function linkWords(link: LinkView | undefined): string {
-  if (!link) return 'no link';
-  if (link.cut) return link.cut === 'refuse' ? 'cut (refused)' : 'cut';
-  if (link.delayMs > 0) return `+${link.delayMs} ms`;
-  return 'ok';
+type ClientsT = ReturnType<typeof useTranslations<'clients'>>;
+
+function linkWords(t: ClientsT, link: LinkView | undefined, ms: (n: number) => string): string {
+  if (!link) return t('link.none');
+  if (link.cut) return link.cut === 'refuse' ? t('link.refused') : t('link.cut');
+  if (link.delayMs > 0) return t('link.delayed', { delay: ms(link.delayMs) });
+  return t('link.ok');
 }
 
 export interface LinkGridProps {
@@ -25,6 +29,9 @@ export interface LinkGridProps {
 
 export function LinkGrid({ clients }: LinkGridProps = {}) {
   const lab = useLabClient();
+  const t = useTranslations('clients');
+  const format = useFormatter();
+  const ms = (n: number) => format.number(n, { useGrouping: false });
   const links = useLabStore((s) => s.links);
   const nodeIds = useLabStore(useShallow((s) => s.nodeIds));
   const clientIds = [...new Set(links.map((l) => l.client))].filter((c) => clients === undefined || c <= clients).sort((a, b) => a - b);
@@ -33,21 +40,21 @@ export function LinkGrid({ clients }: LinkGridProps = {}) {
   return (
     <section aria-labelledby="links-title" className={styles.links}>
       <h2 id="links-title" className={styles.title}>
-        Links
+        {t('links.title')}
       </h2>
-      <p className={styles.hint}>Each client reaches each node through its own link. Cut one to make a partition.</p>
+      <p className={styles.hint}>{t('links.hint')}</p>
       {clientIds.length === 0 ? (
-        <p className={styles.hint}>The links appear once your lab is running.</p>
+        <p className={styles.hint}>{t('links.empty')}</p>
       ) : (
         <div className={styles.gridScroll}>
           <table className={styles.grid}>
-            <caption className="visually-hidden">Links from each client to each node</caption>
+            <caption className="visually-hidden">{t('links.caption')}</caption>
             <thead>
               <tr>
                 <td />
                 {nodeIds.map((n) => (
                   <th key={n} scope="col">
-                    Node {n}
+                    {t('node', { n })}
                   </th>
                 ))}
               </tr>
@@ -55,7 +62,7 @@ export function LinkGrid({ clients }: LinkGridProps = {}) {
             <tbody>
               {clientIds.map((c) => (
                 <tr key={c}>
-                  <th scope="row">Client {c}</th>
+                  <th scope="row">{t('client', { n: c })}</th>
                   {nodeIds.map((n) => {
                     const link = byPair.get(`${c}:${n}`);
                     const cut = Boolean(link?.cut);
@@ -63,15 +70,26 @@ export function LinkGrid({ clients }: LinkGridProps = {}) {
                       <td key={n} data-state={cut ? 'cut' : link && link.delayMs > 0 ? 'delayed' : 'ok'}>
                         <span className={styles.linkState}>
                           <span aria-hidden="true">{cut ? '✕ ' : ''}</span>
-                          {linkWords(link)}
+                          {linkWords(t, link, ms)}
                         </span>
                         {cut ? (
-                          <ControlButton name={`Heal Client ${c} → Node ${n}`} enabled={Boolean(link)} onPress={() => void lab.fault('link-heal', { client: c, node: n })}>
-                            Heal
+                          <ControlButton
+                            name={t('heal.name', { client: c, node: n })}
+                            pendingKey={labelFault('link-heal', { client: c, node: n })}
+                            enabled={Boolean(link)}
+                            onPress={() => void lab.fault('link-heal', { client: c, node: n })}
+                          >
+                            {t('heal.label')}
                           </ControlButton>
                         ) : (
-                          <ControlButton name={`Cut Client ${c} → Node ${n}`} variant="danger" enabled={Boolean(link)} onPress={() => void lab.fault('link-cut', { client: c, node: n })}>
-                            Cut
+                          <ControlButton
+                            name={t('cut.name', { client: c, node: n })}
+                            pendingKey={labelFault('link-cut', { client: c, node: n })}
+                            variant="danger"
+                            enabled={Boolean(link)}
+                            onPress={() => void lab.fault('link-cut', { client: c, node: n })}
+                          >
+                            {t('cut.label')}
                           </ControlButton>
                         )}
                       </td>
@@ -90,6 +108,7 @@ export function LinkGrid({ clients }: LinkGridProps = {}) {
 
 function DelayForm({ clients, nodes }: { clients: number[]; nodes: number[] }) {
   const lab = useLabClient();
+  const t = useTranslations('clients');
   const id = useId();
   const [client, setClient] = useState(clients[0] ?? 1);
   const [node, setNode] = useState(nodes[0] ?? 1);
@@ -102,26 +121,26 @@ function DelayForm({ clients, nodes }: { clients: number[]; nodes: number[] }) {
   };
   return (
     <form className={styles.delayForm} onSubmit={submit}>
-      <label htmlFor={`${id}-c`}>Client</label>
+      <label htmlFor={`${id}-c`}>{t('delay.client')}</label>
       <select id={`${id}-c`} value={client} onChange={(e) => setClient(Number(e.target.value))}>
         {clients.map((c) => (
           <option key={c} value={c}>
-            Client {c}
+            {t('client', { n: c })}
           </option>
         ))}
       </select>
-      <label htmlFor={`${id}-n`}>Node</label>
+      <label htmlFor={`${id}-n`}>{t('delay.node')}</label>
       <select id={`${id}-n`} value={node} onChange={(e) => setNode(Number(e.target.value))}>
         {nodes.map((n) => (
           <option key={n} value={n}>
-            Node {n}
+            {t('node', { n })}
           </option>
         ))}
       </select>
-      <label htmlFor={`${id}-d`}>Delay (ms)</label>
+      <label htmlFor={`${id}-d`}>{t('delay.ms')}</label>
       <input id={`${id}-d`} type="number" min={0} max={60_000} step={50} value={delay} onChange={(e) => setDelay(e.target.value)} aria-invalid={!valid || undefined} />
       <button type="submit" className={styles.submit} aria-disabled={valid ? undefined : true}>
-        Delay Client {client} → Node {node}
+        {t('delay.submit', { client, node })}
       </button>
     </form>
   );

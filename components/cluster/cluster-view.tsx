@@ -4,8 +4,9 @@
  * is set, every card shows its node as it was at that moment (state, role,
  * keys and their TTLs), without its fault buttons, which act on the live lab.
  */
+import { useTranslations } from 'next-intl';
 import { useShallow } from 'zustand/react/shallow';
-import { formatDuration } from '@/lib/durations';
+import { useFormatDuration } from '@/components/lab/use-duration';
 import { useLabStore } from '@/components/lab/lab-provider';
 import { NodeCard } from './node-card';
 import { useNodesAtCursor } from './use-nodes-at';
@@ -15,23 +16,25 @@ export function ClusterView() {
   const nodeIds = useLabStore(useShallow((s) => s.nodeIds));
   const setCursor = useLabStore((s) => s.actions.setCursor);
   const past = useNodesAtCursor();
+  const t = useTranslations('cluster');
+  const formatDuration = useFormatDuration();
   return (
     <section aria-labelledby="cluster-title" className={styles.cluster}>
       <h2 id="cluster-title" className={styles.sectionTitle}>
-        Nodes
+        {t('title')}
       </h2>
       {past && nodeIds.length > 0 && (
         <p className={styles.moment} data-testid="nodes-moment">
           <span>
-            As they were at <strong>{formatDuration(past.t - past.origin)}</strong> (time travel): their state and keys then, as far as the history tells.
+            {t.rich('moment', { at: formatDuration(past.t - past.origin), strong: (chunks) => <strong>{chunks}</strong> })}
           </span>{' '}
           <button type="button" className={styles.momentButton} onClick={() => setCursor(null)}>
-            Back to now
+            {t('backToNow')}
           </button>
         </p>
       )}
       {nodeIds.length === 0 ? (
-        <p className={styles.empty}>The nodes appear here once your lab is running.</p>
+        <p className={styles.empty}>{t('empty')}</p>
       ) : (
         <div className={styles.grid}>
           {nodeIds.map((id) => (

@@ -7,12 +7,13 @@
  * re-render Node 1. With a `moment` (the time-travel cursor) it shows the
  * node as it was then, and no fault buttons.
  */
+import { useTranslations } from 'next-intl';
 import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
-import { formatDuration } from '@/lib/durations';
+import { useFormatDuration } from '@/components/lab/use-duration';
 import { NodeControls } from './node-controls';
 import { NodeIntervention } from './node-intervention';
-import { PERSISTENCE_WORDS, roleWords } from './node-words';
+import { persistenceWords, roleWords } from './node-words';
 import { StateIcon } from './state-icon';
 import { LockKeyRow } from './lock-key-row';
 import type { NodeMoment } from './nodes-at';
@@ -36,6 +37,8 @@ export function NodeCard({ nodeId, moment, at }: NodeCardProps) {
   const clock = useLabClock(counting);
   const now = past ? at : clock;
   const readOnly = useLabReadOnly();
+  const t = useTranslations('cluster');
+  const formatDuration = useFormatDuration();
   if (!node) return null;
 
   const titleId = `node-${node.id}-title`;
@@ -43,52 +46,52 @@ export function NodeCard({ nodeId, moment, at }: NodeCardProps) {
     <section className={styles.card} data-state={node.state} data-moment={past || undefined} aria-labelledby={titleId}>
       <header className={styles.cardHeader}>
         <h3 id={titleId} className={styles.cardTitle}>
-          {node.label}
+          {t('node', { n: node.id })}
         </h3>
         <dl className={styles.stateLine}>
-          <dt className="visually-hidden">State</dt>
+          <dt className="visually-hidden">{t('fact.state')}</dt>
           <dd className={styles.state} data-state={node.state} data-testid="node-state">
             <StateIcon state={node.state} className={styles.stateIcon} />
-            {node.state}
+            {t(`state.${node.state}`)}
           </dd>
         </dl>
       </header>
 
       <dl className={styles.facts}>
         <div>
-          <dt>Role</dt>
-          <dd>{roleWords(node)}</dd>
+          <dt>{t('fact.role')}</dt>
+          <dd>{roleWords(t, node)}</dd>
         </div>
         <div>
-          <dt>Port</dt>
+          <dt>{t('fact.port')}</dt>
           <dd>
             <code>{node.port}</code>
           </dd>
         </div>
         <div>
-          <dt>Persistence</dt>
-          <dd>{PERSISTENCE_WORDS[node.persistence]}</dd>
+          <dt>{t('fact.persistence')}</dt>
+          <dd>{persistenceWords(t, node.persistence)}</dd>
         </div>
         {node.clockJumpMs > 0 && (
           <div>
-            <dt>Clock</dt>
-            <dd>jumped {formatDuration(node.clockJumpMs)} ahead (simulated)</dd>
+            <dt>{t('fact.clock')}</dt>
+            <dd>{t('clockJumped', { duration: formatDuration(node.clockJumpMs) })}</dd>
           </div>
         )}
       </dl>
 
       {node.restartDueAt !== null && (
         <p className={styles.restartDue}>
-          Restarts {now === null ? 'soon' : `in ${formatDuration(Math.max(0, node.restartDueAt - now))}`}
+          {now === null ? t('restartsSoon') : t('restartsIn', { duration: formatDuration(Math.max(0, node.restartDueAt - now)) })}
         </p>
       )}
 
       <NodeIntervention intervention={node.intervention} />
 
       <div className={styles.keys}>
-        <h4 className={styles.keysTitle}>Keys</h4>
+        <h4 className={styles.keysTitle}>{t('keys')}</h4>
         {node.keys.length === 0 ? (
-          <p className={styles.empty}>{node.state === 'down' ? 'Unknown while the node is down.' : 'No keys.'}</p>
+          <p className={styles.empty}>{node.state === 'down' ? t('keysUnknown') : t('noKeys')}</p>
         ) : (
           <ul className={styles.keyList}>
             {node.keys.map((lock) => (
@@ -96,7 +99,7 @@ export function NodeCard({ nodeId, moment, at }: NodeCardProps) {
             ))}
           </ul>
         )}
-        {node.keysTruncated && <p className={styles.empty}>More keys exist; only the first ones are shown.</p>}
+        {node.keysTruncated && <p className={styles.empty}>{t('keysTruncated')}</p>}
       </div>
 
       {!readOnly && !past && <NodeControls node={node} />}

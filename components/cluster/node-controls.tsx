@@ -8,22 +8,30 @@
  * the state (a disabled button would drop focus to the page); and it leaves
  * the tab order, so Tab does not stop on twenty buttons that do nothing.
  */
+import { useTranslations } from 'next-intl';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { PERSISTENCE_MODES, type NodeView, type Persistence } from '@/lib/cluster';
+import { labelFault } from '@/lib/faults/catalogue';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
-import { PERSISTENCE_SHORT } from './node-words';
+import { persistenceShort } from './node-words';
 import styles from './cluster.module.css';
 
 export interface ControlButtonProps {
+  /** The accessible name, in the page's language. */
   name: string;
+  /**
+   * What the command is pending under in the store (the fault catalogue's label, `labelFault`),
+   * when it differs from `name`: a translated name must not lose the button's busy state.
+   */
+  pendingKey?: string;
   enabled: boolean;
   onPress: () => void;
   variant?: 'danger' | 'normal';
   children: ReactNode;
 }
 
-export function ControlButton({ name, enabled, onPress, variant = 'normal', children }: ControlButtonProps) {
-  const pending = useLabStore((s) => name in s.pending);
+export function ControlButton({ name, pendingKey, enabled, onPress, variant = 'normal', children }: ControlButtonProps) {
+  const pending = useLabStore((s) => (pendingKey ?? name) in s.pending);
   const usable = enabled && !pending;
   return (
     <button
@@ -45,34 +53,48 @@ export function ControlButton({ name, enabled, onPress, variant = 'normal', chil
 
 export function NodeControls({ node }: { node: NodeView }) {
   const client = useLabClient();
-  const label = node.label;
+  const t = useTranslations('cluster');
+  const label = t('node', { n: node.id });
+  const target = { node: node.id };
   const restartPending = node.restartDueAt !== null;
   const canRestart = node.state === 'down' && !restartPending;
 
   return (
     <div className={styles.controls}>
-      <div className={styles.buttons} role="group" aria-label={`${label} faults`}>
+      <div className={styles.buttons} role="group" aria-label={t('faultsLabel', { node: label })}>
         <ControlButton
-          name={`Kill ${label}`}
+          name={t('kill.name', { node: label })}
+          pendingKey={labelFault('node-kill', target)}
           variant="danger"
           enabled={node.state !== 'down'}
-          onPress={() => void client.fault('node-kill', { node: node.id })}
+          onPress={() => void client.fault('node-kill', target)}
         >
-          Kill
-        </ControlButton>
-        <ControlButton name={`Restart ${label}`} enabled={canRestart} onPress={() => void client.fault('node-restart', { node: node.id })}>
-          Restart
+          {t('kill.label')}
         </ControlButton>
         <ControlButton
-          name={`Pause ${label}`}
+          name={t('restart.name', { node: label })}
+          pendingKey={labelFault('node-restart', target)}
+          enabled={canRestart}
+          onPress={() => void client.fault('node-restart', target)}
+        >
+          {t('restart.label')}
+        </ControlButton>
+        <ControlButton
+          name={t('pause.name', { node: label })}
+          pendingKey={labelFault('node-pause', target)}
           variant="danger"
           enabled={node.state === 'up'}
-          onPress={() => void client.fault('node-pause', { node: node.id })}
+          onPress={() => void client.fault('node-pause', target)}
         >
-          Pause
+          {t('pause.label')}
         </ControlButton>
-        <ControlButton name={`Resume ${label}`} enabled={node.state === 'paused'} onPress={() => void client.fault('node-resume', { node: node.id })}>
-          Resume
+        <ControlButton
+          name={t('resume.name', { node: label })}
+          pendingKey={labelFault('node-resume', target)}
+          enabled={node.state === 'paused'}
+          onPress={() => void client.fault('node-resume', target)}
+        >
+          {t('resume.label')}
         </ControlButton>
       </div>
       <RestartOptions node={node} enabled={canRestart} pending={restartPending} />
@@ -83,6 +105,7 @@ export function NodeControls({ node }: { node: NodeView }) {
 /** Restart with another persistence mode and/or after a delay (redis.io's "delayed restart"). */
 function RestartOptions({ node, enabled, pending }: { node: NodeView; enabled: boolean; pending: boolean }) {
   const client = useLabClient();
+  const t = useTranslations('cluster');
   const id = useId();
   const [persistence, setPersistence] = useState<Persistence>(node.persistence);
   const [delaySeconds, setDelaySeconds] = useState('0');
@@ -97,9 +120,9 @@ function RestartOptions({ node, enabled, pending }: { node: NodeView; enabled: b
 
   return (
     <details className={styles.options}>
-      <summary aria-label={`Restart options for ${node.label}`}>Restart options</summary>
+      <summary aria-label={t('options.name', { node: t('node', { n: node.id }) })}>{t('options.label')}</summary>
       <form className={styles.optionsForm} onSubmit={submit}>
-        <label htmlFor={`${id}-persistence`}>Persistence</label>
+        <label htmlFor={`${id}-persistence`}>{t('fact.persistence')}</label>
         <select
           id={`${id}-persistence`}
           value={persistence}
@@ -107,11 +130,11 @@ function RestartOptions({ node, enabled, pending }: { node: NodeView; enabled: b
         >
           {PERSISTENCE_MODES.map((mode) => (
             <option key={mode} value={mode}>
-              {PERSISTENCE_SHORT[mode]}
+              {persistenceShort(t, mode)}
             </option>
           ))}
         </select>
-        <label htmlFor={`${id}-delay`}>Delay (seconds)</label>
+        <label htmlFor={`${id}-delay`}>{t('options.delay')}</label>
         <input
           id={`${id}-delay`}
           type="number"
@@ -124,11 +147,11 @@ function RestartOptions({ node, enabled, pending }: { node: NodeView; enabled: b
           onChange={(e) => setDelaySeconds(e.target.value)}
         />
         <button type="submit" className={styles.control} aria-disabled={enabled && delayValid ? undefined : true}>
-          Restart with these options
+          {t('options.submit')}
         </button>
         {!enabled && (
           <p className={styles.hint}>
-            {pending ? 'A restart is already on its way.' : 'A node can be restarted once it is down.'}
+            {pending ? t('options.pending') : t('options.whenDown')}
           </p>
         )}
       </form>

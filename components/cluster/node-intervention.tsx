@@ -3,14 +3,17 @@
  * guard: a script it stopped, a restart over the memory budget), told on the
  * node's card so the learner sees why the node answered errors or lost its keys.
  */
+import { useTranslations } from 'next-intl';
 import type { NodeIntervention as Intervention } from '@/lib/cluster';
 import styles from './cluster.module.css';
 
 export function NodeIntervention({ intervention }: { intervention: Intervention | null }) {
+  const t = useTranslations('cluster');
   if (!intervention) return null;
   return (
     <p className={styles.intervention} data-testid="node-intervention" data-cause={intervention.cause}>
-      <strong>The lab stepped in.</strong> {intervention.text}
+      {/* The detail is the server's sentence (English until the server's texts are translated). */}
+      <strong>{t('steppedIn')}</strong> {intervention.text}
     </p>
   );
 }

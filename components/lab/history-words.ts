@@ -3,10 +3,55 @@
  * Only what changes the cluster is told here (nemesis operations and node
  * state changes); the timeline of issue 4 shows the rest.
  */
+import { createTranslator, type useTranslations } from 'next-intl';
 import type { NodeState } from '@/lib/cluster';
-import { formatDuration } from '@/lib/durations';
-import { FAULTS, isRecovery } from '@/lib/faults/catalogue';
+import { formatDuration as englishDuration } from '@/lib/durations';
+import { isRecovery } from '@/lib/faults/catalogue';
 import type { HistoryEvent, NemesisEvent, NemesisOp, NodeStateEvent, Scalar } from '@/lib/history';
+import labWords from '@/messages/en/lab.json';
+
+export type LabT = ReturnType<typeof useTranslations<'lab'>>;
+
+/** The words of a line: the page's translator and duration format (English where none is given: tests, code outside a page). */
+interface Words {
+  t: LabT;
+  duration: (ms: number) => string;
+}
+
+const ENGLISH: Words = {
+  t: createTranslator({ locale: 'en', messages: { lab: labWords }, namespace: 'lab' }) as unknown as LabT,
+  duration: englishDuration,
+};
+
+/** Catalogue keys of the operations (an op's name is not a key a message can use as is). */
+const OP_KEYS = {
+  'node-kill': 'nodeKill',
+  'node-restart': 'nodeRestart',
+  'node-pause': 'nodePause',
+  'node-resume': 'nodeResume',
+  'node-clock-jump': 'nodeClockJump',
+  'link-cut': 'linkCut',
+  'link-heal': 'linkHeal',
+  'link-delay': 'linkDelay',
+  'replication-hold': 'replicationHold',
+  'replication-release': 'replicationRelease',
+  'replication-delay': 'replicationDelay',
+  failover: 'failover',
+  'client-pause': 'clientPause',
+  'client-resume': 'clientResume',
+  'client-crash': 'clientCrash',
+  'client-skew': 'clientSkew',
+  'client-disconnect': 'clientDisconnect',
+} as const satisfies Record<NemesisOp, string>;
+
+/** Who an operation hit, in the page's words where the event says it by number; else the server's words. */
+function targetWords(event: NemesisEvent, { t }: Words): string {
+  const { node, client } = event;
+  if (event.op.startsWith('link-') && node !== undefined && client !== undefined) return t('target.link', { client, node });
+  if (event.op.startsWith('node-') && node !== undefined) return t('target.node', { n: node });
+  if (event.op.startsWith('client-') && client !== undefined) return t('target.client', { n: client });
+  return event.target;
+}
 
 export type HistoryTone = 'fault' | 'recovery' | 'refused' | 'info';
 
@@ -24,43 +69,55 @@ function durationArg(args: Record<string, Scalar>, name: string): number | null 
   return typeof value === 'number' && value > 0 ? value : null;
 }
 
-function fallbackOkWords(event: NemesisEvent): string {
-  const words = FAULTS[event.op];
+function fallbackOkWords(event: NemesisEvent, words: Words): string {
+  const { t, duration } = words;
+  const target = targetWords(event, words);
+  const op = OP_KEYS[event.op];
   const jump = durationArg(event.args, 'jumpMs');
   const delay = durationArg(event.args, 'delayMs');
-  if (event.op === 'node-restart' && delay !== null) return `${event.target} will restart in ${formatDuration(delay)}`;
-  if (event.op === 'node-clock-jump' && jump !== null) return `${event.target} ${words.did} by ${formatDuration(jump)}`;
+  if (event.op === 'node-restart' && delay !== null) return t('history.willRestart', { target, duration: duration(delay) });
+  if (event.op === 'node-clock-jump' && jump !== null) return t('history.didBy', { target, did: t(`op.${op}.did`), duration: duration(jump) });
   if ((event.op === 'link-delay' || event.op === 'replication-delay') && delay !== null) {
-    return `${event.target} ${words.did} by ${formatDuration(delay)}`;
+    return t('history.didBy', { target, did: t(`op.${op}.did`), duration: duration(delay) });
   }
-  if (event.op === 'client-pause' && delay !== null) return `${event.target} ${words.did} for ${formatDuration(delay)}`;
-  return `${event.target} ${words.did}`;
+  if (event.op === 'client-pause' && delay !== null) return t('history.didFor', { target, did: t(`op.${op}.did`), duration: duration(delay) });
+  return t('history.did', { target, did: t(`op.${op}.did`) });
 }
 
-function describeNemesis(event: NemesisEvent): HistoryLine | null {
+function describeNemesis(event: NemesisEvent, words: Words): HistoryLine | null {
   const base = { seq: event.seq, t: event.t };
   // The completion says what happened; the invoke alone adds nothing to a compact list.
   if (event.phase === 'invoke') return null;
   if (event.phase === 'fail') {
-    const why = event.detail ? `: ${event.detail}` : '';
-    return { ...base, text: `Refused to ${FAULTS[event.op].attempt} ${event.target}${why}`, tone: 'refused' };
+    const attempt = words.t(`op.${OP_KEYS[event.op]}.attempt`);
+    const target = targetWords(event, words);
+    // The reason is the server's (English until the server's texts are translated).
+    const text = event.detail ? words.t('history.refusedWhy', { attempt, target, why: event.detail }) : words.t('history.refused', { attempt, target });
+    return { ...base, text, tone: 'refused' };
   }
   // The server words what each operation did ("Node 2 killed with SIGKILL"); ours are the fallback.
-  return { ...base, text: event.detail ?? fallbackOkWords(event), tone: isRecovery(event.op) ? 'recovery' : 'fault' };
+  return { ...base, text: event.detail ?? fallbackOkWords(event, words), tone: isRecovery(event.op) ? 'recovery' : 'fault' };
+}
+
+/** "Node 3 is down: killed (SIGKILL)", "Nodes 1, 2, 3 are up: started" (the reason is the server's). */
+function nodesWords(nodes: readonly number[], state: NodeState, reason: string, { t }: Words): string {
+  const sorted = [...nodes].sort((a, b) => a - b);
+  const who = sorted.length === 1 ? t('target.node', { n: sorted[0] ?? 0 }) : t('history.nodes', { list: sorted.join(t('history.listSeparator')) });
+  const args = { who, count: sorted.length, state: t(`state.${state}`) };
+  return reason ? t('history.nodeStateWhy', { ...args, why: reason }) : t('history.nodeState', args);
 }
 
 /** One line for the event, or null when the compact list leaves it out. */
-export function describeEvent(event: HistoryEvent): HistoryLine | null {
+export function describeEvent(event: HistoryEvent, words: Words = ENGLISH): HistoryLine | null {
   switch (event.type) {
     case 'nemesis':
-      return describeNemesis(event);
+      return describeNemesis(event, words);
     case 'guard':
-      // The lab stepped in on a node the learner's code was harming; the detail is already in a learner's words.
-      return { seq: event.seq, t: event.t, text: `Node ${event.node}: ${event.detail}`, tone: 'info' };
+      // The lab stepped in on a node the learner's code was harming; the detail is already in a learner's words (the server's).
+      return { seq: event.seq, t: event.t, text: words.t('history.guard', { node: words.t('target.node', { n: event.node }), detail: event.detail }), tone: 'info' };
     case 'node': {
       const tone: HistoryTone = event.state === 'up' ? 'recovery' : 'fault';
-      const why = event.reason ? `: ${event.reason}` : '';
-      return { seq: event.seq, t: event.t, text: `Node ${event.node} is ${event.state}${why}`, tone };
+      return { seq: event.seq, t: event.t, text: nodesWords([event.node], event.state, event.reason, words), tone };
     }
     default:
       return null;
@@ -118,10 +175,6 @@ function explainedByNemesis(history: readonly HistoryEvent[], index: number, eve
 /** How far apart two node changes may be and still be told as one line ("Nodes 1, 2 and 3 are up"). */
 const GROUP_WITHIN_MS = 2_000;
 
-function nodeList(nodes: readonly number[]): string {
-  return `Nodes ${[...nodes].sort((a, b) => a - b).join(', ')}`;
-}
-
 /**
  * The newest `limit` lines, newest first. A node's state change caused by
  * a nemesis operation is told once (by the operation); neighbouring nodes
@@ -129,7 +182,8 @@ function nodeList(nodes: readonly number[]): string {
  * lab starting) share one line, each node once: the same node changing again
  * later (another run's fresh lab) is another line.
  */
-export function recentLines(history: readonly HistoryEvent[], limit: number): HistoryLine[] {
+export function recentLines(history: readonly HistoryEvent[], limit: number, t?: LabT, duration?: (ms: number) => string): HistoryLine[] {
+  const words: Words = t && duration ? { t, duration } : ENGLISH;
   const lines: HistoryLine[] = [];
   let group: { line: HistoryLine; state: string; reason: string; nodes: number[] } | null = null;
   for (let i = history.length - 1; i >= 0; i--) {
@@ -145,14 +199,13 @@ export function recentLines(history: readonly HistoryEvent[], limit: number): Hi
         group.line.t - event.t <= GROUP_WITHIN_MS;
       if (group && joins) {
         group.nodes.push(event.node);
-        const why = event.reason ? `: ${event.reason}` : '';
-        group.line.text = `${nodeList(group.nodes)} are ${event.state}${why}`;
+        group.line.text = nodesWords(group.nodes, event.state, event.reason, words);
         group.line.t = event.t;
         continue;
       }
     }
     if (lines.length >= limit) break;
-    const line = describeEvent(event);
+    const line = describeEvent(event, words);
     if (!line) continue;
     lines.push(line);
     group = event.type === 'node' ? { line, state: event.state, reason: event.reason, nodes: [event.node] } : null;

@@ -3,44 +3,34 @@
  * The connection and lab status line, the "lab server is full" and "lab
  * closed" messages with a way forward, and the errors of refused commands.
  */
+import { useTranslations } from 'next-intl';
 import { useShallow } from 'zustand/react/shallow';
 import { useLabClient, useLabStore } from './lab-provider';
 import { ProblemNotice, StatusLine } from '@/components/status/status-line';
 import styles from './lab.module.css';
 
-const STATUS_WORDS = {
-  connecting: 'Connecting to the lab server…',
-  joining: 'Starting your lab…',
-  ready: 'Lab running',
-  reconnecting: 'Reconnecting…',
-  // Two limits say this: the server's cap and this browser's share; the server's own words say which.
-  full: 'No lab for this tab right now',
-  closed: 'Your lab was closed',
-  failed: 'Could not start your lab',
-} as const;
-
 export function LabStatus() {
   const client = useLabClient();
-  const { connection, message, labId, nodeCount } = useLabStore(
+  const t = useTranslations('lab.connection');
+  const { connection, message: serverMessage, note, labId, nodeCount } = useLabStore(
     useShallow((s) => ({
       connection: s.connection,
       message: s.connectionMessage,
+      note: s.connectionNote,
       labId: s.labId,
       nodeCount: s.nodeIds.length,
     })),
   );
 
+  // The browser's own notes in the page's language; the server's words (a reason, a refusal) as they came.
+  const message = note ? t(`note.${note}`, { message: serverMessage ?? '' }) : serverMessage;
   if (connection === 'full' || connection === 'closed' || connection === 'failed') {
     return (
-      <ProblemNotice title={STATUS_WORDS[connection]}>
-        <p>
-          {connection === 'full'
-            ? 'No lab could be started for this tab. A lab is freed about a minute after its last tab closes; try again then.'
-            : message}
-        </p>
-        {connection === 'full' && message && <p className={styles.serverSays}>Server: {message}</p>}
+      <ProblemNotice title={t(`status.${connection}`)}>
+        <p>{connection === 'full' ? t('fullText') : message}</p>
+        {connection === 'full' && message && <p className={styles.serverSays}>{t('server', { message })}</p>}
         <button type="button" className={styles.action} onClick={() => client.join({ fresh: connection === 'closed' })}>
-          {connection === 'closed' ? 'Start a new lab' : 'Try again'}
+          {connection === 'closed' ? t('newLab') : t('tryAgain')}
         </button>
       </ProblemNotice>
     );
@@ -49,15 +39,15 @@ export function LabStatus() {
   const busy = connection !== 'ready';
   return (
     <StatusLine tone={connection === 'ready' ? 'ok' : connection === 'reconnecting' ? 'waiting' : 'idle'} busy={busy} data={{ 'data-connection': connection }}>
-        {connection === 'joining' && message ? message : STATUS_WORDS[connection]}
+        {connection === 'joining' && message ? message : t(`status.${connection}`)}
         {connection === 'ready' && (
           <>
             {' '}
-            · {nodeCount} {nodeCount === 1 ? 'node' : 'nodes'}
+            · {t('nodes', { n: nodeCount })}
             {labId && (
               <>
                 {' '}
-                · lab <code>{labId.slice(0, 8)}</code>
+                · {t('lab')} <code>{labId.slice(0, 8)}</code>
               </>
             )}
           </>
@@ -68,18 +58,20 @@ export function LabStatus() {
 }
 
 export function CommandErrors() {
+  const t = useTranslations('lab.connection');
   const errors = useLabStore((s) => s.errors);
   const dismiss = useLabStore((s) => s.actions.dismissError);
   if (errors.length === 0) return null;
   return (
-    <ul className={styles.errors} aria-label="Errors">
+    <ul className={styles.errors} aria-label={t('errors')}>
       {errors.map((error) => (
         <li key={error.id} className={styles.error} role="alert">
           <span>
-            <strong>{error.command}</strong> failed: {error.message}
+            {/* The command's name and the server's message stay as the catalogue and the server word them (English for now). */}
+            {t.rich('failed', { command: error.command, message: error.note ? t(`commandNote.${error.note.kind}`, { seconds: error.note.kind === 'noAnswer' ? error.note.seconds : 0 }) : error.message, strong: (chunks) => <strong>{chunks}</strong> })}
           </span>
           <button type="button" className={styles.dismiss} onClick={() => dismiss(error.id)}>
-            Dismiss
+            {t('dismiss')}
           </button>
         </li>
       ))}

@@ -86,13 +86,21 @@ export interface CommandError {
   command: string;
   code: CommandErrorCode;
   message: string;
+  /** When the browser itself says what went wrong (not the server): the page words it (lab.connection.commandNote). */
+  note?: CommandNote;
 }
+
+export type CommandNote = { kind: 'offline' } | { kind: 'noAnswer'; seconds: number };
 
 /** Errors kept on screen at most; older ones drop off. */
 const MAX_ERRORS = 3;
 
+/** What the browser itself says of the connection (the page puts it in words: lab-status.tsx). */
+export type ConnectionNote = 'lost' | 'unreachable' | 'refused' | 'reattaching' | 'starting' | 'settingUp' | 'joinTimeout';
+
 export interface LabActions {
-  setConnection(status: ConnectionStatus, message?: string | null): void;
+  /** `message`: the server's own words; `note`: what the browser says of it, a catalogue key the page words (lab.connection.note). */
+  setConnection(status: ConnectionStatus, message?: string | null, note?: ConnectionNote | null): void;
   receiveSnapshot(snapshot: LabSnapshot, localNow: number): void;
   receiveNodes(diff: NodesDiff, localNow: number): void;
   receiveLinks(diff: LinksDiff): void;
@@ -138,6 +146,8 @@ export interface LabState extends LabData {
   connection: ConnectionStatus;
   /** Why the connection is in its state, in words (for `full`, `closed`, `failed`, `reconnecting`). */
   connectionMessage: string | null;
+  /** The browser's own note on the connection, when it has one (a `refused` note comes with the server's message). */
+  connectionNote: ConnectionNote | null;
   errors: CommandError[];
   /** Commands sent and not yet acknowledged, by their button name. */
   pending: Record<string, true>;
@@ -162,6 +172,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     ...initial,
     connection: 'connecting',
     connectionMessage: null,
+    connectionNote: null,
     errors: [],
     pending: {},
     run: emptyRunData(),
@@ -171,7 +182,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     view: emptyViewData(),
     measure: emptyMeasureData(),
     actions: {
-      setConnection: (connection, message = null) => set({ connection, connectionMessage: message }),
+      setConnection: (connection, message = null, note = null) => set({ connection, connectionMessage: message, connectionNote: note }),
       receiveSnapshot: (snapshot, localNow) =>
         set((s) => {
           const lab = reduceSnapshot(s, snapshot, localNow);

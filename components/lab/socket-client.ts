@@ -19,7 +19,7 @@ import { FAULTS, labelFault, type FaultOp, type FaultReply } from '@/lib/faults/
 import type { FaultRequest } from '@/lib/faults/inputs';
 import type { LabJoinInput, LabResetInput, TopologyInput } from '@/lib/schemas';
 import type { RunRequest } from './run-state';
-import type { CommandErrorCode, LabStore } from './lab-store';
+import type { CommandErrorCode, CommandNote, LabStore } from './lab-store';
 import { applyLabPush, LabConnection, toErrorCode, type Answer, type LabSocket } from './lab-connection';
 
 export type { LabSocket } from './lab-connection';
@@ -110,14 +110,14 @@ export class LabSocketClient {
     const store = this.options.store;
     this.connection.start({
       connected: () => this.join(),
-      lost: () => this.actions.setConnection('reconnecting', 'Lost the connection to the lab server; reconnecting…'),
+      lost: () => this.actions.setConnection('reconnecting', null, 'lost'),
       refused: (message, retrying) => {
         if (retrying) {
           const first = store.getState().connection === 'connecting';
-          this.actions.setConnection(first ? 'connecting' : 'reconnecting', 'Cannot reach the lab server; retrying…');
+          this.actions.setConnection(first ? 'connecting' : 'reconnecting', null, 'unreachable');
         } else {
           // Not retried: the server turned the connection down (e.g. a foreign Origin).
-          this.actions.setConnection('failed', `The lab server refused the connection: ${message}`);
+          this.actions.setConnection('failed', message, 'refused');
         }
       },
       push: (labId, push) => {
@@ -153,7 +153,7 @@ export class LabSocketClient {
     const page = this.options.page;
     const newPage = labId !== undefined && page !== undefined && storage?.getItem(LAB_PAGE_STORAGE_KEY) !== page;
     const attempt = ++this.joinAttempt;
-    this.actions.setConnection('joining', labId ? 'Re-attaching to your lab…' : 'Starting your lab…');
+    this.actions.setConnection('joining', null, labId ? 'reattaching' : 'starting');
 
     const input: LabJoinInput = labId ? { labId } : {};
     if (newPage) input.clean = true;
@@ -163,7 +163,7 @@ export class LabSocketClient {
     void this.connection.request('lab:join', input, this.joinTimeoutMs).then((answer) => {
       if (attempt !== this.joinAttempt) return;
       if (!answer.answered) {
-        this.actions.setConnection('failed', 'The lab server did not answer in time while starting your lab.');
+        this.actions.setConnection('failed', null, 'joinTimeout');
         return;
       }
       const result = answer.result;
@@ -173,7 +173,7 @@ export class LabSocketClient {
         this.actions.receiveSnapshot(result.value, this.now());
         if (want?.topology && !sameShape(result.value.topology, want.topology)) {
           // This tab's lab was made for another lesson: swap it for one of the shape this view needs.
-          this.actions.setConnection('joining', 'Setting up the lab for this lesson…');
+          this.actions.setConnection('joining', null, 'settingUp');
           void this.resetLab({ topology: want.topology, ...(want.clients !== undefined ? { clients: want.clients } : {}) }).then((reset) => {
             if (attempt === this.joinAttempt) this.actions.setConnection(reset.ok ? 'ready' : 'failed', reset.ok ? null : reset.error.message);
           });
@@ -292,7 +292,7 @@ export class LabSocketClient {
   ): Promise<CommandResult<CommandValue<E>>> {
     const transport = this.options.transport;
     const online = transport ? true : this.connection.connected;
-    if (!online) return this.failed(label, 'offline', 'Not connected to the lab server.');
+    if (!online) return this.failed(label, 'offline', 'Not connected to the lab server.', { kind: 'offline' });
     this.actions.setPending(label, true);
     const answer = transport
       ? ((await transport.request(event, input, timeoutMs)) as Answer<CommandValue<E>>)
@@ -301,16 +301,16 @@ export class LabSocketClient {
     if (!answer.answered) {
       if (lostAnswerExpected && answer.why === 'timeout') return { ok: false, error: { code: 'timeout', message: 'The answer was lost (the connection dropped?)' } };
       return answer.why === 'offline'
-        ? this.failed(label, 'offline', 'Not connected to the lab server.')
-        : this.failed(label, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`);
+        ? this.failed(label, 'offline', 'Not connected to the lab server.', { kind: 'offline' })
+        : this.failed(label, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`, { kind: 'noAnswer', seconds: Math.round(timeoutMs / 1000) });
     }
     const result = answer.result;
     if (!result.ok) this.actions.reportError({ command: label, code: result.error.code, message: result.error.message });
     return result;
   }
 
-  private failed(label: string, code: CommandErrorCode, message: string): CommandResult<never> {
-    this.actions.reportError({ command: label, code, message });
+  private failed(label: string, code: CommandErrorCode, message: string, note: CommandNote): CommandResult<never> {
+    this.actions.reportError({ command: label, code, message, note });
     return { ok: false, error: { code, message } };
   }
 }

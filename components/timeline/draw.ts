@@ -80,7 +80,29 @@ export interface DrawInput {
   cursorT?: number | null;
   /** The lab-clock time the axis calls 0: the run's start, so the axis reads like the lesson's "at 600 ms". */
   timeOrigin?: number;
+  /** The words drawn on the canvas, in the page's language (English when left out). */
+  words?: CanvasWords;
 }
+
+/** What the canvas writes: lane names, the pause and crash tags, the band's tag, and the axis' numbers. */
+export interface CanvasWords {
+  lane(client: number): string;
+  paused: string;
+  pausedOpen: string;
+  violation: string;
+  crashed: string;
+  /** A decimal figure as the page writes it ("1.5" / "1,5"). */
+  decimal(value: number, fractionDigits: number): string;
+}
+
+export const ENGLISH_CANVAS_WORDS: CanvasWords = {
+  lane: (client) => `Client ${client}`,
+  paused: 'paused',
+  pausedOpen: 'paused…',
+  violation: '✕ violation',
+  crashed: 'crashed',
+  decimal: (value, digits) => value.toFixed(digits),
+};
 
 /** The small part of CanvasRenderingContext2D the drawing uses (so tests can record calls). */
 export type Ctx = Pick<
@@ -129,9 +151,9 @@ export function tickStep(view: TimeWindow, pixels: number): number {
   return 10 * power;
 }
 
-export function formatTick(ms: number, step: number): string {
-  if (step >= 1000) return `${(ms / 1000).toFixed(step >= 10_000 ? 0 : 1)} s`;
-  if (Math.abs(ms) >= 1000) return `${(ms / 1000).toFixed(step >= 100 ? 1 : step >= 10 ? 2 : 3)} s`;
+export function formatTick(ms: number, step: number, decimal: CanvasWords['decimal'] = ENGLISH_CANVAS_WORDS.decimal): string {
+  if (step >= 1000) return `${decimal(ms / 1000, step >= 10_000 ? 0 : 1)} s`;
+  if (Math.abs(ms) >= 1000) return `${decimal(ms / 1000, step >= 100 ? 1 : step >= 10 ? 2 : 3)} s`;
   return `${Math.round(ms)} ms`;
 }
 
@@ -142,6 +164,7 @@ export interface DrawStats {
 
 export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
   const { layout, geometry: g, height, view, theme } = input;
+  const words = input.words ?? ENGLISH_CANVAS_WORDS;
   const stats: DrawStats = { intervalsDrawn: 0, markersDrawn: 0 };
   const right = g.width;
   const x = (t: number) => timeToX(t, view, g);
@@ -163,7 +186,7 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
     if (tx < g.labelWidth) continue;
     ctx.moveTo(tx, g.axisHeight - 4);
     ctx.lineTo(tx, lanesBottom);
-    ctx.fillText(formatTick(t - origin, step), tx, g.axisHeight / 2 - 1);
+    ctx.fillText(formatTick(t - origin, step, words.decimal), tx, g.axisHeight / 2 - 1);
   }
   ctx.strokeStyle = theme.grid;
   ctx.lineWidth = 1;
@@ -180,7 +203,7 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
       ctx.globalAlpha = 1;
     }
     ctx.fillStyle = theme.text;
-    ctx.fillText(lane.label, 6, top + g.laneHeight / 2);
+    ctx.fillText(words.lane(lane.client), 6, top + g.laneHeight / 2);
   });
 
   // Pauses first, under everything: a striped lane background.
@@ -210,7 +233,7 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
       if (it.kind !== 'pause' || it.to < view.from || it.from > view.to) continue;
       const [x1, x2] = clampX(x(it.from), x(it.to), g.labelWidth, right);
       ctx.rect(x1 + 0.5, top + 1.5, Math.max(1, x2 - x1 - 1), g.laneHeight - 3);
-      if (x2 - x1 > 46) ctx.fillText(it.open ? 'paused…' : 'paused', x1 + 4, top + g.laneHeight - 7);
+      if (x2 - x1 > 46) ctx.fillText(it.open ? words.pausedOpen : words.paused, x1 + 4, top + g.laneHeight - 7);
     }
   });
   ctx.stroke();
@@ -303,7 +326,7 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
       const mx = x(m.t);
       if (mx - lastX < 2 && m.kind !== 'crash') continue;
       lastX = mx;
-      drawLaneMarker(ctx, m, mx, top, g, theme);
+      drawLaneMarker(ctx, m, mx, top, g, theme, words.crashed);
       stats.markersDrawn++;
     }
   });
@@ -338,7 +361,7 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
     ctx.lineWidth = 1;
     ctx.fillStyle = theme.bandEdge;
     ctx.textAlign = 'start';
-    ctx.fillText('✕ violation', Math.min(x1 + 3, right - 70), g.axisHeight + g.markerHeight / 2);
+    ctx.fillText(words.violation, Math.min(x1 + 3, right - 70), g.axisHeight + g.markerHeight / 2);
   }
 
   if (input.cursorT != null && input.cursorT >= view.from && input.cursorT <= view.to) {
@@ -358,7 +381,7 @@ function clampX(x1: number, x2: number, min: number, max: number): [number, numb
   return [Math.max(min, x1), Math.min(max, x2)];
 }
 
-function drawLaneMarker(ctx: Ctx, m: LaneMarker, mx: number, top: number, g: Omit<Geometry, 'width'>, theme: TimelineTheme): void {
+function drawLaneMarker(ctx: Ctx, m: LaneMarker, mx: number, top: number, g: Omit<Geometry, 'width'>, theme: TimelineTheme, crashed: string): void {
   const mid = top + g.laneHeight / 2;
   switch (m.kind) {
     case 'crash':
@@ -374,7 +397,7 @@ function drawLaneMarker(ctx: Ctx, m: LaneMarker, mx: number, top: number, g: Omi
       ctx.lineWidth = 1;
       if (m.kind === 'crash') {
         ctx.fillStyle = theme.fault;
-        ctx.fillText('crashed', mx + 7, mid);
+        ctx.fillText(crashed, mx + 7, mid);
       }
       break;
     }

@@ -8,7 +8,8 @@ export interface Hit {
   t: number;
 }
 
-export function hitTest(layout: TimelineLayout, g: Geometry, view: TimeWindow, x: number, y: number): Hit | null {
+/** `stillGoing`: what an interval still open says, in the page's language (" (still going)"). */
+export function hitTest(layout: TimelineLayout, g: Geometry, view: TimeWindow, x: number, y: number, stillGoing = ' (still going)'): Hit | null {
   if (x < g.labelWidth) return null;
   const t = xToTime(x, view, g);
   const slack = ((view.to - view.from) / Math.max(1, g.width - g.labelWidth)) * 4;
@@ -44,7 +45,7 @@ export function hitTest(layout: TimelineLayout, g: Geometry, view: TimeWindow, x
   let at = t;
   for (const it of lane.intervals) {
     if (it.from - slack <= t && t <= it.to + slack && (wanted.includes(it.kind) || it.kind === 'pause')) {
-      labels.push(it.label + (it.open ? ' (still going)' : ''));
+      labels.push(it.label + (it.open ? stillGoing : ''));
       at = it.from;
     }
   }

@@ -10,6 +10,7 @@
  */
 import { isRecovery } from '@/lib/faults/catalogue';
 import type { HistoryEvent, LockVote } from '@/lib/history';
+import { ENGLISH_LAYOUT_WORDS, type LayoutWords } from './layout-words';
 
 export type IntervalKind = 'attempt' | 'hold' | 'section' | 'pause';
 
@@ -88,6 +89,8 @@ export interface LayoutOptions {
   clients?: number;
   /** Close open intervals here (the live "now" or the time-travel cursor); defaults to the last event's time. */
   endT?: number;
+  /** The labels' words (English when left out). */
+  words?: LayoutWords;
 }
 
 
@@ -98,6 +101,8 @@ interface Open {
 
 /** What the layout folds as it walks the history. */
 class LayoutBuilder {
+  constructor(private readonly words: LayoutWords = ENGLISH_LAYOUT_WORDS) {}
+
   readonly lanes = new Map<number, Lane>();
   readonly markers: GlobalMarker[] = [];
   /** Open intervals by kind and key (client:token, client:job:execution, client). */
@@ -112,7 +117,7 @@ class LayoutBuilder {
   lane(client: number): Lane {
     let lane = this.lanes.get(client);
     if (!lane) {
-      lane = { client, label: `Client ${client}`, intervals: [], markers: [] };
+      lane = { client, label: this.words.lane(client), intervals: [], markers: [] };
       this.lanes.set(client, lane);
     }
     return lane;
@@ -172,7 +177,7 @@ class LayoutBuilder {
       case 'job': {
         const key = `section:${e.client}:${e.job}#${e.execution}`;
         if (e.phase === 'enter') {
-          this.start(key, e.client, { kind: 'section', from: e.t, seqFrom: e.seq, label: `inside job '${e.job}' (execution ${e.execution})` });
+          this.start(key, e.client, { kind: 'section', from: e.t, seqFrom: e.seq, label: this.words.section(e.job, e.execution) });
         } else {
           this.close(key, e.t, e.seq, 'exited');
         }
@@ -187,7 +192,7 @@ class LayoutBuilder {
           e.accepted ? 'write-accepted' : 'write-rejected',
           e.t,
           e.seq,
-          `${e.accepted ? 'wrote' : 'write rejected:'} ${e.key}${e.token === null ? ' (no token)' : ` with token ${e.token}`}${e.accepted ? '' : e.reason ? ` (${e.reason})` : ''}`,
+          this.words.write(e.accepted, e.key, e.token, e.reason),
         );
         break;
       case 'redis':
@@ -195,9 +200,9 @@ class LayoutBuilder {
         break;
       case 'nemesis':
         if (e.phase === 'ok') {
-          this.markers.push({ kind: 'nemesis', t: e.t, seq: e.seq, label: e.detail ?? `${e.op} ${e.target}`, tone: isRecovery(e.op) ? 'recovery' : 'fault' });
+          this.markers.push({ kind: 'nemesis', t: e.t, seq: e.seq, label: e.detail ?? this.words.nemesis(e.op, e.target), tone: isRecovery(e.op) ? 'recovery' : 'fault' });
         } else if (e.phase === 'fail') {
-          this.markers.push({ kind: 'nemesis-refused', t: e.t, seq: e.seq, label: `refused: ${e.op} ${e.target}${e.detail ? ` (${e.detail})` : ''}`, tone: 'info' });
+          this.markers.push({ kind: 'nemesis-refused', t: e.t, seq: e.seq, label: this.words.refused(e.op, e.target, e.detail), tone: 'info' });
         }
         break;
       case 'node':
@@ -205,16 +210,16 @@ class LayoutBuilder {
           kind: 'node',
           t: e.t,
           seq: e.seq,
-          label: `Node ${e.node} ${e.state}${e.reason ? ` (${e.reason})` : ''}`,
+          label: this.words.node(e.node, e.state, e.reason),
           tone: e.state === 'up' ? 'recovery' : 'fault',
         });
         break;
       case 'guard':
         // The lab stopped a script or restarted a node: a lab-wide mark like a node's own change.
-        this.markers.push({ kind: 'node', t: e.t, seq: e.seq, label: `Node ${e.node}: ${e.detail}`, tone: 'info' });
+        this.markers.push({ kind: 'node', t: e.t, seq: e.seq, label: this.words.guard(e.node, e.detail), tone: 'info' });
         break;
       case 'scenario':
-        this.markers.push({ kind: 'scenario', t: e.t, seq: e.seq, label: `scenario: ${e.detail || e.step}`, tone: 'info' });
+        this.markers.push({ kind: 'scenario', t: e.t, seq: e.seq, label: this.words.scenario(e.detail || e.step), tone: 'info' });
         break;
       case 'console':
         // Client 0 is the lab itself speaking (a limit, a run ended early): no client's lane.
@@ -235,7 +240,7 @@ class LayoutBuilder {
           kind: 'attempt',
           from: e.t,
           seqFrom: e.seq,
-          label: `acquiring ${what}${e.attempt && e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`,
+          label: this.words.acquiring(what, e.attempt),
         });
         break;
       case 'acquired':
@@ -244,17 +249,17 @@ class LayoutBuilder {
         const votes = e.votes ?? [];
         const attempt = this.close(attemptKey, e.t, e.seq, e.event) ??
           // An acquired without an attempt (a lesson's own helper): a zero-length attempt still shows the votes.
-          this.closeNew(attemptKey, e.client, e.t, e.seq, e.event, `acquiring ${what}`);
+          this.closeNew(attemptKey, e.client, e.t, e.seq, e.event, this.words.acquiring(what, undefined));
         attempt.votes = votes;
         if (e.quorum !== undefined) attempt.quorum = e.quorum;
-        const tally = votes.length > 0 ? ` (${votes.filter((v) => v.ok).length} of ${votes.length} votes${e.quorum ? `, quorum ${e.quorum}` : ''})` : '';
-        attempt.label = `${ok ? 'acquired' : 'failed to acquire'} ${what}${tally}`;
+        const tally = votes.length > 0 ? { granted: votes.filter((v) => v.ok).length, total: votes.length, quorum: e.quorum } : null;
+        attempt.label = this.words.attempted(ok, what, tally);
         if (ok) {
           const hold = this.start(holdKey, e.client, {
             kind: 'hold',
             from: e.t,
             seqFrom: e.seq,
-            label: `holding ${what}`,
+            label: this.words.holding(what),
             resources: e.resources,
           });
           hold.validUntil = e.validityMs !== undefined ? e.t + e.validityMs : e.ttlMs !== undefined ? e.t + e.ttlMs : null;
@@ -265,19 +270,19 @@ class LayoutBuilder {
         const hold = this.get(holdKey);
         if (hold && e.validityMs !== undefined) hold.validUntil = e.t + e.validityMs;
         else if (hold && e.ttlMs !== undefined) hold.validUntil = e.t + e.ttlMs;
-        this.marker(e.client, 'extended', e.t, e.seq, `extended ${what}${e.ttlMs ? ` by ${e.ttlMs} ms` : ''}`);
+        this.marker(e.client, 'extended', e.t, e.seq, this.words.extended(what, e.ttlMs));
         break;
       }
       case 'extend-failed':
-        this.marker(e.client, 'extend-failed', e.t, e.seq, `could not extend ${what}${e.detail ? `: ${e.detail}` : ''}`);
+        this.marker(e.client, 'extend-failed', e.t, e.seq, this.words.extendFailed(what, e.detail));
         break;
       case 'released':
         this.close(holdKey, e.t, e.seq, 'released');
-        this.marker(e.client, 'released', e.t, e.seq, `released ${what}`);
+        this.marker(e.client, 'released', e.t, e.seq, this.words.released(what));
         break;
       case 'release-failed':
         this.close(holdKey, e.t, e.seq, 'release failed');
-        this.marker(e.client, 'release-failed', e.t, e.seq, `release of ${what} failed${e.detail ? `: ${e.detail}` : ''}`);
+        this.marker(e.client, 'release-failed', e.t, e.seq, this.words.releaseFailed(what, e.detail));
         break;
     }
   }
@@ -291,28 +296,28 @@ class LayoutBuilder {
     const pauseKey = `pause:${e.client}:`;
     switch (e.event) {
       case 'start':
-        this.marker(e.client, 'start', e.t, e.seq, 'started');
+        this.marker(e.client, 'start', e.t, e.seq, this.words.started());
         break;
       case 'pause':
         this.start(pauseKey, e.client, {
           kind: 'pause',
           from: e.t,
           seqFrom: e.seq,
-          label: `paused${e.durationMs ? ` for ${e.durationMs} ms` : ''}`,
+          label: this.words.paused(e.durationMs),
         });
         break;
       case 'resume':
         this.close(pauseKey, e.t, e.seq, 'resumed');
         break;
       case 'skew':
-        this.marker(e.client, 'skew', e.t, e.seq, `clock skewed${e.durationMs !== undefined ? ` by ${e.durationMs} ms` : ''}`);
+        this.marker(e.client, 'skew', e.t, e.seq, this.words.skewed(e.durationMs));
         break;
       case 'crash':
       case 'exit':
       case 'error': {
         const word = e.event === 'crash' ? 'crashed' : e.event === 'exit' ? 'exited' : 'failed';
         this.closeClient(e.client, e.t, e.seq, word);
-        this.marker(e.client, e.event, e.t, e.seq, `${word}${e.detail ? `: ${e.detail}` : ''}`);
+        this.marker(e.client, e.event, e.t, e.seq, this.words.ended(e.event, e.detail));
         break;
       }
     }
@@ -344,7 +349,7 @@ class LayoutBuilder {
           kind: 'hold',
           from: e.t,
           seqFrom: e.seq,
-          label: `holding ${set.key} (SET NX on Node ${e.node})`,
+          label: this.words.holdingRaw(set.key, e.node),
           resources: [set.key],
         });
         hold.validUntil = set.ttlMs === null ? null : e.t + set.ttlMs;
@@ -356,7 +361,7 @@ class LayoutBuilder {
       this.rawReleases.delete(e.opId);
       if (e.phase === 'ok') {
         this.close(`hold:${e.client}:raw:${released}`, e.t, e.seq, 'released');
-        this.marker(e.client, 'released', e.t, e.seq, `released ${released} (${e.command.toUpperCase()})`);
+        this.marker(e.client, 'released', e.t, e.seq, this.words.releasedRaw(released, e.command.toUpperCase()));
       }
     }
   }
@@ -376,7 +381,7 @@ function rawTtl(flags: string[]): number | null {
 }
 
 export function layoutTimeline(history: readonly HistoryEvent[], options: LayoutOptions = {}): TimelineLayout {
-  const builder = new LayoutBuilder();
+  const builder = new LayoutBuilder(options.words);
   for (let c = 1; c <= (options.clients ?? 0); c++) builder.lane(c);
   for (const event of history) builder.observe(event);
   const first = history[0];

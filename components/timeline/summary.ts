@@ -2,7 +2,14 @@
  * The timeline in words: per lane counts and the lab events, for the text
  * alternative of the canvas (screen readers, and anyone who prefers a table).
  */
+import { createTranslator, type useTranslations } from 'next-intl';
+import timelineWords from '@/messages/en/timeline.json';
 import type { GlobalMarker, Lane, TimelineLayout } from './layout';
+
+export type TimelineT = ReturnType<typeof useTranslations<'timeline'>>;
+
+/** The English words, where no page's translator is given (tests, and code that runs outside a page). */
+const ENGLISH: TimelineT = createTranslator({ locale: 'en', messages: { timeline: timelineWords }, namespace: 'timeline' }) as unknown as TimelineT;
 
 export interface LaneSummary {
   client: number;
@@ -18,9 +25,7 @@ export interface LaneSummary {
   words: string;
 }
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-export function summarizeLane(lane: Lane): LaneSummary {
+export function summarizeLane(lane: Lane, t: TimelineT = ENGLISH): LaneSummary {
   let sections = 0;
   let holds = 0;
   let failedAcquires = 0;
@@ -35,17 +40,17 @@ export function summarizeLane(lane: Lane): LaneSummary {
     else if (it.kind === 'pause') pauses++;
   }
   const crashed = lane.markers.some((m) => m.kind === 'crash');
-  const parts = [plural(sections, 'critical section'), plural(holds, 'lock hold')];
-  if (failedAcquires > 0) parts.push(plural(failedAcquires, 'failed acquire'));
-  if (pauses > 0) parts.push(pauses === 1 ? 'paused once' : `paused ${pauses} times`);
-  if (heldPastValidity > 0) parts.push(`${plural(heldPastValidity, 'hold')} kept past validity`);
-  if (crashed) parts.push('crashed');
-  return { client: lane.client, label: lane.label, sections, holds, failedAcquires, pauses, heldPastValidity, crashed, words: parts.join(', ') };
+  const parts = [t('laneWords.sections', { n: sections }), t('laneWords.holds', { n: holds })];
+  if (failedAcquires > 0) parts.push(t('laneWords.failedAcquires', { n: failedAcquires }));
+  if (pauses > 0) parts.push(t('laneWords.pauses', { n: pauses }));
+  if (heldPastValidity > 0) parts.push(t('laneWords.pastValidity', { n: heldPastValidity }));
+  if (crashed) parts.push(t('laneWords.crashed'));
+  return { client: lane.client, label: t('client', { n: lane.client }), sections, holds, failedAcquires, pauses, heldPastValidity, crashed, words: parts.join(t('listSeparator')) };
 }
 
-export function summarizeLayout(layout: TimelineLayout): { lanes: LaneSummary[]; labEvents: GlobalMarker[] } {
+export function summarizeLayout(layout: TimelineLayout, t: TimelineT = ENGLISH): { lanes: LaneSummary[]; labEvents: GlobalMarker[] } {
   return {
-    lanes: layout.lanes.map(summarizeLane),
+    lanes: layout.lanes.map((lane) => summarizeLane(lane, t)),
     labEvents: layout.markers.filter((m) => m.kind !== 'nemesis-refused'),
   };
 }

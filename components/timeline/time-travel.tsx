@@ -4,8 +4,9 @@
  * back at ¼×–4×; export the run as a file and open one again, even with no
  * lab on the server (it is re-checked here: the checker is pure).
  */
+import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
-import { formatDuration } from '@/lib/durations';
+import { useFormatDuration } from '@/components/lab/use-duration';
 import { useLabStore, useLabStoreApi } from '@/components/lab/lab-provider';
 import { PLAYBACK_SPEEDS, hasExportableRun, upperBoundT } from '@/components/lab/run-state';
 import { parseRunFile, recheck, recordRun, runFileName } from '@/components/workspace/run-file';
@@ -24,6 +25,9 @@ export interface TimeTravelProps {
 
 export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps) {
   const shown = useShownRun(defaultClients);
+  const t = useTranslations('timeline.travel');
+  const locale = useLocale();
+  const formatDuration = useFormatDuration();
   const store = useLabStoreApi();
   const actions = useLabStore((s) => s.actions);
   const playing = useLabStore((s) => s.view.playing);
@@ -112,16 +116,16 @@ export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps
   const hasRun = useLabStore((s) => hasExportableRun(s.run));
 
   return (
-    <section className={styles.bar} aria-label="Time travel">
+    <section className={styles.bar} aria-label={t('label')}>
       {replay && (
         <p className={styles.replay} role="status">
-          Showing a saved run ({replay.lesson}, {new Date(replay.exportedAt).toLocaleString()}, {replay.history.length} events).{' '}
+          {t('savedRun', { lesson: replay.lesson, when: new Date(replay.exportedAt).toLocaleString(locale), events: replay.history.length })}{' '}
           <button type="button" onClick={() => actions.openReplay(null, null)}>
-            Back to the live lab
+            {t('backToLive')}
           </button>
           {onLoadCode && replay.code && (
             <button type="button" onClick={() => onLoadCode(replay.code)}>
-              Put its code in the editor
+              {t('loadCode')}
             </button>
           )}
         </p>
@@ -129,45 +133,46 @@ export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps
       <div className={styles.row}>
         {cursor === null ? (
           <button type="button" onClick={() => actions.setCursor(t1)} disabled={empty}>
-            {shown.live ? 'Pause live view' : 'Freeze view'}
+            {shown.live ? t('pauseLive') : t('freeze')}
           </button>
         ) : (
           <button type="button" onClick={() => actions.setCursor(null)}>
-            {shown.live ? 'Go live' : 'Show all'}
+            {shown.live ? t('goLive') : t('showAll')}
           </button>
         )}
-        <button type="button" onClick={() => step(-1)} disabled={empty} aria-label="Step back one event">
-          ◀ Step
+        <button type="button" onClick={() => step(-1)} disabled={empty} aria-label={t('stepBackLabel')}>
+          {t('stepBack')}
         </button>
         <input
           type="range"
+          dir="ltr"
           className={styles.scrub}
           min={Math.floor(t0)}
           max={Math.ceil(Math.max(t1, t0 + 1))}
           step={1}
           value={Math.round(at)}
           disabled={empty}
-          aria-label="Scrub through the run"
-          aria-valuetext={`${formatDuration(at - shown.origin)}, event ${shownCount} of ${all.length}`}
+          aria-label={t('scrub')}
+          aria-valuetext={t('scrubValue', { at: formatDuration(at - shown.origin), n: shownCount, total: all.length })}
           onChange={(e) => {
             actions.setPlaying(false);
             actions.setCursor(Number(e.target.value));
           }}
         />
-        <button type="button" onClick={() => step(1)} disabled={empty} aria-label="Step forward one event">
-          Step ▶
+        <button type="button" onClick={() => step(1)} disabled={empty} aria-label={t('stepForwardLabel')}>
+          {t('stepForward')}
         </button>
         {playing ? (
           <button type="button" onClick={() => actions.setPlaying(false)}>
-            Pause playback
+            {t('pausePlayback')}
           </button>
         ) : (
           <button type="button" onClick={play} disabled={empty || shown.live}>
-            Play
+            {t('play')}
           </button>
         )}
         <label htmlFor={`${id}-speed`} className="visually-hidden">
-          Playback speed
+          {t('speed')}
         </label>
         <select id={`${id}-speed`} value={speed} onChange={(e) => actions.setSpeed(Number(e.target.value))}>
           {PLAYBACK_SPEEDS.map((s) => (
@@ -177,16 +182,16 @@ export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps
           ))}
         </select>
         <span className={styles.readout} data-testid="time-readout" aria-live="off">
-          {cursor === null ? (shown.live ? 'live' : 'all') : formatDuration(cursor - shown.origin)} · {shownCount} of {all.length} events
+          {t('readout', { at: cursor === null ? (shown.live ? t('live') : t('all')) : formatDuration(cursor - shown.origin), n: shownCount, total: all.length })}
         </span>
         <span className={styles.files}>
           <button type="button" onClick={exportRun} disabled={!hasRun && !replay}>
-            Export run
+            {t('export')}
           </button>
           <button type="button" onClick={() => fileInput.current?.click()}>
-            Open a run
+            {t('open')}
           </button>
-          <input ref={fileInput} type="file" accept="application/json,.json" className="visually-hidden" tabIndex={-1} aria-label="Run file" onChange={(e) => void openFile(e)} />
+          <input ref={fileInput} type="file" accept="application/json,.json" className="visually-hidden" tabIndex={-1}  aria-label={t('runFile')} onChange={(e) => void openFile(e)} />
         </span>
       </div>
       {fileError && (

@@ -4,6 +4,7 @@
  * several nodes' votes (Redlock) — who voted for whom, node by node. Which one
  * is the store's (the view's `timelineMode`); both follow the time-travel cursor.
  */
+import { useTranslations } from 'next-intl';
 import { useMemo } from 'react';
 import { isMultiNodeLock } from '@/lib/votes';
 import { useLabStore } from '@/components/lab/lab-provider';
@@ -18,17 +19,18 @@ export function TimelineArea({ defaultClients }: { defaultClients: number }) {
   const setMode = useLabStore((s) => s.actions.setTimelineMode);
   const voted = useMemo(() => isMultiNodeLock(shown.all), [shown.all]);
   const votes = voted && mode === 'votes';
+  const t = useTranslations('timeline.mode');
 
   return (
     <>
       {voted && (
-        <div className={styles.modeBar} role="group" aria-label="Timeline view">
-          <span>Show:</span>
+        <div className={styles.modeBar} role="group" aria-label={t('label')}>
+          <span>{t('show')}</span>
           <button type="button" aria-pressed={!votes} onClick={() => setMode('clients')}>
-            Clients
+            {t('clients')}
           </button>
           <button type="button" aria-pressed={votes} onClick={() => setMode('votes')}>
-            Votes per node
+            {t('votes')}
           </button>
         </div>
       )}

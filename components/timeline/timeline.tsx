@@ -6,15 +6,17 @@
  * dragging or with the arrow keys, click to put the time-travel cursor.
  * Below it, the same timeline as text.
  */
+import { useFormatter, useTranslations } from 'next-intl';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { TimeWindow } from '@/lib/checker';
-import { formatDuration } from '@/lib/durations';
+import { useFormatDuration } from '@/components/lab/use-duration';
 import { useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
 import { useShownRun, useShownVerdict } from '@/components/workspace/use-shown-run';
-import { DEFAULT_GEOMETRY, LIGHT_THEME, drawTimeline, timelineHeight, xToTime, type Geometry, type TimelineTheme } from './draw';
+import { DEFAULT_GEOMETRY, LIGHT_THEME, drawTimeline, timelineHeight, xToTime, type CanvasWords, type Geometry, type TimelineTheme } from './draw';
 import { hitTest, type Hit } from './hit-test';
 import { layoutTimeline } from './layout';
+import { layoutWords } from './layout-words';
 import { summarizeLayout } from './summary';
 import styles from './timeline.module.css';
 import { usePanelWidth } from './use-panel-width';
@@ -64,11 +66,26 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const liveEnd = shown.live && now !== null ? Math.max(now, lastT) : lastT;
   const endT = shown.cursorT ?? liveEnd;
 
+  const t = useTranslations('timeline');
+  const shapeWords = useMemo(() => layoutWords(t), [t]);
   const layout = useMemo(
-    () => layoutTimeline(shown.visible, { clients: shown.clients, endT }),
-    [shown.visible, shown.clients, endT],
+    () => layoutTimeline(shown.visible, { clients: shown.clients, endT, words: shapeWords }),
+    [shown.visible, shown.clients, endT, shapeWords],
   );
-  const summary = useMemo(() => summarizeLayout(layout), [layout]);
+  const format = useFormatter();
+  const formatDuration = useFormatDuration();
+  const summary = useMemo(() => summarizeLayout(layout, t), [layout, t]);
+  const words = useMemo<CanvasWords>(
+    () => ({
+      lane: (client) => t('client', { n: client }),
+      paused: t('canvas.paused'),
+      pausedOpen: t('canvas.pausedOpen'),
+      violation: t('canvas.violation'),
+      crashed: t('canvas.crashed'),
+      decimal: (value, digits) => format.number(value, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }),
+    }),
+    [t, format],
+  );
 
   /** The whole run: the frame the view fits to (the cursor moves inside it). */
   const extent: TimeWindow = useMemo(
@@ -112,10 +129,10 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
       const ctx = el.getContext('2d');
       if (!ctx) return;
       ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      drawTimeline(ctx, { layout, geometry, height, view, theme, band, bandHighlighted: highlighted, cursorT: shown.cursorT, timeOrigin: shown.origin });
+      drawTimeline(ctx, { layout, geometry, height, view, theme, band, bandHighlighted: highlighted, cursorT: shown.cursorT, timeOrigin: shown.origin, words });
     });
     return () => cancelAnimationFrame(frame);
-  }, [layout, geometry, height, view, theme, band, highlighted, shown.cursorT, shown.origin, width]);
+  }, [layout, geometry, height, view, theme, band, highlighted, shown.cursorT, shown.origin, width, words]);
 
   // "Show on timeline": zoom to the band with some context, scroll to it, highlight it.
   useEffect(() => {
@@ -183,7 +200,7 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
       }
       return;
     }
-    const hit = hitTest(layout, geometry, view, e.clientX - rect.left, e.clientY - rect.top);
+    const hit = hitTest(layout, geometry, view, e.clientX - rect.left, e.clientY - rect.top, shapeWords.stillGoing());
     setHover(hit ? { ...hit, x: e.clientX - rect.left, y: e.clientY - rect.top } : null);
   };
   const onPointerUp = (e: PointerEvent<HTMLCanvasElement>) => {
@@ -214,32 +231,36 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const sections = summary.lanes.reduce((n, l) => n + l.sections, 0);
   /** Times in words count from the run's start, like the axis. */
   const at = (t: number) => formatDuration(t - shown.origin);
-  const ariaLabel =
-    `Timeline of ${layout.lanes.length} clients from ${at(view.from)} to ${at(view.to)}: ` +
-    `${sections} critical sections, ${summary.labEvents.length} lab events` +
-    (band ? `, a violation between ${at(band.from)} and ${at(band.to)}` : '') +
-    '. Arrow keys pan, plus and minus zoom, 0 fits the whole run. The same timeline as text follows.';
+  const ariaLabel = t('canvasLabel', {
+    clients: layout.lanes.length,
+    from: at(view.from),
+    to: at(view.to),
+    sections,
+    events: summary.labEvents.length,
+    band: band ? t('canvasLabelBand', { from: at(band.from), to: at(band.to) }) : '',
+  });
 
   return (
     <section className={styles.timeline} aria-labelledby="timeline-title" data-testid="timeline" data-events={layout.events} data-lanes={layout.lanes.length} data-highlighted={highlighted || undefined}>
       <header className={styles.header}>
         <h2 id="timeline-title" className={styles.title}>
-          Timeline
+          {t('title')}
         </h2>
         <Legend />
-        <div className={styles.zoom} role="group" aria-label="Timeline zoom">
+        <div className={styles.zoom} role="group" aria-label={t('zoom.label')}>
           <button type="button" onClick={() => zoomBy(0.5)}>
-            Zoom in
+            {t('zoom.in')}
           </button>
           <button type="button" onClick={() => zoomBy(2)}>
-            Zoom out
+            {t('zoom.out')}
           </button>
           <button type="button" onClick={() => setZoom(null)} aria-pressed={zoom === null}>
-            Fit
+            {t('zoom.fit')}
           </button>
         </div>
       </header>
-      <div ref={wrapper} className={styles.canvasWrap}>
+      {/* Time runs left to right in every language: the canvas, its tooltip and its drag are not mirrored. */}
+      <div ref={wrapper} className={styles.canvasWrap} dir="ltr">
         <canvas
           ref={canvas}
           className={styles.canvas}
@@ -254,24 +275,24 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
           onKeyDown={onKeyDown}
         />
         {hover && (
-          <div className={styles.tooltip} style={{ insetInlineStart: Math.min(hover.x + 12, width - 260), insetBlockStart: hover.y + 14 }} role="tooltip">
+          <div className={styles.tooltip} style={{ insetInlineStart: Math.min(hover.x + 12, width - 260), insetBlockStart: hover.y + 14 }} role="tooltip" dir="auto">
             <strong>{at(hover.t)}</strong> {hover.label}
           </div>
         )}
       </div>
       <details className={styles.asText}>
-        <summary>Timeline as text</summary>
+        <summary>{t('asText')}</summary>
         <div className={styles.tableScroll}>
           <table className={styles.laneTable} data-testid="timeline-lanes">
-            <caption className="visually-hidden">What each client did</caption>
+            <caption className="visually-hidden">{t('table.caption')}</caption>
             <thead>
               <tr>
-                <th scope="col">Client</th>
-                <th scope="col">Critical sections</th>
-                <th scope="col">Lock holds</th>
-                <th scope="col">Failed acquires</th>
-                <th scope="col">Pauses</th>
-                <th scope="col">Summary</th>
+                <th scope="col">{t('table.client')}</th>
+                <th scope="col">{t('table.sections')}</th>
+                <th scope="col">{t('table.holds')}</th>
+                <th scope="col">{t('table.failedAcquires')}</th>
+                <th scope="col">{t('table.pauses')}</th>
+                <th scope="col">{t('table.summary')}</th>
               </tr>
             </thead>
             <tbody>
@@ -288,9 +309,9 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
             </tbody>
           </table>
         </div>
-        <h3 className={styles.subTitle}>Lab events</h3>
+        <h3 className={styles.subTitle}>{t('labEvents')}</h3>
         {summary.labEvents.length === 0 ? (
-          <p className={styles.muted}>No node or link fault during this run.</p>
+          <p className={styles.muted}>{t('noLabEvents')}</p>
         ) : (
           <ol className={styles.events} data-testid="timeline-lab-events">
             {summary.labEvents.slice(-50).map((m) => (
@@ -302,7 +323,7 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
         )}
         {band && (
           <p data-testid="timeline-band">
-            Violation band: {at(band.from)} to {at(band.to)}.
+            {t('band', { from: at(band.from), to: at(band.to) })}
           </p>
         )}
       </details>
@@ -311,31 +332,32 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
 }
 
 function Legend() {
+  const t = useTranslations('timeline.legend');
   return (
-    <ul className={styles.legend} aria-label="Legend">
+    <ul className={styles.legend} aria-label={t('label')}>
       <li>
-        <span className={styles.swatch} data-kind="attempt" aria-hidden="true" /> acquiring
+        <span className={styles.swatch} data-kind="attempt" aria-hidden="true" /> {t('attempt')}
       </li>
       <li>
-        <span className={styles.swatch} data-kind="hold" aria-hidden="true" /> holding the lock
+        <span className={styles.swatch} data-kind="hold" aria-hidden="true" /> {t('hold')}
       </li>
       <li>
-        <span className={styles.swatch} data-kind="expired" aria-hidden="true" /> held past validity
+        <span className={styles.swatch} data-kind="expired" aria-hidden="true" /> {t('expired')}
       </li>
       <li>
-        <span className={styles.swatch} data-kind="section" aria-hidden="true" /> critical section
+        <span className={styles.swatch} data-kind="section" aria-hidden="true" /> {t('section')}
       </li>
       <li>
-        <span className={styles.swatch} data-kind="pause" aria-hidden="true" /> paused
+        <span className={styles.swatch} data-kind="pause" aria-hidden="true" /> {t('pause')}
       </li>
       <li>
-        <span aria-hidden="true" className={styles.glyph} data-kind="fault">▼</span> fault
+        <span aria-hidden="true" className={styles.glyph} data-kind="fault">▼</span> {t('fault')}
       </li>
       <li>
-        <span aria-hidden="true" className={styles.glyph} data-kind="recovery">△</span> recovery
+        <span aria-hidden="true" className={styles.glyph} data-kind="recovery">△</span> {t('recovery')}
       </li>
       <li>
-        <span className={styles.swatch} data-kind="band" aria-hidden="true" /> violation
+        <span className={styles.swatch} data-kind="band" aria-hidden="true" /> {t('band')}
       </li>
     </ul>
   );

@@ -8,10 +8,12 @@
  * column voted twice. SVG: a few hundred shapes, no redraw loop to manage.
  * Clicking puts the time-travel cursor there.
  */
+import { useTranslations } from 'next-intl';
 import { useRef, type MouseEvent } from 'react';
-import { formatDuration } from '@/lib/durations';
 import type { TimeWindow } from '@/lib/checker';
-import { ANSWER_WORDS, type VoteAnalysis, type VoteAnswer } from '@/lib/votes';
+import type { VoteAnalysis, VoteAnswer } from '@/lib/votes';
+import { useFormatDuration } from '@/components/lab/use-duration';
+import { answerWords, clientWords, nodeWords } from './vote-words';
 import styles from './votes.module.css';
 import { usePanelWidth } from './use-panel-width';
 
@@ -40,6 +42,8 @@ export const clientSlot = (client: number): number => ((client - 1) % 6 + 6) % 6
 export function VotesGrid({ analysis, clients, extent, origin, cursorT, label, onPick }: VotesGridProps) {
   const wrapper = useRef<HTMLDivElement>(null);
   const width = usePanelWidth(wrapper);
+  const t = useTranslations('timeline.votes');
+  const formatDuration = useFormatDuration();
 
   const lanes = Math.max(1, clients.length);
   const rowHeight = ROW_PAD * 2 + lanes * LANE;
@@ -66,19 +70,20 @@ export function VotesGrid({ analysis, clients, extent, origin, cursorT, label, o
   };
 
   return (
-    <div ref={wrapper} className={styles.gridWrap}>
+    // Time runs left to right in every language: the grid is not mirrored.
+    <div ref={wrapper} className={styles.gridWrap} dir="ltr">
       <svg className={styles.grid} width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={label} onClick={pick} data-testid="votes-grid">
         {analysis.nodes.map((node, i) => (
           <g key={`row-${node}`}>
             <rect x={0} y={i * rowHeight} width={width} height={rowHeight} className={i % 2 === 0 ? styles.rowEven : styles.rowOdd} />
             <text x={6} y={i * rowHeight + rowHeight / 2} dominantBaseline="central" className={styles.rowLabel} data-shared={shared.has(node) || undefined}>
-              Node {node}
+              {nodeWords(t, node)}
             </text>
           </g>
         ))}
         {analysis.downs.map((d, i) => (
           <rect key={`down-${i}`} x={x(d.from)} y={rowY(d.node) + 1} width={Math.max(2, x(d.to ?? endT) - x(d.from))} height={rowHeight - 2} className={styles.down}>
-            <title>{`Node ${d.node} down`}</title>
+            <title>{t('grid.down', { node: nodeWords(t, d.node) })}</title>
           </rect>
         ))}
         {analysis.twoHolders.map((p, i) => (
@@ -97,7 +102,7 @@ export function VotesGrid({ analysis, clients, extent, origin, cursorT, label, o
               <rect x={x(g.from)} y={y} width={Math.max(2, x(to) - x(g.from))} height={LANE - 2} className={styles.grant} />
               {g.ghostTo !== undefined && g.to !== null && (
                 <rect x={x(g.to)} y={y} width={Math.max(2, x(g.ghostTo ?? endT) - x(g.to))} height={LANE - 2} className={styles.ghost}>
-                  <title>{`Client ${g.client} still counts Node ${g.node}'s vote, which the node forgot`}</title>
+                  <title>{t('grid.ghost', { client: clientWords(t, g.client), node: nodeWords(t, g.node) })}</title>
                 </rect>
               )}
             </g>
@@ -106,19 +111,19 @@ export function VotesGrid({ analysis, clients, extent, origin, cursorT, label, o
         {marks.map((v, i) => (
           <g key={`vote-${i}`} data-slot={clientSlot(v.client)} className={styles.client}>
             <Mark answer={v.answer} cx={x(v.t ?? v.sentT)} cy={laneY(v.node, v.client) + LANE / 2} />
-            <title>{`Client ${v.client} → Node ${v.node}: ${ANSWER_WORDS[v.answer]} at ${formatDuration((v.t ?? v.sentT) - origin)}${v.error ? ` (${v.error})` : ''}`}</title>
+            <title>{`${t('grid.vote', { client: clientWords(t, v.client), node: nodeWords(t, v.node), answer: answerWords(t, v.answer), at: formatDuration((v.t ?? v.sentT) - origin) })}${v.error ? ` (${v.error})` : ''}`}</title>
           </g>
         ))}
         {analysis.forgettings.map((f, i) => (
           <text key={`forgot-${i}`} x={x(f.t)} y={rowY(f.node) + rowHeight / 2} textAnchor="middle" dominantBaseline="central" className={styles.forgot}>
-            ⟲<title>{`Node ${f.node} forgot what it held`}</title>
+            ⟲<title>{t('grid.forgot', { node: nodeWords(t, f.node) })}</title>
           </text>
         ))}
-        {ticks.map((t) => (
-          <g key={`tick-${t}`}>
-            <line x1={x(t)} x2={x(t)} y1={0} y2={height - AXIS + 4} className={styles.tick} />
-            <text x={x(t)} y={height - 6} textAnchor="middle" className={styles.axisLabel}>
-              {formatDuration(t - origin)}
+        {ticks.map((tick) => (
+          <g key={`tick-${tick}`}>
+            <line x1={x(tick)} x2={x(tick)} y1={0} y2={height - AXIS + 4} className={styles.tick} />
+            <text x={x(tick)} y={height - 6} textAnchor="middle" className={styles.axisLabel}>
+              {formatDuration(tick - origin)}
             </text>
           </g>
         ))}

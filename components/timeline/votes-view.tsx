@@ -6,23 +6,11 @@
  * every vote as text. All of it derived (lib/votes) from the events up to the
  * time-travel cursor, so it follows the cursor and shows a saved run alike.
  */
+import { useTranslations } from 'next-intl';
 import { useMemo } from 'react';
-import { clientLabel, nodeLabel } from '@/lib/cluster';
-import { formatDuration } from '@/lib/durations';
-import {
-  ANSWER_WORDS,
-  clusterSize,
-  countWords,
-  deriveVotes,
-  doubleVoteWords,
-  holdersAt,
-  holdingWords,
-  outcomeWords,
-  twoHoldersWords,
-  votesWords,
-  type AcquireAttempt,
-  type VoteAnalysis,
-} from '@/lib/votes';
+import { clusterSize, deriveVotes, holdersAt, type AcquireAttempt, type VoteAnalysis } from '@/lib/votes';
+import { useFormatDuration } from '@/components/lab/use-duration';
+import { answerWords, clientWords, countWords, doubleVoteWords, holdingWords, nodeWords, outcomeWords, twoHoldersWords, votesWords, type VotesT } from './vote-words';
 import { useLabStore } from '@/components/lab/lab-provider';
 import { useShownRun } from '@/components/workspace/use-shown-run';
 import { VotesGrid, clientSlot } from './votes-grid';
@@ -35,6 +23,8 @@ const MAX_LISTED = 100;
 
 export function VoteView({ defaultClients }: { defaultClients: number }) {
   const shown = useShownRun(defaultClients);
+  const t = useTranslations('timeline.votes');
+  const formatDuration = useFormatDuration();
   const setCursor = useLabStore((s) => s.actions.setCursor);
   const size = useMemo(() => clusterSize(shown.all), [shown.all]);
   const first = shown.all[0]?.t ?? shown.origin;
@@ -50,39 +40,47 @@ export function VoteView({ defaultClients }: { defaultClients: number }) {
   }, [shown.clients, analysis.attempts]);
 
   const holders = holdersAt(analysis, endT);
-  const moment = shown.cursorT === null ? `At the end (${at(endT)})` : `At ${at(endT)}`;
+  const moment = shown.cursorT === null ? t('atEnd', { at: at(endT) }) : t('atMoment', { at: at(endT) });
   const now =
     holders.length === 0
-      ? `${moment} nobody holds the lock.`
-      : `${moment}: ${holders.map((h) => holdingWords(h, analysis)).join('; ')}.`;
-  const gridLabel =
-    `Votes per node, ${analysis.nodes.length} nodes from ${at(first)} to ${at(last)}: ${analysis.attempts.length} acquire attempts` +
-    (analysis.twoHolders.length > 0 ? `, two clients holding the lock at once ${analysis.twoHolders.length === 1 ? 'once' : `${analysis.twoHolders.length} times`}` : '') +
-    '. Click to move the time-travel cursor. The same votes as text follow.';
+      ? t('nobodyHolds', { moment })
+      : t('holders', { moment, holders: holders.map((h) => holdingWords(t, h, analysis)).join('; ') });
+  const gridLabel = t('gridLabel', {
+    nodes: analysis.nodes.length,
+    from: at(first),
+    to: at(last),
+    attempts: analysis.attempts.length,
+    twoHolders: analysis.twoHolders.length,
+  });
 
   return (
     <section className={styles.votes} aria-labelledby="votes-title" data-testid="votes-view" data-attempts={analysis.attempts.length}>
       <header className={panel.header}>
         <h2 id="votes-title" className={panel.title}>
-          Who voted for whom
+          {t('title')}
         </h2>
         <Legend clients={clients} />
       </header>
       <div className={styles.findings} data-testid="votes-findings">
         {analysis.twoHolders.length === 0 ? (
           <p className={styles.muted}>
-            {shown.cursorT === null ? 'No two clients held the lock at once.' : `Up to ${at(endT)}, no two clients held the lock at once.`}
+            {shown.cursorT === null ? t('noTwoHolders') : t('noTwoHoldersUpTo', { at: at(endT) })}
           </p>
         ) : (
           analysis.twoHolders.slice(0, 3).map((pair, i) => (
             <p key={i} className={styles.finding} data-testid="two-holders">
-              <strong>Two holders at once</strong> ({at(pair.from)}–{pair.to === null ? 'now' : at(pair.to)}): {twoHoldersWords(pair, analysis)}
+              {t.rich('twoHolders', {
+                from: at(pair.from),
+                to: pair.to === null ? t('now') : at(pair.to),
+                words: twoHoldersWords(t, pair, analysis),
+                strong: (chunks) => <strong>{chunks}</strong>,
+              })}
             </p>
           ))
         )}
         {analysis.doubleVotes.slice(0, 3).map((d, i) => (
           <p key={`d-${i}`} className={styles.now} data-testid="double-vote">
-            {doubleVoteWords(d, at)}
+            {doubleVoteWords(t, d, at)}
           </p>
         ))}
       </div>
@@ -100,7 +98,7 @@ export function VoteView({ defaultClients }: { defaultClients: number }) {
       />
       <MajorityTable analysis={analysis} at={at} endT={endT} />
       <details className={styles.asText}>
-        <summary>Every vote as text</summary>
+        <summary>{t('asText')}</summary>
         <AttemptList attempts={analysis.attempts} analysis={analysis} at={at} onShow={setCursor} />
       </details>
     </section>
@@ -108,20 +106,21 @@ export function VoteView({ defaultClients }: { defaultClients: number }) {
 }
 
 function Legend({ clients }: { clients: readonly number[] }) {
+  const t = useTranslations('timeline.votes');
   return (
-    <ul className={panel.legend} aria-label="Legend">
+    <ul className={panel.legend} aria-label={t('legend.label')}>
       {clients.map((c) => (
         <li key={c} className={styles.client} data-slot={clientSlot(c)}>
-          <span className={styles.swatch} aria-hidden="true" /> {clientLabel(c)}’s vote
+          <span className={styles.swatch} aria-hidden="true" /> {t('legend.clientVote', { client: clientWords(t, c) })}
         </li>
       ))}
-      <li>● OK ○ nil × error ◇ timeout</li>
+      <li>{t('legend.answers')}</li>
       <li>
-        <span className={styles.swatch} data-kind="ghost" aria-hidden="true" /> counted, but forgotten by the node
+        <span className={styles.swatch} data-kind="ghost" aria-hidden="true" /> {t('legend.ghost')}
       </li>
-      <li>⟲ the node forgot what it held (restarted empty, clock jump)</li>
+      <li>{t('legend.forgot')}</li>
       <li>
-        <span className={styles.swatch} data-kind="band" aria-hidden="true" /> two holders
+        <span className={styles.swatch} data-kind="band" aria-hidden="true" /> {t('legend.band')}
       </li>
     </ul>
   );
@@ -129,6 +128,7 @@ function Legend({ clients }: { clients: readonly number[] }) {
 
 /** Each holder's majority, node by node: the shared node stands out. */
 function MajorityTable({ analysis, at, endT }: { analysis: VoteAnalysis; at: (t: number) => string; endT: number }) {
+  const t = useTranslations('timeline.votes');
   if (analysis.holdings.length === 0) return null;
   const rows = analysis.holdings.slice(-8);
   const sharedWith = (client: number, node: number) =>
@@ -136,17 +136,17 @@ function MajorityTable({ analysis, at, endT }: { analysis: VoteAnalysis; at: (t:
   return (
     <div className={styles.tableScroll}>
       <table className={styles.table} data-testid="votes-majorities">
-        <caption>Who held the lock, with whose votes</caption>
+        <caption>{t('table.caption')}</caption>
         <thead>
           <tr>
-            <th scope="col">Holder</th>
-            <th scope="col">When</th>
+            <th scope="col">{t('table.holder')}</th>
+            <th scope="col">{t('table.when')}</th>
             {analysis.nodes.map((n) => (
               <th key={n} scope="col">
-                {nodeLabel(n)}
+                {nodeWords(t, n)}
               </th>
             ))}
-            <th scope="col">Votes</th>
+            <th scope="col">{t('table.votes')}</th>
           </tr>
         </thead>
         <tbody>
@@ -155,22 +155,22 @@ function MajorityTable({ analysis, at, endT }: { analysis: VoteAnalysis; at: (t:
             const holdsNow = h.from <= endT && (h.to === null || h.to > endT);
             return (
               <tr key={`${h.client}-${h.attemptId}`} data-client={h.client} data-now={holdsNow || undefined}>
-                <th scope="row">{clientLabel(h.client)}</th>
+                <th scope="row">{clientWords(t, h.client)}</th>
                 <td>
-                  {at(h.from)}–{h.to === null ? 'now' : at(h.to)}
-                  {h.endedBy === 'expired' ? ' (lapsed)' : ''}
+                  {at(h.from)}–{h.to === null ? t('now') : at(h.to)}
+                  {h.endedBy === 'expired' ? ` ${t('table.lapsed')}` : ''}
                 </td>
                 {analysis.nodes.map((n) => {
                   const vote = attempt?.votes.find((v) => v.node === n);
                   const shared = h.nodes.includes(n) && sharedWith(h.client, n);
                   return (
                     <td key={n} data-shared={shared || undefined}>
-                      {vote ? ANSWER_WORDS[vote.answer] : '—'}
-                      {shared ? ' (voted for both)' : ''}
+                      {vote ? answerWords(t, vote.answer) : '—'}
+                      {shared ? ` ${t('table.votedForBoth')}` : ''}
                     </td>
                   );
                 })}
-                <td>{countWords(h.nodes.length, analysis)}</td>
+                <td>{countWords(t, h.nodes.length, analysis)}</td>
               </tr>
             );
           })}
@@ -181,19 +181,20 @@ function MajorityTable({ analysis, at, endT }: { analysis: VoteAnalysis; at: (t:
 }
 
 function AttemptList({ attempts, analysis, at, onShow }: { attempts: readonly AcquireAttempt[]; analysis: VoteAnalysis; at: (t: number) => string; onShow(t: number): void }) {
-  if (attempts.length === 0) return <p className={styles.muted}>No acquire yet.</p>;
+  const t: VotesT = useTranslations('timeline.votes');
+  if (attempts.length === 0) return <p className={styles.muted}>{t('noAcquire')}</p>;
   const listed = attempts.slice(-MAX_LISTED);
   return (
     <ol className={styles.attempts} data-testid="votes-attempts">
-      {attempts.length > listed.length && <li className={styles.muted}>{attempts.length - listed.length} earlier attempts not listed.</li>}
+      {attempts.length > listed.length && <li className={styles.muted}>{t('notListed', { n: attempts.length - listed.length })}</li>}
       {listed.map((a) => {
         const when = a.decidedT ?? Math.max(a.startT, ...a.votes.map((v) => v.t ?? v.sentT));
-        const name = `${clientLabel(a.client)}, attempt ${a.number}`;
+        const name = t('attemptName', { client: clientWords(t, a.client), n: a.number });
         return (
           <li key={a.id} data-outcome={a.outcome}>
-            <time>{at(a.startT)}</time> {name}: {votesWords(a) || 'no answer yet'} — {outcomeWords(a, analysis)}.
-            <button type="button" onClick={() => onShow(when)} aria-label={`Show the moment ${name} ${a.outcome === 'collecting' ? 'was collecting votes' : a.outcome}`}>
-              Show this moment
+            <time>{at(a.startT)}</time> {t('attemptLine', { name, votes: votesWords(t, a) || t('noAnswer'), outcome: outcomeWords(t, a, analysis) })}
+            <button type="button" onClick={() => onShow(when)} aria-label={t('showMomentLabel', { name, outcome: a.outcome })}>
+              {t('showMoment')}
             </button>
           </li>
         );

@@ -1,5 +1,6 @@
 'use client';
 /** The verdict panel: the live run's verdict, or a recorded run's re-checked one. */
+import { useTranslations } from 'next-intl';
 import { useLabStore } from '@/components/lab/lab-provider';
 import { useShownOrigin, useShownVerdict } from '@/components/workspace/use-shown-run';
 import { BusyRunNote } from './busy-run-note';
@@ -12,6 +13,7 @@ export interface VerdictPanelProps {
 }
 
 export function VerdictPanel({ empty }: VerdictPanelProps = {}) {
+  const t = useTranslations('verdict');
   const verdict = useShownVerdict();
   const timeOrigin = useShownOrigin();
   const replay = useLabStore((s) => s.view.replay);
@@ -25,12 +27,12 @@ export function VerdictPanel({ empty }: VerdictPanelProps = {}) {
   const scenarioTitle = useLabStore((s) => s.run.scenario?.title ?? null);
   // A busy machine can hide a timing-dependent break or cause a timeout: say so rather than let the verdict stand alone.
   const cpuWaitMs = useLabStore((s) => (replay ? (replay.ended?.cpuWaitMs ?? 0) : (s.run.ended?.cpuWaitMs ?? 0)));
-  const about = !replay && phase !== 'idle' && program ? `Ran ${program}${scenarioTitle ? ` in “${scenarioTitle}”` : ', no scenario'}` : null;
+  const about = !replay && phase !== 'idle' && program ? (scenarioTitle ? t('ranIn', { program, scenario: scenarioTitle }) : t('ranNoScenario', { program })) : null;
 
   return (
     <section className={styles.panel} aria-labelledby="verdict-title" aria-live="polite" aria-atomic="false">
       <h2 id="verdict-title" className={styles.title}>
-        Verdict{replay ? ' (saved run, checked again here)' : ''}
+        {replay ? t('titleSaved') : t('title')}
       </h2>
       {about && (
         <p className={styles.about} data-testid="verdict-about">
@@ -40,7 +42,7 @@ export function VerdictPanel({ empty }: VerdictPanelProps = {}) {
       <BusyRunNote cpuWaitMs={cpuWaitMs} />
       {startError && !replay ? (
         <p role="alert" className={styles.error}>
-          The run could not start: {startError}
+          {t('startError', { error: startError })}
         </p>
       ) : (
         <VerdictView {...(empty ? { empty } : {})} verdict={verdict} running={running} outcome={outcome} recordedVerdict={replay?.verdict ?? null} onShow={focusWindow} timeOrigin={timeOrigin} />

@@ -4,12 +4,14 @@
  * the first counter-example with "Show on timeline", the other diagnoses, the
  * checks. Pure: rendered from props (tests/unit/verdict-view.test.tsx).
  */
+import { useTranslations } from 'next-intl';
 import type { TimeWindow, Verdict } from '@/lib/checker';
 import { CHECK_NAMES } from '@/lib/checker';
 import type { RunOutcome } from '@/lib/run';
-import { formatDuration } from '@/lib/durations';
+import { useFormatDuration } from '@/components/lab/use-duration';
 import { verdictHeadline } from './headline';
-import { CHECK_WORDS, RUN_STATUS_WORDS, VALIDITY_WORDS } from './verdict-words';
+import { failedWords, VALIDITY_ICONS } from './verdict-words';
+import { ForeignWords } from './foreign-words';
 import styles from './verdict.module.css';
 
 export interface VerdictViewProps {
@@ -26,10 +28,9 @@ export interface VerdictViewProps {
   empty?: string;
 }
 
-/** An ended run that left nothing to check is not "not decided (yet)": nothing more will come. */
-const NOTHING_CHECKED = 'Nothing to check: the run ended before any client took a lock, entered a job or wrote to the store.';
-
-export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow, timeOrigin = 0, empty = 'Run your program to get a verdict.' }: VerdictViewProps) {
+export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow, timeOrigin = 0, empty }: VerdictViewProps) {
+  const t = useTranslations('verdict');
+  const formatDuration = useFormatDuration();
   // A program that did not compile never ran: there is no history to judge, so no verdict — not even "unknown".
   const syntaxError = outcome ? notCompiled(outcome) : null;
   if (syntaxError !== null) {
@@ -39,10 +40,10 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
           <span className={styles.icon} aria-hidden="true">
             ✕
           </span>
-          <strong className={styles.word}>Your program did not run</strong>
+          <strong className={styles.word}>{t('notRun.title')}</strong>
         </p>
         <p className={styles.line} data-testid="run-outcome">
-          It has a syntax error, so none of its clients ran and there is nothing to check. {syntaxError} Fix the line marked in the editor and run it again.
+          {t('notRun.text', { error: syntaxError })}
         </p>
       </div>
     );
@@ -50,11 +51,11 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
   if (!verdict) {
     return (
       <p className={styles.empty} data-testid="verdict" data-valid="none">
-        {running ? 'Checking as the run goes…' : empty}
+        {running ? t('checking') : (empty ?? t('empty'))}
       </p>
     );
   }
-  const words = VALIDITY_WORDS[verdict.valid];
+  const word = t(`validity.${verdict.valid}.word`);
   const checks = CHECK_NAMES.map((name) => verdict.checks[name]).filter((c) => c.applicable);
   const headline = verdictHeadline(verdict);
   // The counter-example of the property the headline names, so the two never talk about different failures.
@@ -65,52 +66,56 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
     <div className={styles.verdict} data-testid="verdict" data-valid={verdict.valid} data-final={verdict.final || undefined} data-property={headline.property ?? undefined}>
       <p className={styles.headline} data-valid={verdict.valid} data-testid="verdict-headline">
         <span className={styles.icon} aria-hidden="true">
-          {words.icon}
+          {VALIDITY_ICONS[verdict.valid]}
         </span>
         <span>
-          <strong className={headline.title ? styles.property : styles.word}>{headline.title ?? words.word}</strong>
-          {!verdict.final && <span className={styles.soFar}> (so far — the run is still going)</span>}
+          <strong className={headline.title ? styles.property : styles.word}>{headline.title ? failedWords(t, headline.title) : word}</strong>
+          {!verdict.final && <span className={styles.soFar}>{` ${t('soFar')}`}</span>}
         </span>
       </p>
-      {!headline.title && <p className={styles.line}>{verdict.valid === 'held' && checks.length > 1 ? 'Every check held.' : verdict.final && checks.length === 0 ? NOTHING_CHECKED : words.line}</p>}
+      {!headline.title && <p className={styles.line}>{verdict.valid === 'held' && checks.length > 1 ? t('everyCheckHeld') : verdict.final && checks.length === 0 ? t('nothingChecked') : t(`validity.${verdict.valid}.line`)}</p>}
       {cause && (
         <div className={styles.cause} data-testid="root-cause" data-kind={cause.kind}>
           <p>
-            <strong>{verdict.valid === 'violated' ? 'Root cause: ' : 'Diagnosis: '}</strong>
-            {cause.message}
-            {cause.occurrences > 1 && <span className={styles.meta}> (seen {cause.occurrences} times)</span>}
+            <strong>{`${verdict.valid === 'violated' ? t('rootCause') : t('diagnosisLabel')} `}</strong>
+            <ForeignWords>{cause.message}</ForeignWords>
+            {cause.occurrences > 1 && <span className={styles.meta}>{` ${t('seen', { n: cause.occurrences })}`}</span>}
           </p>
           {onShow && (
-            <button type="button" className={styles.linkButton} onClick={() => onShow(cause.window)} aria-label="Show the root cause on the timeline">
-              Show on timeline
+            <button type="button" className={styles.linkButton} onClick={() => onShow(cause.window)} aria-label={t('showCauseLabel')}>
+              {t('showOnTimeline')}
             </button>
           )}
         </div>
       )}
-      {headline.also.map((line) => (
+      {headline.also.map((p) => failedWords(t, p)).map((line) => (
         <p key={line} className={styles.line}>
-          Also: {line}.
+          {t('also', { line })}
         </p>
       ))}
       {headline.facts.length > 0 && (
-        <ul className={styles.facts} data-testid="verdict-facts" aria-label="What else the run showed">
+        <ul className={styles.facts} data-testid="verdict-facts" aria-label={t('factsLabel')}>
           {headline.facts.map((fact) => (
-            <li key={fact}>{fact}</li>
+            <li key={fact}>
+              <ForeignWords>{fact}</ForeignWords>
+            </li>
           ))}
         </ul>
       )}
 
       {example && (
         <div className={styles.example}>
-          <h3 className={styles.subTitle}>{verdict.valid === 'violated' ? 'Counter-example' : 'Why not decided'}</h3>
-          <p data-testid="counter-example">{example.message}</p>
+          <h3 className={styles.subTitle}>{verdict.valid === 'violated' ? t('counterExample') : t('whyNotDecided')}</h3>
+          <p data-testid="counter-example">
+            <ForeignWords>{example.message}</ForeignWords>
+          </p>
           <p className={styles.meta}>
-            {CHECK_WORDS[example.check]} · {example.clients.map((c) => `Client ${c}`).join(', ') || 'no client'} · from{' '}
-            {formatDuration(example.window.from - timeOrigin)} to {formatDuration(example.window.to - timeOrigin)}
+            {t(`check.${example.check}`)} · {example.clients.map((c) => t('client', { n: c })).join(t('listSeparator')) || t('noClient')} ·{' '}
+            {t('window', { from: formatDuration(example.window.from - timeOrigin), to: formatDuration(example.window.to - timeOrigin) })}
           </p>
           {onShow && (
             <button type="button" className={styles.show} onClick={() => onShow(example.window)}>
-              Show on timeline
+              {t('showOnTimeline')}
             </button>
           )}
         </div>
@@ -118,17 +123,17 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
 
       {others.length > 0 && (
         <div>
-          <h3 className={styles.subTitle}>{cause ? 'Also diagnosed' : 'Diagnosis'}</h3>
+          <h3 className={styles.subTitle}>{cause ? t('alsoDiagnosed') : t('diagnosis')}</h3>
           <ul className={styles.diagnoses}>
             {others.map((d, i) => (
               <li key={`${d.kind}-${i}`} data-kind={d.kind}>
                 <p>
-                  {d.message}
-                  {d.occurrences > 1 && <span className={styles.meta}> (seen {d.occurrences} times)</span>}
+                  <ForeignWords>{d.message}</ForeignWords>
+                  {d.occurrences > 1 && <span className={styles.meta}>{` ${t('seen', { n: d.occurrences })}`}</span>}
                 </p>
                 {onShow && (
-                  <button type="button" className={styles.linkButton} onClick={() => onShow(d.window)} aria-label={`Show diagnosis ${i + 1} on timeline`}>
-                    Show on timeline
+                  <button type="button" className={styles.linkButton} onClick={() => onShow(d.window)} aria-label={t('showDiagnosisLabel', { n: i + 1 })}>
+                    {t('showOnTimeline')}
                   </button>
                 )}
               </li>
@@ -138,36 +143,39 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
       )}
 
       <details className={styles.checks}>
-        <summary>Checks ({checks.length})</summary>
+        <summary>{t('checks', { n: checks.length })}</summary>
         <ul>
           {checks.map((c) => (
             <li key={c.check} data-check={c.check} data-valid={c.valid}>
-              <strong>{CHECK_WORDS[c.check]}</strong>: {VALIDITY_WORDS[c.valid].word} — {c.summary}
+              <strong>{t(`check.${c.check}`)}</strong>
+              {t('checkLine', { word: t(`validity.${c.valid}.word`) })}
+              <ForeignWords>{c.summary}</ForeignWords>
             </li>
           ))}
-          {checks.length === 0 && <li>Nothing to check yet: no job, lock or store write in the history.</li>}
+          {checks.length === 0 && <li>{t('nothingYet')}</li>}
         </ul>
       </details>
 
       {verdict.savedByFencing.count > 0 && (
         <p className={styles.meta}>
-          Fencing saved the store: {verdict.savedByFencing.count} stale {verdict.savedByFencing.count === 1 ? 'write was' : 'writes were'} rejected.
+          {t('savedByFencing', { n: verdict.savedByFencing.count })}
         </p>
       )}
       {outcome && outcome.status === 'decided' && (
         <p className={styles.meta} data-testid="run-outcome">
-          The run was ended early, after {formatDuration(outcome.durationMs)}: its outcome could no longer change ({outcome.error}).
+          {t('endedEarly', { duration: formatDuration(outcome.durationMs), error: outcome.error ?? '' })}
         </p>
       )}
       {outcome && outcome.status !== 'decided' && (
         <p className={styles.meta} data-testid="run-outcome">
-          The run {RUN_STATUS_WORDS[outcome.status]} after {formatDuration(outcome.durationMs)}
-          {outcome.error ? `: ${outcome.error}` : '.'}
+          {outcome.error
+            ? t('runEndedError', { status: statusKey(outcome.status), duration: formatDuration(outcome.durationMs), error: outcome.error })
+            : t('runEnded', { status: statusKey(outcome.status), duration: formatDuration(outcome.durationMs) })}
         </p>
       )}
       {recordedVerdict && recordedVerdict.valid !== verdict.valid && (
         <p className={styles.meta}>
-          When it was recorded, the server said {VALIDITY_WORDS[recordedVerdict.valid].word}; checked again here, it is {words.word}.
+          {t('recordedDiffers', { then: t(`validity.${recordedVerdict.valid}.word`), now: word })}
         </p>
       )}
     </div>
@@ -187,4 +195,9 @@ function notCompiled(outcome: RunOutcome): string | null {
 
 function sentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** An ICU select's keys are identifiers: "syntax-error" is asked for as "syntaxError". */
+function statusKey(status: RunOutcome['status']): string {
+  return status === 'syntax-error' ? 'syntaxError' : status;
 }

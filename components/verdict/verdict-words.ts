@@ -1,32 +1,38 @@
-/** The checker's answers in words (never colour alone). */
-import type { CheckName, Validity } from '@/lib/checker';
+/**
+ * The checker's answers in words (never colour alone). The words themselves are
+ * in the `verdict` catalogue (messages/<locale>/verdict.json); this module maps
+ * the checker's data onto its keys.
+ */
+import type { useTranslations } from 'next-intl';
+import type { Validity } from '@/lib/checker';
+import type { FailedProperty } from './headline';
 
-export const VALIDITY_WORDS: Record<Validity, { word: string; icon: string; line: string }> = {
-  held: { word: 'held', icon: '✓', line: 'Mutual exclusion held: no two clients were inside at once.' },
-  violated: { word: 'violated', icon: '✕', line: 'A check failed: the lock did not keep its promise.' },
-  unknown: { word: 'unknown', icon: '?', line: 'Not decided: the history does not prove it either way (yet).' },
+export type VerdictT = ReturnType<typeof useTranslations<'verdict'>>;
+
+export const VALIDITY_ICONS: Record<Validity, string> = { held: '✓', violated: '✕', unknown: '?' };
+
+/**
+ * The English words, for places not yet translated (the workspace toolbar).
+ * @deprecated use `useTranslations('verdict')('validity.<valid>.word')`.
+ */
+export const VALIDITY_WORDS: Record<Validity, { word: string; icon: string }> = {
+  held: { word: 'held', icon: '✓' },
+  violated: { word: 'violated', icon: '✕' },
+  unknown: { word: 'unknown', icon: '?' },
 };
 
-/** The headline of a failed property, in the words of the course: safety, liveness, fencing (duplicates are counted: headline.ts). */
-export const PROPERTY_FAILED: Record<Exclude<CheckName, 'duplicates'>, string> = {
-  'mutual-exclusion': 'Safety failed: two clients were in the critical section at once',
-  liveness: 'Liveness failed: the lock could not be taken for too long, so work stopped',
-  fencing: 'Fencing failed: the store accepted a stale write',
-};
-
-export const CHECK_WORDS: Record<CheckName, string> = {
-  'mutual-exclusion': 'Mutual exclusion',
-  fencing: 'Fencing',
-  liveness: 'Liveness',
-  duplicates: 'Duplicate executions',
-};
-
-export const RUN_STATUS_WORDS = {
-  completed: 'finished',
-  stopped: 'was stopped',
-  limit: 'hit a lab limit',
-  timeout: 'ran out of time',
-  'syntax-error': 'did not start: syntax error',
-  decided: 'was ended early: its outcome could no longer change',
-  killed: 'was killed',
-} as const;
+/** The headline of a failed property, in the words of the course: safety, liveness, fencing, and duplicates counted. */
+export function failedWords(t: VerdictT, p: FailedProperty): string {
+  switch (p.check) {
+    case 'duplicates':
+      return p.job
+        ? t('failed.duplicatesJob', { job: p.job.name, completed: p.job.completed, expected: p.job.expected, extra: p.extra })
+        : t('failed.duplicates', { extra: p.extra });
+    case 'mutual-exclusion':
+      return t('failed.mutualExclusion');
+    case 'liveness':
+      return t('failed.liveness');
+    case 'fencing':
+      return t('failed.fencing');
+  }
+}

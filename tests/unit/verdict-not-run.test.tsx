@@ -3,6 +3,7 @@
  * run (never "unknown", nothing to export), and a run ended early says its outcome could no longer change.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
+import { withIntl } from './helpers/intl';
 import { describe, expect, it } from 'vitest';
 import { check } from '@/lib/checker';
 import type { RunEnded, RunInfo } from '@/lib/run';
@@ -18,7 +19,7 @@ const syntaxError: RunEnded = {
 
 describe('a program that did not compile', () => {
   it('is said to have not run, with the compiler’s words and line, and no verdict', () => {
-    const html = renderToStaticMarkup(<VerdictView verdict={check([])} running={false} outcome={syntaxError.outcome} />);
+    const html = renderToStaticMarkup(withIntl(<VerdictView verdict={check([])} running={false} outcome={syntaxError.outcome} />));
     expect(html).toContain('Your program did not run');
     expect(html).toContain('SyntaxError: Unexpected token (line 3).');
     expect(html).not.toMatch(/unknown|not proven|either way/i);
@@ -26,7 +27,7 @@ describe('a program that did not compile', () => {
 
   it('is also a program that did not run when the engine refused it in every client', () => {
     const outcome = { runId: 'run-1', status: 'completed' as const, durationMs: 40, clients: [1, 2].map((client) => ({ client, status: 'error' as const, error: "SyntaxError: unexpected token in expression: ')' (line 2)" })) };
-    expect(renderToStaticMarkup(<VerdictView verdict={check([])} running={false} outcome={outcome} />)).toContain('Your program did not run');
+    expect(renderToStaticMarkup(withIntl(<VerdictView verdict={check([])} running={false} outcome={outcome} />))).toContain('Your program did not run');
   });
 
   it('leaves the tab with no verdict and nothing to export', () => {
@@ -42,7 +43,7 @@ describe('a program that did not compile', () => {
 describe('a run ended early', () => {
   it('says its outcome could no longer change, and why', () => {
     const outcome = { runId: 'run-1', status: 'decided' as const, error: "Client 1 crashed holding 'lock:x', whose key has no TTL", clients: [], durationMs: 2_400 };
-    const html = renderToStaticMarkup(<VerdictView verdict={check([])} running={false} outcome={outcome} />);
+    const html = renderToStaticMarkup(withIntl(<VerdictView verdict={check([])} running={false} outcome={outcome} />));
     expect(html).toContain('The run was ended early, after 2.4 s: its outcome could no longer change (Client 1 crashed holding');
   });
 });

@@ -3,6 +3,7 @@
  * counter-example, the other diagnoses, the facts worth seeing without opening "Checks", and "Show on timeline".
  */
 import { renderToStaticMarkup } from 'react-dom/server';
+import { withIntl } from './helpers/intl';
 import { describe, expect, it } from 'vitest';
 import { check } from '@/lib/checker';
 import { VerdictView } from '@/components/verdict/verdict-view';
@@ -13,7 +14,7 @@ const serial = history().at(0).start(1).start(2).at(100).enter(1).at(200).exit(1
 
 describe('VerdictView', () => {
   it('says violated in words, with the counter-example and a "Show on timeline" button', () => {
-    const html = renderToStaticMarkup(<VerdictView verdict={check(overlapping)} running={false} onShow={() => undefined} />);
+    const html = renderToStaticMarkup(withIntl(<VerdictView verdict={check(overlapping)} running={false} onShow={() => undefined} />));
     expect(html).toContain('data-valid="violated"');
     expect(html).toContain('>Safety failed: two clients were in the critical section at once<');
     expect(html).toContain('Counter-example');
@@ -22,30 +23,30 @@ describe('VerdictView', () => {
   });
 
   it('says held in words, with the icon hidden from screen readers', () => {
-    const html = renderToStaticMarkup(<VerdictView verdict={check(serial)} running={false} />);
+    const html = renderToStaticMarkup(withIntl(<VerdictView verdict={check(serial)} running={false} />));
     expect(html).toContain('>held<');
     expect(html).toContain('aria-hidden="true">✓');
     expect(html).not.toContain('Counter-example');
   });
 
   it('says a live verdict is only "so far"', () => {
-    const html = renderToStaticMarkup(<VerdictView verdict={check(serial, { final: false })} running />);
+    const html = renderToStaticMarkup(withIntl(<VerdictView verdict={check(serial, { final: false })} running />));
     expect(html).toContain('so far');
   });
 
   it('says unknown when nothing could be checked, and invites a run before any verdict', () => {
-    expect(renderToStaticMarkup(<VerdictView verdict={check([])} running={false} />)).toContain('>unknown<');
-    expect(renderToStaticMarkup(<VerdictView verdict={null} running={false} />)).toContain('Run your program');
+    expect(renderToStaticMarkup(withIntl(<VerdictView verdict={check([])} running={false} />))).toContain('>unknown<');
+    expect(renderToStaticMarkup(withIntl(<VerdictView verdict={null} running={false} />))).toContain('Run your program');
   });
 
   it('leaves the button out without a timeline to show it on', () => {
-    expect(renderToStaticMarkup(<VerdictView verdict={check(overlapping)} running={false} />)).not.toContain('Show on timeline');
+    expect(renderToStaticMarkup(withIntl(<VerdictView verdict={check(overlapping)} running={false} />))).not.toContain('Show on timeline');
   });
 
   it('a holder that crashed with a lock without TTL: the headline says liveness and the no-TTL root cause, never safety', () => {
     const h = history().at(0).start(1).start(2).at(300).redis(1, 1, 'SETNX', ['lock', 'a'], 1).at(310).enter(1).at(812).crash(1);
     for (let t = 900; t <= 4000; t += 250) h.at(t).redis(2, 1, 'SETNX', ['lock', 'b'], 0);
-    const html = renderToStaticMarkup(<VerdictView verdict={check(h.build(), { livenessBoundMs: 2000 })} running={false} onShow={() => undefined} />);
+    const html = renderToStaticMarkup(withIntl(<VerdictView verdict={check(h.build(), { livenessBoundMs: 2000 })} running={false} onShow={() => undefined} />));
     expect(html).toContain('data-property="liveness"');
     expect(html).toContain('>Liveness failed: the lock could not be taken for too long, so work stopped<');
     expect(html).toMatch(/data-testid="root-cause" data-kind="lock-without-ttl-never-frees"><p><strong>Root cause: <\/strong>Client 1 crashed at 812 ms holding &#x27;lock&#x27;.*whose key has no TTL/);
@@ -57,7 +58,7 @@ describe('VerdictView', () => {
   it('duplicates: the headline counts them, with the root cause', () => {
     const h = history();
     for (const c of [1, 2, 3, 4, 5]) h.at(c).start(c).at(100 + c).enter(c, 'daily-report').at(400 + c).exit(c, 'daily-report');
-    const html = renderToStaticMarkup(<VerdictView verdict={check(h.build(), { expectedExecutions: { 'daily-report': 1 } })} running={false} />);
+    const html = renderToStaticMarkup(withIntl(<VerdictView verdict={check(h.build(), { expectedExecutions: { 'daily-report': 1 } })} running={false} />));
     expect(html).toContain(">Duplicates: job &#x27;daily-report&#x27; ran 5 times, expected once (4 duplicate executions)<");
     expect(html).toContain('data-kind="job-without-lock"');
     // The counter-example shown is the headline's (duplicates), not the overlap that was proven first.
@@ -69,7 +70,7 @@ describe('VerdictView', () => {
     for (const [c, start] of [[1, 0], [2, 200], [3, 400]] as const) {
       h.at(start).redis(c, 1, 'SET', ['lock', `t${c}`, 'NX', 'PX', '100'], 'OK').at(start + 2).enter(c).at(start + 190).exit(c);
     }
-    const html = renderToStaticMarkup(<VerdictView verdict={check(h.build())} running={false} />);
+    const html = renderToStaticMarkup(withIntl(<VerdictView verdict={check(h.build())} running={false} />));
     expect(html.match(/TTL 100 ms is shorter/g)).toHaveLength(1);
     expect(html).toContain('(seen 3 times)');
   });
@@ -77,7 +78,7 @@ describe('VerdictView', () => {
   it('a held run shows that a quorum was unavailable as expected, without opening "Checks"', () => {
     const h = history().at(0).node(1, 'down').node(2, 'down').node(3, 'down');
     for (let t = 100; t <= 3000; t += 200) h.at(t).failed(1, 'lock');
-    const html = renderToStaticMarkup(<VerdictView verdict={check(h.build(), { nodes: 5, livenessBoundMs: 1000 })} running={false} />);
+    const html = renderToStaticMarkup(withIntl(<VerdictView verdict={check(h.build(), { nodes: 5, livenessBoundMs: 1000 })} running={false} />));
     expect(html).toContain('>held<');
     const facts = /data-testid="verdict-facts"[^>]*>(.*?)<\/ul>/.exec(html)?.[1] ?? '';
     expect(facts).toContain('unavailable, as expected');

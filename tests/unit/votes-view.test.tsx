@@ -11,6 +11,7 @@ import { LabSocketClient } from '@/components/lab/socket-client';
 import type { RecordedRun } from '@/components/lab/run-state';
 import { TimelineArea } from '@/components/timeline/timeline-area';
 import { history } from './helpers/history-builder';
+import { withIntl } from './helpers/intl';
 import { restartEmpty } from './helpers/votes-histories';
 
 function savedRun(events = restartEmpty().build()): RecordedRun {
@@ -24,9 +25,11 @@ function render(setUp: (store: ReturnType<typeof createLabStore>) => void): stri
   // Server rendering reads a store's initial state: hand it the state after the set-up.
   const shown = { ...store, getInitialState: () => store.getState() };
   return renderToStaticMarkup(
-    <LabViewProvider store={shown} client={client}>
-      <TimelineArea defaultClients={2} />
-    </LabViewProvider>,
+    withIntl(
+      <LabViewProvider store={shown} client={client}>
+        <TimelineArea defaultClients={2} />
+      </LabViewProvider>,
+    ),
   );
 }
 

@@ -1,0 +1,126 @@
+/**
+ * What the timeline's shapes say when hovered, and the lab events listed
+ * under it: the layout builds its labels through these functions, English
+ * by default (tests, code outside a page), the page's language when the
+ * timeline hands in `layoutWords(t)`. Plain functions: a layout labels
+ * 10,000s of intervals, and a translator is only called per label.
+ * The server's own words (a node's reason, an operation's detail, a Redis
+ * error) are passed through as they came.
+ */
+import type { NodeState } from '@/lib/cluster';
+import type { NemesisOp } from '@/lib/history';
+import type { TimelineT } from './summary';
+
+export interface LayoutWords {
+  lane(client: number): string;
+  section(job: string, execution: number): string;
+  write(accepted: boolean, key: string, token: string | number | null, reason: string | undefined): string;
+  nemesis(op: NemesisOp, target: string): string;
+  refused(op: NemesisOp, target: string, detail: string | undefined): string;
+  node(node: number, state: NodeState, reason: string): string;
+  guard(node: number, detail: string): string;
+  scenario(text: string): string;
+  acquiring(what: string, attempt: number | undefined): string;
+  attempted(ok: boolean, what: string, votes: { granted: number; total: number; quorum: number | undefined } | null): string;
+  holding(what: string): string;
+  holdingRaw(key: string, node: number): string;
+  extended(what: string, ttlMs: number | undefined): string;
+  extendFailed(what: string, detail: string | undefined): string;
+  released(what: string): string;
+  releasedRaw(key: string, command: string): string;
+  releaseFailed(what: string, detail: string | undefined): string;
+  started(): string;
+  paused(durationMs: number | undefined): string;
+  skewed(durationMs: number | undefined): string;
+  ended(event: 'crash' | 'exit' | 'error', detail: string | undefined): string;
+  stillGoing(): string;
+}
+
+const detailed = (text: string, detail: string | undefined, sep = ': ') => (detail ? `${text}${sep}${detail}` : text);
+
+export const ENGLISH_LAYOUT_WORDS: LayoutWords = {
+  lane: (client) => `Client ${client}`,
+  section: (job, execution) => `inside job '${job}' (execution ${execution})`,
+  write: (accepted, key, token, reason) =>
+    `${accepted ? 'wrote' : 'write rejected:'} ${key}${token === null ? ' (no token)' : ` with token ${token}`}${accepted ? '' : reason ? ` (${reason})` : ''}`,
+  nemesis: (op, target) => `${op} ${target}`,
+  refused: (op, target, detail) => `refused: ${op} ${target}${detail ? ` (${detail})` : ''}`,
+  node: (node, state, reason) => `Node ${node} ${state}${reason ? ` (${reason})` : ''}`,
+  guard: (node, detail) => `Node ${node}: ${detail}`,
+  scenario: (text) => `scenario: ${text}`,
+  acquiring: (what, attempt) => `acquiring ${what}${attempt && attempt > 1 ? ` (attempt ${attempt})` : ''}`,
+  attempted: (ok, what, votes) =>
+    `${ok ? 'acquired' : 'failed to acquire'} ${what}${votes ? ` (${votes.granted} of ${votes.total} votes${votes.quorum ? `, quorum ${votes.quorum}` : ''})` : ''}`,
+  holding: (what) => `holding ${what}`,
+  holdingRaw: (key, node) => `holding ${key} (SET NX on Node ${node})`,
+  extended: (what, ttlMs) => `extended ${what}${ttlMs ? ` by ${ttlMs} ms` : ''}`,
+  extendFailed: (what, detail) => detailed(`could not extend ${what}`, detail),
+  released: (what) => `released ${what}`,
+  releasedRaw: (key, command) => `released ${key} (${command})`,
+  releaseFailed: (what, detail) => detailed(`release of ${what} failed`, detail),
+  started: () => 'started',
+  paused: (durationMs) => `paused${durationMs ? ` for ${durationMs} ms` : ''}`,
+  skewed: (durationMs) => `clock skewed${durationMs !== undefined ? ` by ${durationMs} ms` : ''}`,
+  ended: (event, detail) => detailed(event === 'crash' ? 'crashed' : event === 'exit' ? 'exited' : 'failed', detail),
+  stillGoing: () => ' (still going)',
+};
+
+/** Catalogue keys of the operations (an op's name is not a key a message can select on). */
+const OP_KEYS = {
+  'node-kill': 'nodeKill',
+  'node-restart': 'nodeRestart',
+  'node-pause': 'nodePause',
+  'node-resume': 'nodeResume',
+  'node-clock-jump': 'nodeClockJump',
+  'link-cut': 'linkCut',
+  'link-heal': 'linkHeal',
+  'link-delay': 'linkDelay',
+  'replication-hold': 'replicationHold',
+  'replication-release': 'replicationRelease',
+  'replication-delay': 'replicationDelay',
+  failover: 'failover',
+  'client-pause': 'clientPause',
+  'client-resume': 'clientResume',
+  'client-crash': 'clientCrash',
+  'client-skew': 'clientSkew',
+  'client-disconnect': 'clientDisconnect',
+} as const satisfies Record<NemesisOp, string>;
+
+/** The same labels in the page's language. */
+export function layoutWords(t: TimelineT): LayoutWords {
+  const opWords = (op: NemesisOp) => t(`shape.op.${OP_KEYS[op]}`);
+  return {
+    lane: (client) => t('client', { n: client }),
+    section: (job, execution) => t('shape.section', { job, execution }),
+    write: (accepted, key, token, reason) => {
+      const tokenWords = token === null ? t('shape.noToken') : t('shape.withToken', { token: String(token) });
+      if (accepted) return t('shape.wrote', { key, token: tokenWords });
+      return reason ? t('shape.writeRejectedWhy', { key, token: tokenWords, reason }) : t('shape.writeRejected', { key, token: tokenWords });
+    },
+    nemesis: (op, target) => t('shape.nemesis', { op: opWords(op), target }),
+    refused: (op, target, detail) => (detail ? t('shape.refusedWhy', { op: opWords(op), target, detail }) : t('shape.refused', { op: opWords(op), target })),
+    node: (node, state, reason) => (reason ? t('shape.nodeWhy', { node, state: t(`shape.state.${state}`), reason }) : t('shape.node', { node, state: t(`shape.state.${state}`) })),
+    guard: (node, detail) => t('shape.guard', { node, detail }),
+    scenario: (text) => t('shape.scenario', { text }),
+    acquiring: (what, attempt) => (attempt && attempt > 1 ? t('shape.acquiringAttempt', { what, attempt }) : t('shape.acquiring', { what })),
+    attempted: (ok, what, votes) => {
+      const outcome = ok ? t('shape.acquired', { what }) : t('shape.failedToAcquire', { what });
+      if (!votes) return outcome;
+      return votes.quorum
+        ? t('shape.withVotesQuorum', { outcome, granted: votes.granted, total: votes.total, quorum: votes.quorum })
+        : t('shape.withVotes', { outcome, granted: votes.granted, total: votes.total });
+    },
+    holding: (what) => t('shape.holding', { what }),
+    holdingRaw: (key, node) => t('shape.holdingRaw', { key, node }),
+    extended: (what, ttlMs) => (ttlMs ? t('shape.extendedBy', { what, ms: ttlMs }) : t('shape.extended', { what })),
+    extendFailed: (what, detail) => detailed(t('shape.extendFailed', { what }), detail),
+    released: (what) => t('shape.released', { what }),
+    releasedRaw: (key, command) => t('shape.releasedRaw', { key, command }),
+    releaseFailed: (what, detail) => detailed(t('shape.releaseFailed', { what }), detail),
+    started: () => t('shape.started'),
+    paused: (durationMs) => (durationMs ? t('shape.pausedFor', { ms: durationMs }) : t('shape.paused')),
+    skewed: (durationMs) => (durationMs !== undefined ? t('shape.skewedBy', { ms: durationMs }) : t('shape.skewed')),
+    ended: (event, detail) => detailed(t(`shape.ended.${event}`), detail),
+    stillGoing: () => ` ${t('shape.stillGoing')}`,
+  };
+}
