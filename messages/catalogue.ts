@@ -4,12 +4,14 @@
  * One file per namespace (`messages/<locale>/<namespace>.json`), so a screen's
  * words live together and translators work on small files.
  */
+import checker from './en/checker.json';
 import common from './en/common.json';
 import course from './en/course.json';
+import grading from './en/grading.json';
 import lesson from './en/lesson.json';
 import pages from './en/pages.json';
 
-export const english = { common, course, lesson, pages };
+export const english = { common, course, lesson, pages, checker, grading };
 
 export type Messages = typeof english;
 export type Namespace = keyof Messages;

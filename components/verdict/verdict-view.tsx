@@ -8,6 +8,7 @@ import type { TimeWindow, Verdict } from '@/lib/checker';
 import { CHECK_NAMES } from '@/lib/checker';
 import type { RunOutcome } from '@/lib/run';
 import { formatDuration } from '@/lib/durations';
+import { CheckerText, noteSaids } from './checker-text';
 import { verdictHeadline } from './headline';
 import { CHECK_WORDS, RUN_STATUS_WORDS, VALIDITY_WORDS } from './verdict-words';
 import styles from './verdict.module.css';
@@ -61,6 +62,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
   const example = (headline.property ? verdict.checks[headline.property].counterExample : null) ?? verdict.counterExample;
   const { cause } = headline;
   const others = verdict.diagnoses.filter((d) => d !== cause);
+  const notes = noteSaids(checks);
   return (
     <div className={styles.verdict} data-testid="verdict" data-valid={verdict.valid} data-final={verdict.final || undefined} data-property={headline.property ?? undefined}>
       <p className={styles.headline} data-valid={verdict.valid} data-testid="verdict-headline">
@@ -77,7 +79,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
         <div className={styles.cause} data-testid="root-cause" data-kind={cause.kind}>
           <p>
             <strong>{verdict.valid === 'violated' ? 'Root cause: ' : 'Diagnosis: '}</strong>
-            {cause.message}
+            <CheckerText said={cause} />
             {cause.occurrences > 1 && <span className={styles.meta}> (seen {cause.occurrences} times)</span>}
           </p>
           {onShow && (
@@ -95,7 +97,9 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
       {headline.facts.length > 0 && (
         <ul className={styles.facts} data-testid="verdict-facts" aria-label="What else the run showed">
           {headline.facts.map((fact) => (
-            <li key={fact}>{fact}</li>
+            <li key={fact}>
+              <CheckerText said={notes.get(fact) ?? { message: fact }} />
+            </li>
           ))}
         </ul>
       )}
@@ -103,7 +107,9 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
       {example && (
         <div className={styles.example}>
           <h3 className={styles.subTitle}>{verdict.valid === 'violated' ? 'Counter-example' : 'Why not decided'}</h3>
-          <p data-testid="counter-example">{example.message}</p>
+          <p data-testid="counter-example">
+            <CheckerText said={example} />
+          </p>
           <p className={styles.meta}>
             {CHECK_WORDS[example.check]} · {example.clients.map((c) => `Client ${c}`).join(', ') || 'no client'} · from{' '}
             {formatDuration(example.window.from - timeOrigin)} to {formatDuration(example.window.to - timeOrigin)}
@@ -123,7 +129,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
             {others.map((d, i) => (
               <li key={`${d.kind}-${i}`} data-kind={d.kind}>
                 <p>
-                  {d.message}
+                  <CheckerText said={d} />
                   {d.occurrences > 1 && <span className={styles.meta}> (seen {d.occurrences} times)</span>}
                 </p>
                 {onShow && (
@@ -142,7 +148,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
         <ul>
           {checks.map((c) => (
             <li key={c.check} data-check={c.check} data-valid={c.valid}>
-              <strong>{CHECK_WORDS[c.check]}</strong>: {VALIDITY_WORDS[c.valid].word} — {c.summary}
+              <strong>{CHECK_WORDS[c.check]}</strong>: {VALIDITY_WORDS[c.valid].word} — <CheckerText said={{ message: c.summary, words: c.summaryWords }} />
             </li>
           ))}
           {checks.length === 0 && <li>Nothing to check yet: no job, lock or store write in the history.</li>}

@@ -8,6 +8,7 @@
  */
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { useProgressActions } from '@/components/progress/progress-provider';
+import { CheckerText } from '@/components/verdict/checker-text';
 import type { GradedRun } from '@/lib/grading';
 import type { Scenario } from '@/lib/scenario';
 import { checkingWords } from './exercise-words';
@@ -96,7 +97,11 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
               <strong>Not yet.</strong>{' '}
               {failedWords(failedRun, result.runs.length, result.total)}
             </p>
-            {failure && <p data-testid="exercise-counter-example">{failure.message}</p>}
+            {failure && (
+              <p data-testid="exercise-counter-example">
+                <CheckerText said={failure} />
+              </p>
+            )}
             {failure && (failure.counterExample || failure.window) && (
               <button
                 type="button"

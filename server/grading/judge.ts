@@ -148,7 +148,8 @@ export function safetyBrokenSaid(verdict: Verdict): Reason | null {
     const result = verdict.checks[check];
     if (!result.applicable || result.valid !== 'violated') continue;
     const example = result.counterExample ?? verdict.counterExample;
-    return example ? fromChecker(example) : say('grading.checkViolated', { check });
+    // ICU select keys are words: the check's name in camelCase.
+    return example ? fromChecker(example) : say('grading.checkViolated', { check: check === 'mutual-exclusion' ? 'mutualExclusion' : check });
   }
   return null;
 }
