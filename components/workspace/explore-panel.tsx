@@ -7,6 +7,7 @@
  */
 import { useState } from 'react';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
+import { CheckerText } from '@/components/verdict/checker-text';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import styles from './workspace.module.css';
 
@@ -45,7 +46,9 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
       ) : (
         <p data-testid="explore-schedule">No fault at all: the clients&apos; own timing was enough.</p>
       )}
-      <p data-testid="explore-counter-example">{result.message}</p>
+      <p data-testid="explore-counter-example">
+        <CheckerText said={result} />
+      </p>
       {!result.onTimeline && (
         <p className={styles.muted} data-testid="explore-timing">
           Played again here, this schedule held: the interleaving that broke safety depends on timing. Explore with the same random seed ({result.seed}) searches the same schedules again.

@@ -100,7 +100,7 @@ function sentencesOf(verdict: Verdict): Said[] {
   return out;
 }
 
-const verdicts = Object.entries(SAMPLES).map(([name, s]) => [name, check(s.build().build(), s.options, { final: s.final ?? true })] as const);
+const verdicts = Object.entries(SAMPLES).map(([name, s]) => [name, check(s.build().build(), { ...s.options, final: s.final ?? true })] as const);
 
 function lookup(catalogue: WordsCatalogue, key: string): unknown {
   return key.split('.').reduce<unknown>((at, part) => (at !== null && typeof at === 'object' ? (at as Record<string, unknown>)[part] : undefined), catalogue);
