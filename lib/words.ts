@@ -100,13 +100,20 @@ function durationText(ms: number | null, locale: string, catalogue: WordsCatalog
   return `${Math.abs(seconds) >= 100 ? Math.round(seconds) : fixed(seconds, 1, locale)} s`;
 }
 
+/** Right-to-left languages: a time ("307 ms") or a name from code must read as one left-to-right unit inside them. */
+const RTL = /^(ar|he|fa|ur)\b/;
+
+function isolated(text: string, locale: string): string {
+  return RTL.test(locale) ? `\u2066${text}\u2069` : text;
+}
+
 function valueText(value: WordValue, locale: string, catalogue: WordsCatalogue): string | number {
   if (typeof value === 'string' || typeof value === 'number') return value;
-  if ('time' in value) return timeText(value.time, locale);
-  if ('duration' in value) return durationText(value.duration, locale, catalogue);
+  if ('time' in value) return isolated(timeText(value.time, locale), locale);
+  if ('duration' in value) return isolated(durationText(value.duration, locale, catalogue), locale);
   if ('client' in value) return render(words('checker.value.client', { n: value.client }), locale, catalogue);
   if ('node' in value) return render(words('checker.value.node', { n: value.node }), locale, catalogue);
-  if ('code' in value) return `'${value.code}'`;
+  if ('code' in value) return isolated(`'${value.code}'`, locale);
   if ('words' in value) return render(value.words, locale, catalogue);
   const separator = value.and ? 'checker.value.listAnd' : 'checker.value.listSeparator';
   return value.list.map((v) => String(valueText(v, locale, catalogue))).join(render(words(separator), locale, catalogue));

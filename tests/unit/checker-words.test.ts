@@ -169,6 +169,9 @@ describe('a violated history in other languages', () => {
     expect(said).toContain('العميل 1');
     expect(said).toContain('1.24 s');
     expect(said).toContain("'job'");
+    // A time and a name from code are isolated left to right inside the right-to-left sentence.
+    expect(said).toContain('\u20661.24 s\u2069');
+    expect(said).toContain("\u2066'job'\u2069");
     expect(said).not.toMatch(/Client|entered|while/);
   });
 
