@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import type { CounterExample } from './checker/types';
+import type { Words } from './words';
 import { MAX_CODE_CHARS } from './run';
 
 /** The most a learner may ask one search to take; the server holds it to this. */
@@ -57,6 +58,8 @@ export type ExploreResult =
       /** The minimal schedule, a line per fault. */
       lines: string[];
       message: string;
+      /** `message` as data, for a page in another language. */
+      words?: Words;
       counterExample: CounterExample | null;
       faultsBefore: number;
       faultsAfter: number;

@@ -1,5 +1,6 @@
 /** What "Check my solution" answers: shared by the server's grader and the browser. */
 import type { CounterExample, TimeWindow } from './checker/types';
+import type { Words } from './words';
 import { MAX_CODE_CHARS } from './run';
 import { z } from 'zod';
 
@@ -25,6 +26,8 @@ export interface GradedRun {
   passed: boolean;
   /** Why it failed, in words (a violated check, liveness not met, the program's own error). */
   reason?: string;
+  /** `reason` as data, when it is the grader's or the checker's own sentence (absent otherwise, and in older answers). */
+  reasonWords?: Words;
 }
 
 export interface GradeResult {
@@ -45,6 +48,8 @@ export interface GradeResult {
     /** Where on the timeline the failure is, when the checker has no counter-example (a probe said it). */
     window?: TimeWindow;
     message: string;
+    /** `message` as data, for a page in another language (absent when the sentence is not the grader's own). */
+    words?: Words;
     hint: string | null;
   } | null;
 }

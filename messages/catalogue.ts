@@ -5,10 +5,12 @@
  * words live together and translators work on small files.
  */
 export { messageLeaves } from './leaves';
+import checker from './en/checker.json';
 import common from './en/common.json';
 import classroom from './en/classroom.json';
 import course from './en/course.json';
 import experiment from './en/experiment.json';
+import grading from './en/grading.json';
 import lesson from './en/lesson.json';
 import measurements from './en/measurements.json';
 import pages from './en/pages.json';
@@ -24,7 +26,7 @@ import cluster from './en/cluster.json';
 import clients from './en/clients.json';
 import lab from './en/lab.json';
 
-export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment, verdict, timeline, cluster, clients, lab };
+export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment, verdict, timeline, cluster, clients, lab, checker, grading };
 
 export type Messages = typeof english;
 export type Namespace = keyof Messages;

@@ -9,6 +9,7 @@ import type { TimeWindow, Verdict } from '@/lib/checker';
 import { CHECK_NAMES } from '@/lib/checker';
 import type { RunOutcome } from '@/lib/run';
 import { useFormatDuration } from '@/components/lab/use-duration';
+import { CheckerText, noteSaids } from './checker-text';
 import { verdictHeadline } from './headline';
 import { failedWords, VALIDITY_ICONS } from './verdict-words';
 import { ForeignWords } from './foreign-words';
@@ -62,6 +63,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
   const example = (headline.property ? verdict.checks[headline.property].counterExample : null) ?? verdict.counterExample;
   const { cause } = headline;
   const others = verdict.diagnoses.filter((d) => d !== cause);
+  const notes = noteSaids(checks);
   return (
     <div className={styles.verdict} data-testid="verdict" data-valid={verdict.valid} data-final={verdict.final || undefined} data-property={headline.property ?? undefined}>
       <p className={styles.headline} data-valid={verdict.valid} data-testid="verdict-headline">
@@ -78,7 +80,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
         <div className={styles.cause} data-testid="root-cause" data-kind={cause.kind}>
           <p>
             <strong>{`${verdict.valid === 'violated' ? t('rootCause') : t('diagnosisLabel')} `}</strong>
-            <ForeignWords>{cause.message}</ForeignWords>
+            <ForeignWords><CheckerText said={cause} /></ForeignWords>
             {cause.occurrences > 1 && <span className={styles.meta}>{` ${t('seen', { n: cause.occurrences })}`}</span>}
           </p>
           {onShow && (
@@ -97,7 +99,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
         <ul className={styles.facts} data-testid="verdict-facts" aria-label={t('factsLabel')}>
           {headline.facts.map((fact) => (
             <li key={fact}>
-              <ForeignWords>{fact}</ForeignWords>
+              <ForeignWords><CheckerText said={notes.get(fact) ?? { message: fact }} /></ForeignWords>
             </li>
           ))}
         </ul>
@@ -107,7 +109,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
         <div className={styles.example}>
           <h3 className={styles.subTitle}>{verdict.valid === 'violated' ? t('counterExample') : t('whyNotDecided')}</h3>
           <p data-testid="counter-example">
-            <ForeignWords>{example.message}</ForeignWords>
+            <ForeignWords><CheckerText said={example} /></ForeignWords>
           </p>
           <p className={styles.meta}>
             {t(`check.${example.check}`)} · {example.clients.map((c) => t('client', { n: c })).join(t('listSeparator')) || t('noClient')} ·{' '}
@@ -128,7 +130,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
             {others.map((d, i) => (
               <li key={`${d.kind}-${i}`} data-kind={d.kind}>
                 <p>
-                  <ForeignWords>{d.message}</ForeignWords>
+                  <ForeignWords><CheckerText said={d} /></ForeignWords>
                   {d.occurrences > 1 && <span className={styles.meta}>{` ${t('seen', { n: d.occurrences })}`}</span>}
                 </p>
                 {onShow && (
@@ -149,7 +151,7 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
             <li key={c.check} data-check={c.check} data-valid={c.valid}>
               <strong>{t(`check.${c.check}`)}</strong>
               {t('checkLine', { word: t(`validity.${c.valid}.word`) })}
-              <ForeignWords>{c.summary}</ForeignWords>
+              <ForeignWords><CheckerText said={{ message: c.summary, words: c.summaryWords }} /></ForeignWords>
             </li>
           ))}
           {checks.length === 0 && <li>{t('nothingYet')}</li>}

@@ -10,6 +10,7 @@ import { useTranslations } from 'next-intl';
 import type { ReactNode } from 'react';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { useProgressActions } from '@/components/progress/progress-provider';
+import { CheckerText } from '@/components/verdict/checker-text';
 import type { GradedRun } from '@/lib/grading';
 import type { Scenario } from '@/lib/scenario';
 import { checkingWords, type ExerciseTranslator } from './exercise-words';
@@ -108,10 +109,10 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
               <span aria-hidden="true">✗ </span>
               <strong>{t('notYet')}</strong> {failedWords(t, failedRun, result.runs.length, result.total, scenarios)}
             </p>
-            {/* The grader's sentences (English for now) take the direction of their own words. */}
+            {/* The grader's sentence in the page's language (a probe's own words and a command trace may still be English: they take their own direction). */}
             {failure && (
-              <p data-testid="exercise-counter-example" dir="auto" data-server-words>
-                {failure.message}
+              <p data-testid="exercise-counter-example" dir="auto">
+                <CheckerText said={failure} />
               </p>
             )}
             {failure && (failure.counterExample || failure.window) && (

@@ -8,6 +8,7 @@
 import { useTranslations } from 'next-intl';
 import { useState, type ReactNode } from 'react';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
+import { CheckerText } from '@/components/verdict/checker-text';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import styles from './workspace.module.css';
 
@@ -58,8 +59,8 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
       ) : (
         <p data-testid="explore-schedule">{t('noFault')}</p>
       )}
-      <p data-testid="explore-counter-example" dir="auto" data-server-words>
-        {result.message}
+      <p data-testid="explore-counter-example" dir="auto">
+        <CheckerText said={result} />
       </p>
       {!result.onTimeline && (
         <p className={styles.muted} data-testid="explore-timing">

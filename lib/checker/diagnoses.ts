@@ -1,10 +1,13 @@
 import type { CheckName, Diagnosis, DiagnosisKind, TimeWindow } from './types';
 import { sortedUnique } from './format';
+import { english } from './said';
+import type { Words } from '../words';
 
 export interface DiagnosisInput {
   kind: DiagnosisKind;
   check: CheckName;
-  message: string;
+  /** The sentence as data; its English rendering is the diagnosis's `message`. */
+  words: Words;
   seqs: readonly number[];
   window: TimeWindow;
   clients: readonly number[];
@@ -39,7 +42,8 @@ export class DiagnosisLog {
     const diagnosis: Diagnosis = {
       kind: input.kind,
       check: input.check,
-      message: input.message,
+      message: english(input.words),
+      words: input.words,
       seqs: sortedUnique(input.seqs),
       window: { ...input.window },
       clients: sortedUnique(input.clients),
@@ -53,9 +57,11 @@ export class DiagnosisLog {
    * Says the diagnosis of `kind` and `subject` in other words, when a later event changed what the learner
    * should do about it (a pause diagnosis whose client turned out to fence its writes needs no advice to fence).
    */
-  reword(kind: DiagnosisKind, subject: string, message: string): void {
+  reword(kind: DiagnosisKind, subject: string, said: Words): void {
     const seen = this.byKey.get(`${kind}\u0000${subject}`);
-    if (seen) seen.message = message;
+    if (!seen) return;
+    seen.message = english(said);
+    seen.words = said;
   }
 
   has(kind: DiagnosisKind): boolean {

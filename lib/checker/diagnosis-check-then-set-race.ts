@@ -6,7 +6,8 @@
 import type { RedisCompleteEvent, RedisInvokeEvent } from '../history';
 import type { DiagnosisLog } from './diagnoses';
 import type { KeyEntry, KeyspaceObserver, ParsedSet } from './keyspace';
-import { clientLabel, nodeLabel, quote } from './format';
+import { client as clientValue, code, node as nodeValue } from './format';
+import { words } from '../words';
 
 export class CheckThenSetRace implements KeyspaceObserver {
   constructor(private readonly log: DiagnosisLog) {}
@@ -20,9 +21,7 @@ export class CheckThenSetRace implements KeyspaceObserver {
       kind: 'check-then-set-race',
       check: 'mutual-exclusion',
       subject: set.key,
-      message:
-        `${clientLabel(client)} read ${quote(set.key)} on ${nodeLabel(node)} as free, then SET it without NX ` +
-        `after ${clientLabel(replaced.setter)} had taken it: checking then setting is not atomic; use SET … NX.`,
+      words: words('checker.diagnosis.checkThenSetRace', { client: clientValue(client), key: code(set.key), node: nodeValue(node), other: clientValue(replaced.setter) }),
       seqs: [replaced.setSeq, invoke.seq, done.seq],
       window: { from: readFreeAt, to: done.t },
       clients: [client, replaced.setter],

@@ -8,7 +8,8 @@ import type { DiagnosisLog } from './diagnoses';
 import { ForgottenLocks } from './forgotten-locks';
 import type { KeyEntry, KeyspaceObserver } from './keyspace';
 import type { LockSignals } from './lock-signals';
-import { clientLabel, formatDuration, nodeLabel, quote, timeWords, type TimeWords } from './format';
+import { client as clientValue, code, duration, node as nodeValue, timeWords, type TimeWords } from './format';
+import { words } from '../words';
 
 export class ClockJumpExpiredLock implements KeyspaceObserver {
   private readonly forgotten: ForgottenLocks;
@@ -32,15 +33,21 @@ export class ClockJumpExpiredLock implements KeyspaceObserver {
     const lost = this.forgotten.regranted(invoke, done, key);
     if (!lost) return;
     const { entry } = lost;
-    const holder = clientLabel(entry.setter ?? 0);
+    const holder = clientValue(entry.setter ?? 0);
     this.log.add({
       kind: 'clock-jump-expired-lock',
       check: 'mutual-exclusion',
       subject: `${invoke.node}|${key}`,
-      message:
-        `${nodeLabel(invoke.node)}'s clock jumped ${formatDuration(this.jumps.get(invoke.node) ?? 0)} forward at ${this.at(lost.t)}, which expired ${holder}'s lock ${quote(key)} on it ` +
-        `${formatDuration(entry.expiresAt - lost.t)} early; ${nodeLabel(invoke.node)} then granted it to ${clientLabel(invoke.client)} at ${this.at(done.t)}, ` +
-        `while ${holder}'s own clock said its lock was still valid. No check on the holder's clock can see this; fencing tokens (lesson 7) make the resource refuse the older holder.`,
+      words: words('checker.diagnosis.clockJumpExpiredLock', {
+        node: nodeValue(invoke.node),
+        jump: duration(this.jumps.get(invoke.node) ?? 0),
+        jumpedAt: this.at(lost.t),
+        holder,
+        key: code(key),
+        early: duration(entry.expiresAt - lost.t),
+        client: clientValue(invoke.client),
+        grantedAt: this.at(done.t),
+      }),
       seqs: [entry.setSeq, lost.seq, done.seq],
       window: { from: lost.t, to: done.t },
       clients: [entry.setter ?? invoke.client, invoke.client],

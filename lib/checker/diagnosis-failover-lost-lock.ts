@@ -8,7 +8,8 @@ import type { DiagnosisLog } from './diagnoses';
 import { ForgottenLocks } from './forgotten-locks';
 import type { KeyEntry, KeyspaceObserver } from './keyspace';
 import type { LockSignals } from './lock-signals';
-import { clientLabel, formatDuration, nodeLabel, quote, timeWords, type TimeWords } from './format';
+import { client as clientValue, code, duration, node as nodeValue, timeWords, type TimeWords } from './format';
+import { words } from '../words';
 
 export class FailoverLostLock implements KeyspaceObserver {
   private readonly forgotten: ForgottenLocks;
@@ -32,17 +33,23 @@ export class FailoverLostLock implements KeyspaceObserver {
     const lost = this.forgotten.regranted(invoke, done, key);
     if (!lost) return;
     const { entry } = lost;
-    const holder = clientLabel(entry.setter ?? 0);
-    const master = nodeLabel(this.replaced.get(invoke.node) ?? 0);
+    const holder = clientValue(entry.setter ?? 0);
+    const master = nodeValue(this.replaced.get(invoke.node) ?? 0);
     this.log.add({
       kind: 'failover-lost-lock',
       check: 'mutual-exclusion',
       subject: `${invoke.node}|${key}`,
-      message:
-        `${nodeLabel(invoke.node)} was promoted to master at ${this.at(lost.t)} without ${holder}'s lock ${quote(key)} ` +
-        `(taken on ${master} at ${this.at(entry.setT)}, ${formatDuration(entry.expiresAt - lost.t)} left): replication is asynchronous and it had not arrived, ` +
-        `so ${nodeLabel(invoke.node)} granted it to ${clientLabel(invoke.client)} at ${this.at(done.t)}. ` +
-        `Count a lock only once the replica confirmed it (WAIT), and give it back when it did not.`,
+      words: words('checker.diagnosis.failoverLostLock', {
+        node: nodeValue(invoke.node),
+        promotedAt: this.at(lost.t),
+        holder,
+        key: code(key),
+        master,
+        takenAt: this.at(entry.setT),
+        left: duration(entry.expiresAt - lost.t),
+        client: clientValue(invoke.client),
+        grantedAt: this.at(done.t),
+      }),
       seqs: [entry.setSeq, lost.seq, done.seq],
       window: { from: lost.t, to: done.t },
       clients: [entry.setter ?? invoke.client, invoke.client],

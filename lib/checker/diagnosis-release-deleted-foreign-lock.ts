@@ -9,7 +9,8 @@ import type { RedisCompleteEvent, RedisInvokeEvent } from '../history';
 import type { DiagnosisLog } from './diagnoses';
 import type { KeyEntry, KeyspaceObserver, ParsedSet } from './keyspace';
 import type { LockSignals } from './lock-signals';
-import { clientLabel, nodeLabel, quote } from './format';
+import { client as clientValue, code, node as nodeValue } from './format';
+import { words } from '../words';
 
 export class ReleaseDeletedForeignLock implements KeyspaceObserver {
   /** Per `node|key`, the clients whose live token a later SET overwrote since the key was last free. */
@@ -44,17 +45,19 @@ export class ReleaseDeletedForeignLock implements KeyspaceObserver {
     // It held the token the script was given (a token-checked release always does): the right lock went.
     if (offeredToken !== null && entry.value === offeredToken) return;
     const command = invoke.command.toUpperCase();
-    const how = command === 'DEL' || command === 'UNLINK' ? 'a plain DEL' : command === 'GETDEL' ? 'a GETDEL' : 'a release script';
-    const why = wasOverwritten
-      ? 'its own token had been overwritten by a SET without NX'
-      : `its own lock was already gone (expired, or deleted by another client) and ${clientLabel(entry.setter)} had taken it`;
+    const how = command === 'DEL' || command === 'UNLINK' ? 'del' : command === 'GETDEL' ? 'getdel' : 'script';
     this.log.add({
       kind: 'release-deleted-foreign-lock',
       check: 'mutual-exclusion',
       subject: key,
-      message:
-        `${clientLabel(client)}'s release (${how}) deleted ${quote(key)} on ${nodeLabel(node)} while it held ` +
-        `${clientLabel(entry.setter)}'s token: ${why}. Release only if the value is still your token (a Lua check-and-delete).`,
+      words: words('checker.diagnosis.releaseDeletedForeignLock', {
+        client: clientValue(client),
+        how,
+        key: code(key),
+        node: nodeValue(node),
+        setter: clientValue(entry.setter),
+        overwritten: wasOverwritten ? 'yes' : 'no',
+      }),
       seqs: [entry.setSeq, invoke.seq, done.seq],
       window: { from: entry.setT, to: done.t },
       clients: [client, entry.setter],

@@ -7,7 +7,8 @@ import type { NodeStateEvent, RedisCompleteEvent, RedisInvokeEvent } from '../hi
 import type { DiagnosisLog } from './diagnoses';
 import type { KeyEntry, KeyspaceObserver } from './keyspace';
 import type { LockSignals } from './lock-signals';
-import { clientLabel, formatDuration, nodeLabel, quote } from './format';
+import { client as clientValue, code, duration, node as nodeValue } from './format';
+import { words } from '../words';
 
 interface Forgotten {
   entry: KeyEntry;
@@ -45,10 +46,13 @@ export class RestartWithoutPersistence implements KeyspaceObserver {
       kind: 'restart-without-persistence',
       check: 'mutual-exclusion',
       subject: `${node}|${key}`,
-      message:
-        `${nodeLabel(node)} restarted without persistence while ${clientLabel(entry.setter)}'s lock ${quote(key)} on it ` +
-        `had ${formatDuration(entry.expiresAt - lost.t)} left, then granted it to ${clientLabel(client)}: ` +
-        `keep a restarted node down for longer than the TTL (delayed restart) or persist with AOF.`,
+      words: words('checker.diagnosis.restartWithoutPersistence', {
+        node: nodeValue(node),
+        setter: clientValue(entry.setter),
+        key: code(key),
+        left: duration(entry.expiresAt - lost.t),
+        client: clientValue(client),
+      }),
       seqs: [entry.setSeq, lost.seq, done.seq],
       window: { from: lost.t, to: done.t },
       clients: [entry.setter, client],

@@ -8,7 +8,9 @@
 import type { DiagnosisLog } from './diagnoses';
 import type { JobTally, Section } from './mutual-exclusion';
 import type { CheckResult, CheckerOptions, CounterExample, JobStats } from './types';
-import { clientLabel, quote, sortedUnique, timeWords, times, type TimeWords } from './format';
+import { client as clientValue, code, say, sortedUnique, timeWords, timesValue, type TimeWords } from './format';
+import { notes as notesOf, summary } from './said';
+import { words, type Words } from '../words';
 
 export class Duplicates {
   constructor(
@@ -44,9 +46,12 @@ export class Duplicates {
       kind: 'job-without-lock',
       check: 'duplicates',
       subject: `${tally.runId ?? ''}|${tally.job}`,
-      message:
-        `${clientLabel(unlocked.client)} ran job ${quote(tally.job)} at ${this.formatTime(unlocked.enterT)} without holding any lock, so nothing kept the other workers ` +
-        `from running it too (it should run ${times(expected)}). Take a lock around the job, and record that it ran so a late worker skips it.`,
+      words: words('checker.diagnosis.jobWithoutLock', {
+        client: clientValue(unlocked.client),
+        job: code(tally.job),
+        at: this.formatTime(unlocked.enterT),
+        expected: timesValue(expected),
+      }),
       seqs: [unlocked.enterSeq, unlocked.endSeq ?? unlocked.enterSeq, section.endSeq ?? section.enterSeq],
       window: { from: unlocked.enterT, to: section.endT ?? section.enterT },
       clients: [unlocked.client, section.client],
@@ -75,7 +80,7 @@ export class Duplicates {
     let indeterminate = 0;
     let firstViolation: JobTally | null = null;
     let firstDoubt: { tally: JobTally; expected: number } | null = null;
-    const notes: string[] = [];
+    const notes: Words[] = [];
     for (const tally of tallies) {
       const expected = this.expectedFor(tally.job);
       if (expected === null) continue;
@@ -90,36 +95,42 @@ export class Duplicates {
         indeterminate += tally.completed + unsettled - expected;
         firstDoubt ??= { tally, expected };
       } else if (final && tally.completed < expected) {
-        notes.push(`Job ${quote(tally.job)} completed ${tally.completed} of ${expected} expected execution${expected === 1 ? '' : 's'}.`);
+        notes.push(words('checker.duplicates.noteShort', { job: code(tally.job), completed: tally.completed, expected }));
       }
     }
-    const base = { check: 'duplicates' as const, applicable: applicable || forced, violations, indeterminate, notes };
+    const base = { check: 'duplicates' as const, applicable: applicable || forced, violations, indeterminate, ...notesOf(notes) };
     if (firstViolation) {
       const expected = this.expectedFor(firstViolation.job) ?? 0;
-      return { ...base, valid: 'violated', summary: `violated: ${violations} duplicate execution${violations === 1 ? '' : 's'}`, counterExample: this.describeViolation(firstViolation, expected) };
+      return { ...base, valid: 'violated', ...summary('checker.duplicates.summaryViolated', { n: violations }), counterExample: this.describeViolation(firstViolation, expected) };
     }
     if (firstDoubt) {
       const { tally, expected } = firstDoubt;
       const unsettled = tally.incomplete + (final ? tally.open : 0);
       const counterExample: CounterExample = {
         check: 'duplicates',
-        message: `Job ${quote(tally.job)} completed ${times(tally.completed)} (expected ${times(expected)}), and ${unsettled} more execution${unsettled === 1 ? ' was' : 's were'} cut short or never finished: whether ${unsettled === 1 ? 'it' : 'they'} took effect is unknown.`,
+        ...say('checker.duplicates.unsettled', { job: code(tally.job), completed: timesValue(tally.completed), expected: timesValue(expected), n: unsettled }),
         seqs: sortedUnique(tally.firstCompleted.flatMap((s) => [s.enterSeq, s.endSeq ?? s.enterSeq])),
         window: windowOf(tally.firstCompleted),
         clients: sortedUnique(tally.firstCompleted.map((s) => s.client)),
       };
-      return { ...base, valid: 'unknown', summary: `unknown: ${indeterminate} execution${indeterminate === 1 ? '' : 's'} of unknown outcome`, counterExample };
+      return { ...base, valid: 'unknown', ...summary('checker.duplicates.summaryUnknown', { n: indeterminate }), counterExample };
     }
-    if (!applicable) return { ...base, valid: forced ? 'unknown' : 'held', summary: 'no job with an expected execution count ran', counterExample: null };
-    return { ...base, valid: 'held', summary: 'held: no job ran more often than expected', counterExample: null };
+    if (!applicable) return { ...base, valid: forced ? 'unknown' : 'held', ...summary('checker.duplicates.summaryNone'), counterExample: null };
+    return { ...base, valid: 'held', ...summary('checker.duplicates.summaryHeld'), counterExample: null };
   }
 
   private describeViolation(tally: JobTally, expected: number): CounterExample {
     const shown = tally.firstCompleted.slice(0, expected + 1);
-    const who = shown.map((s) => `${clientLabel(s.client)} at ${this.formatTime(s.enterT)}`).join(', ');
+    const who = { list: shown.map((s) => ({ words: words('checker.duplicates.ranAt', { client: clientValue(s.client), at: this.formatTime(s.enterT) }) })) };
     return {
       check: 'duplicates',
-      message: `Job ${quote(tally.job)} ran ${times(tally.completed)}, expected ${times(expected)}: ${who}${tally.completed > shown.length ? ', …' : ''}.`,
+      ...say('checker.duplicates.ranTooOften', {
+        job: code(tally.job),
+        ran: timesValue(tally.completed),
+        expected: timesValue(expected),
+        who,
+        more: tally.completed > shown.length ? 'yes' : 'no',
+      }),
       seqs: sortedUnique(shown.flatMap((s) => [s.enterSeq, s.endSeq ?? s.enterSeq])),
       window: windowOf(shown),
       clients: sortedUnique(shown.map((s) => s.client)),

@@ -17,7 +17,9 @@
  */
 import type { StoreWriteEvent } from '../history';
 import type { CheckResult, CounterExample, SavedByFencing } from './types';
-import { clientLabel, quote, sortedUnique, timeWords, type TimeWords } from './format';
+import { client as clientValue, code, say, sortedUnique, timeWords, type TimeWords } from './format';
+import { notes as notesOf, summary } from './said';
+import { words, type Words } from '../words';
 
 /** Where a write's session began, and what began it. */
 export interface Session {
@@ -86,14 +88,12 @@ export class Fencing {
 
   result(forced: boolean): CheckResult {
     const applicable = this.writes > 0;
-    const notes: string[] = [];
-    if (this.saved.count > 0) {
-      notes.push(`${this.saved.count} stale write${this.saved.count === 1 ? ' was' : 's were'} rejected by the fenced store: fencing saved it.`);
-    }
-    const base = { check: 'fencing' as const, applicable: applicable || forced, violations: this.violations, indeterminate: 0, notes };
-    if (this.first) return { ...base, valid: 'violated', summary: `violated: ${this.violations} stale write${this.violations === 1 ? '' : 's'} accepted`, counterExample: this.first };
-    if (!applicable) return { ...base, valid: forced ? 'unknown' : 'held', summary: 'no store write', counterExample: null };
-    return { ...base, valid: 'held', summary: `held: ${this.writes} store write${this.writes === 1 ? '' : 's'}, none stale`, counterExample: null };
+    const notes: Words[] = [];
+    if (this.saved.count > 0) notes.push(words('checker.fencing.noteSaved', { n: this.saved.count }));
+    const base = { check: 'fencing' as const, applicable: applicable || forced, violations: this.violations, indeterminate: 0, ...notesOf(notes) };
+    if (this.first) return { ...base, valid: 'violated', ...summary('checker.fencing.summaryViolated', { n: this.violations }), counterExample: this.first };
+    if (!applicable) return { ...base, valid: forced ? 'unknown' : 'held', ...summary('checker.fencing.summaryNone'), counterExample: null };
+    return { ...base, valid: 'held', ...summary('checker.fencing.summaryHeld', { n: this.writes }), counterExample: null };
   }
 
   /** The token comparison: true when it already proved the write stale (and said so). */
@@ -104,7 +104,7 @@ export class Fencing {
       const highest = Math.max(event.highest ?? -Infinity, ours?.token ?? -Infinity);
       this.violate({
         check: 'fencing',
-        message: `The store accepted ${clientLabel(event.client)}'s write to ${quote(event.key)} at ${this.formatTime(event.t)} with token ${token}, although it had already accepted token ${highest}: a stale write got through.`,
+        ...say('checker.fencing.tokenNotNewer', { client: clientValue(event.client), key: code(event.key), at: this.formatTime(event.t), token: String(token), highest: String(highest) }),
         seqs: sortedUnique([event.seq, ...(ours ? [ours.seq] : [])]),
         window: { from: event.t, to: event.t },
         clients: sortedUnique([event.client, ...(ours ? [ours.client] : [])]),
@@ -117,10 +117,15 @@ export class Fencing {
   private unfencedStale(event: StoreWriteEvent, sessionStart: number, other: Writer): CounterExample {
     return {
       check: 'fencing',
-      message:
-        `${clientLabel(event.client)} wrote ${quote(event.key)} at ${this.formatTime(event.t)} from a session that began at ${this.formatTime(sessionStart)}, ` +
-        `after ${clientLabel(other.client)} had written it at ${this.formatTime(other.t)} from a later one (began ${this.formatTime(other.session.start)}): ` +
-        `an unfenced stale write overwrote newer data. Pass the lock's fencing token with each write.`,
+      ...say('checker.fencing.unfenced', {
+        client: clientValue(event.client),
+        key: code(event.key),
+        at: this.formatTime(event.t),
+        start: this.formatTime(sessionStart),
+        other: clientValue(other.client),
+        otherAt: this.formatTime(other.t),
+        otherStart: this.formatTime(other.session.start),
+      }),
       seqs: sortedUnique([other.seq, event.seq]),
       window: { from: other.t, to: event.t },
       clients: sortedUnique([event.client, other.client]),
@@ -130,27 +135,20 @@ export class Fencing {
   private grantOrderStale(event: StoreWriteEvent, token: number, session: Session, other: Writer): CounterExample {
     return {
       check: 'fencing',
-      message:
-        `${clientLabel(event.client)} wrote ${quote(event.key)} at ${this.formatTime(event.t)} with token ${token} ${this.origin(session)}, ` +
-        `after ${clientLabel(other.client)} had written it at ${this.formatTime(other.t)} ${this.laterOrigin(other.session)}: ` +
-        `the store took a stale write because the token did not grow with the grants. ` +
-        `A fencing token must come from the lock service, one greater for every grant.`,
+      ...say('checker.fencing.tokenNotGrowing', {
+        client: clientValue(event.client),
+        key: code(event.key),
+        at: this.formatTime(event.t),
+        token: String(token),
+        origin: { words: words('checker.fencing.origin', { from: session.from, at: this.formatTime(session.start) }) },
+        other: clientValue(other.client),
+        otherAt: this.formatTime(other.t),
+        laterOrigin: { words: words('checker.fencing.laterOrigin', { from: other.session.from, at: this.formatTime(other.session.start) }) },
+      }),
       seqs: sortedUnique([other.seq, event.seq]),
       window: { from: other.t, to: event.t },
       clients: sortedUnique([event.client, other.client]),
     };
-  }
-
-  private origin(session: Session): string {
-    if (session.from === 'grant') return `from the lock it was granted at ${this.formatTime(session.start)}`;
-    if (session.from === 'section') return `from the critical section it entered at ${this.formatTime(session.start)}`;
-    return `holding no lock (at ${this.formatTime(session.start)})`;
-  }
-
-  private laterOrigin(session: Session): string {
-    if (session.from === 'grant') return `from a lock granted later (at ${this.formatTime(session.start)})`;
-    if (session.from === 'section') return `from a critical section entered later (at ${this.formatTime(session.start)})`;
-    return `later, holding no lock (at ${this.formatTime(session.start)})`;
   }
 
   private violate(counterExample: CounterExample): void {

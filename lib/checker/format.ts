@@ -1,5 +1,9 @@
 /** Plain-words formatting for counter-examples and diagnoses. */
 import { clientLabel, nodeLabel } from '../cluster';
+import { words, type WordValue } from '../words';
+
+export { duration } from '../words';
+export { say } from './said';
 
 export { clientLabel, nodeLabel };
 
@@ -11,30 +15,34 @@ export function formatTime(t: number): string {
   return `${(t / 1000).toFixed(2)} s`;
 }
 
-/** Words for a point in time, as the learner reads it. */
-export type TimeWords = (t: number) => string;
+/** A point in time as a sentence's value, as the learner reads it (the page writes it in its language). */
+export type TimeWords = (t: number) => WordValue;
 
-/** Lab-clock times written relative to `origin` (the run's start), so a run reads from 0 like its timeline. */
+/** Lab-clock times relative to `origin` (the run's start), so a run reads from 0 like its timeline. */
 export function timeWords(origin = 0): TimeWords {
-  return (t) => formatTime(t - origin);
+  return (t) => ({ time: t - origin });
 }
 
-export function quote(name: string): string {
-  return `'${name}'`;
+export function client(n: number): WordValue {
+  return { client: n };
 }
 
-/** How a client's program ended, as a verb: "crashed", "ended", "stopped with an error". */
-export function endWords(how: 'crash' | 'exit' | 'error'): string {
-  if (how === 'crash') return 'crashed';
-  if (how === 'error') return 'stopped with an error';
-  return 'ended';
+export function node(n: number): WordValue {
+  return { node: n };
+}
+
+export function code(name: string): WordValue {
+  return { code: name };
+}
+
+/** How a client's program ended, as a verb phrase ("crashed", "ended", "stopped with an error"). */
+export function ended(how: 'crash' | 'exit' | 'error'): WordValue {
+  return { words: words('checker.phrase.ended', { how }) };
 }
 
 /** "once", "twice", "3 times". */
-export function times(n: number): string {
-  if (n === 1) return 'once';
-  if (n === 2) return 'twice';
-  return `${n} times`;
+export function timesValue(n: number): WordValue {
+  return { words: words('checker.phrase.times', { n }) };
 }
 
 export function sortedUnique(values: Iterable<number>): number[] {

@@ -16,7 +16,8 @@ import type { LockEvent } from '../history';
 import type { ClientSignal } from './clients';
 import type { DiagnosisLog } from './diagnoses';
 import type { RawLockSignal } from './lock-signals';
-import { clientLabel, endWords, formatDuration, nodeLabel, quote, timeWords, type TimeWords } from './format';
+import { client as clientValue, code, duration, ended, node as nodeValue, timeWords, type TimeWords } from './format';
+import { words, type Words } from '../words';
 
 export interface Hold {
   client: number;
@@ -81,7 +82,7 @@ export class LockHolds {
   /** Clients seen writing the store with a fencing token. */
   private readonly fencingClients = new Set<number>();
   /** Per client, its pause diagnosis in the words for a client that fences, until one of its writes shows it does. */
-  private readonly pauseWords = new Map<number, { subject: string; fenced: string }>();
+  private readonly pauseWords = new Map<number, { subject: string; fenced: Words }>();
   /** Per resource, each client's latest grant: did someone else take the lock while a hold was out? */
   private readonly lastGrant = new Map<string, Map<number, number>>();
   acquires = 0;
@@ -217,10 +218,13 @@ export class LockHolds {
         kind: 'lock-without-ttl-never-frees',
         check: 'liveness',
         subject: hold.resource,
-        message:
-          `${clientLabel(hold.client)} ${endWords(signal.how)} at ${this.at(signal.t)} holding ${quote(hold.resource)} (taken at ${this.at(hold.startT)}), whose key has no TTL: ` +
-          `it never frees, so nobody can take the lock again. Take the lock and its TTL in one command (SET key token NX PX ms): ` +
-          `a PEXPIRE sent after SETNX never comes if the client dies first, and a wrong one leaves no TTL.`,
+        words: words('checker.diagnosis.lockWithoutTtlEnded', {
+          client: clientValue(hold.client),
+          ended: ended(signal.how),
+          at: this.at(signal.t),
+          resource: code(hold.resource),
+          takenAt: this.at(hold.startT),
+        }),
         seqs: [hold.startSeq, signal.seq],
         window: { from: hold.startT, to: signal.t },
         clients: [hold.client],
@@ -252,10 +256,14 @@ export class LockHolds {
       kind: 'renewal-failed-mid-job',
       check: 'mutual-exclusion',
       subject: `${hold.resource}|${job}`,
-      message:
-        `${clientLabel(client)}'s lock ${quote(hold.resource)} expired at ${this.at(hold.expiresAt)} while its job ${quote(job)} ran until ${this.at(section.exitT)}: ` +
-        `its renewals did not get through (one failed at ${this.at(hold.renewalFailedAt)}: it timed out, was refused, or found another token), so another client could take the lock meanwhile. ` +
-        `A watchdog notices a lost lock but cannot stop work already under way: check each renewal's answer and stop before the next step, or fence the writes (lesson 7).`,
+      words: words('checker.diagnosis.renewalFailed', {
+        client: clientValue(client),
+        resource: code(hold.resource),
+        expiredAt: this.at(hold.expiresAt),
+        job: code(job),
+        until: this.at(section.exitT),
+        failedAt: this.at(hold.renewalFailedAt),
+      }),
       seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
       window: { from: hold.expiresAt, to: section.exitT },
       clients: [client],
@@ -281,15 +289,21 @@ export class LockHolds {
     const total = Math.max(this.labNodes, this.nodesOf(first.resource).size, first.nodes.size + second.nodes.size);
     const [minority, other] = first.nodes.size <= second.nodes.size ? [first, second] : [second, first];
     if (minority.nodes.size > total / 2) return;
-    const names = (hold: Hold) => [...hold.nodes].sort((a, b) => a - b).map(nodeLabel).join(', ');
+    const names = (hold: Hold) => ({ list: [...hold.nodes].sort((a, b) => a - b).map(nodeValue) });
     this.diagnoses.add({
       kind: 'quorum-not-majority',
       check: 'mutual-exclusion',
       subject: `${first.resource}|${minority.nodes.size}`,
-      message:
-        `${clientLabel(minority.client)} counted ${quote(minority.resource)} as its lock with ${minority.nodes.size} of ${total} nodes (${names(minority)}) ` +
-        `while ${clientLabel(other.client)} held it on ${names(other)}: ${minority.nodes.size} is not a majority of ${total}, so both sides of a split can lock. ` +
-        `A quorum must be more than half: ⌊${total}/2⌋ + 1 = ${Math.floor(total / 2) + 1}.`,
+      words: words('checker.diagnosis.quorumNotMajority', {
+        client: clientValue(minority.client),
+        resource: code(minority.resource),
+        size: minority.nodes.size,
+        total,
+        nodes: names(minority),
+        other: clientValue(other.client),
+        otherNodes: names(other),
+        majority: Math.floor(total / 2) + 1,
+      }),
       seqs: [first.startSeq, second.startSeq, seq],
       window: { from: Math.max(first.startT, second.startT), to: t },
       clients: [first.client, second.client],
@@ -305,10 +319,12 @@ export class LockHolds {
       check: 'mutual-exclusion',
       // One cause (this TTL for this job), however many clients ran into it.
       subject: `${hold.resource}|${section.job}|${hold.ttlMs}`,
-      message:
-        `TTL ${formatDuration(hold.ttlMs)} is shorter than the ${formatDuration(section.runningMs)} critical section and nothing extends it ` +
-        `(${clientLabel(section.client)}, job ${quote(section.job)}): the lock expired mid-job, ` +
-        `so another client could take it. Extend it (a watchdog every TTL/3) or use a longer TTL.`,
+      words: words('checker.diagnosis.ttlShorterThanJob', {
+        ttl: duration(hold.ttlMs),
+        running: duration(section.runningMs),
+        client: clientValue(section.client),
+        job: code(section.job),
+      }),
       seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
       window: { from: hold.startT + hold.ttlMs, to: section.exitT },
       clients: [section.client],
@@ -329,15 +345,26 @@ export class LockHolds {
     const bareFrom = Math.max(hold.validUntil, section.enterT);
     const how =
       section.enterT >= hold.validUntil
-        ? `${clientLabel(client)} entered job ${quote(job)} at ${this.at(section.enterT)}, after its lock ${quote(hold.resource)} had stopped being valid at ${this.at(hold.validUntil)}, and ran until ${this.at(section.exitT)}`
-        : `${clientLabel(client)}'s job ${quote(job)} ran until ${this.at(section.exitT)} but its lock ${quote(hold.resource)} was valid only until ${this.at(hold.validUntil)}`;
+        ? words('checker.diagnosis.enteredAfterValidity', {
+            client: clientValue(client),
+            job: code(job),
+            enteredAt: this.at(section.enterT),
+            resource: code(hold.resource),
+            validUntil: this.at(hold.validUntil),
+            until: this.at(section.exitT),
+          })
+        : words('checker.diagnosis.ranPastValidity', {
+            client: clientValue(client),
+            job: code(job),
+            until: this.at(section.exitT),
+            resource: code(hold.resource),
+            validUntil: this.at(hold.validUntil),
+          });
     this.diagnoses.add({
       kind: 'section-outlived-lock',
       check: 'mutual-exclusion',
       subject: `${hold.resource}|${job}`,
-      message:
-        `${how}: for ${formatDuration(section.exitT - bareFrom)} nothing kept another client out. ` +
-        `Finish within the lock's validity: extend the lock while the job runs, or check the time left before you start.`,
+      words: words('checker.diagnosis.sectionOutlivedLock', { how: { words: how }, bare: duration(section.exitT - bareFrom) }),
       seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
       window: { from: bareFrom, to: section.exitT },
       clients: [client],
@@ -364,16 +391,18 @@ export class LockHolds {
     hold.expiresAt = Infinity;
     hold.validUntil = Infinity;
     hold.noTtlNamed = true;
-    const holder = clientLabel(hold.client);
-    const whose = signal.by === hold.client ? 'its lock' : `${holder}'s lock`;
+    const holder = clientValue(hold.client);
     this.diagnoses.add({
       kind: 'lock-without-ttl-never-frees',
       check: 'liveness',
       subject: hold.resource,
-      message:
-        `${clientLabel(signal.by)} removed the TTL of ${whose} ${quote(hold.resource)} with PERSIST at ${this.at(signal.t)}: ` +
-        `the key now never expires, so if ${holder} dies holding it nobody can take the lock again. ` +
-        `Keep the TTL; to hold the lock longer, renew it with PEXPIRE (after checking your token).`,
+      words: words('checker.diagnosis.lockWithoutTtlPersist', {
+        by: clientValue(signal.by),
+        own: signal.by === hold.client ? 'yes' : 'no',
+        holder,
+        resource: code(hold.resource),
+        at: this.at(signal.t),
+      }),
       seqs: [hold.startSeq, signal.seq],
       window: { from: signal.t, to: signal.t },
       clients: [hold.client, signal.by],
@@ -463,9 +492,13 @@ export class LockHolds {
       kind: 'acquired-without-quorum',
       check: 'mutual-exclusion',
       subject: `${event.resources.join(',')}|${quorum}`,
-      message:
-        `${clientLabel(event.client)} acquired ${quote(event.resources.join(', '))} with ${ok} of ${votes.length} votes ` +
-        `(quorum ${quorum}): a minority lock, which another client can hold at the same time.`,
+      words: words('checker.diagnosis.acquiredWithoutQuorum', {
+        client: clientValue(event.client),
+        resource: code(event.resources.join(', ')),
+        ok,
+        votes: votes.length,
+        quorum,
+      }),
       seqs: [event.seq],
       window: { from: event.t, to: event.t },
       clients: [event.client],
@@ -480,20 +513,20 @@ export class LockHolds {
       if (left <= 0 || pausedMs <= left) continue;
       hold.pausedPastValidity = true;
       const validity = hold.validityMs ?? (typeof hold.ttlMs === 'number' ? hold.ttlMs : left);
-      const tail = left >= validity - 0.5 ? `longer than its ${formatDuration(validity)} validity` : `longer than the ${formatDuration(left)} left of its ${formatDuration(validity)} validity`;
-      const said = `${clientLabel(signal.client)} was paused ${formatDuration(pausedMs)}, ${tail} on ${quote(hold.resource)}: it woke up believing it still held the lock.`;
+      const tail =
+        left >= validity - 0.5
+          ? words('checker.diagnosis.pauseLongerThanValidity', { validity: duration(validity) })
+          : words('checker.diagnosis.pauseLongerThanLeft', { left: duration(left), validity: duration(validity) });
+      const said = { client: clientValue(signal.client), paused: duration(pausedMs), tail: { words: tail }, resource: code(hold.resource) };
       const subject = `${signal.client}|${hold.resource}`;
-      const fenced = `${said} Its store writes carry the lock's fencing token, so the store can refuse the stale one.`;
+      const fenced = words('checker.diagnosis.pausedFenced', said);
       this.pauseWords.set(signal.client, { subject, fenced });
       this.diagnoses.add({
         kind: 'pause-beyond-validity',
         check: 'mutual-exclusion',
         subject,
         // Lesson 6's answer first (check what is left of the lock before the side effect); fencing is the next step, not advice to a program that fences.
-        message: this.fencingClients.has(signal.client)
-          ? fenced
-          : `${said} Check the lock's remaining validity on your own clock just before the side effect, and skip it when too little is left; ` +
-            `a pause after that check is what fencing tokens (lesson 7) stop.`,
+        words: this.fencingClients.has(signal.client) ? fenced : words('checker.diagnosis.paused', said),
         seqs: [hold.startSeq, signal.pausedSeq, signal.seq],
         window: { from: hold.validUntil, to: signal.t },
         clients: [signal.client],

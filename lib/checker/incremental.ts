@@ -15,8 +15,7 @@ import { Liveness } from './liveness';
 import { MutualExclusion } from './mutual-exclusion';
 import { RedisModel } from './redis-model';
 import { mergeValidity } from './validity';
-import { clientLabel } from '../cluster';
-import { endWords, quote, timeWords } from './format';
+import { client as clientValue, code, ended, say, timeWords } from './format';
 import type { CheckName, CheckResult, CheckerOptions, CounterExample, Verdict, VerdictOptions } from './types';
 import { CHECK_NAMES } from './types';
 
@@ -119,7 +118,8 @@ export class IncrementalChecker {
     });
     if (!stuck) return null;
     const { holder } = stuck;
-    return `${clientLabel(holder.client)} ${endWords(holder.endHow ?? 'exit')} holding ${quote(stuck.resource)}, whose key has no TTL: nobody can take the lock again, so the liveness violation stands`;
+    // The run's end reason travels as a string (server/runs): English, from the same catalogue as the page.
+    return say('checker.liveness.decided', { client: clientValue(holder.client), ended: ended(holder.endHow ?? 'exit'), resource: code(stuck.resource) }).message;
   }
 
   private trackReplies(event: HistoryEvent): void {

@@ -24,7 +24,9 @@
 import type { NodeStateEvent } from '../history';
 import type { Hold, LockHolds, LockOutcome } from './holds';
 import type { CheckResult, CounterExample } from './types';
-import { clientLabel, endWords, formatDuration, quote, sortedUnique, timeWords, type TimeWords } from './format';
+import { client as clientValue, code, duration, ended, say, sortedUnique, timeWords, type TimeWords } from './format';
+import { notes as notesOf, summary } from './said';
+import { words, type Words } from '../words';
 
 interface Window {
   resource: string;
@@ -149,17 +151,19 @@ export class Liveness {
     const applicable = this.outcomes > 0;
     const notes = [...this.outages.values()]
       .filter((o) => o.toT > o.fromT)
-      .map((o) => `Nobody could take ${quote(o.resource)} from ${this.formatTime(o.fromT)} to ${this.formatTime(o.toT)}: only ${o.up} of ${o.nodes} nodes were up (quorum ${o.quorum}) — unavailable, as expected.`);
+      .map((o) =>
+        words('checker.liveness.noteOutage', { resource: code(o.resource), from: this.formatTime(o.fromT), to: this.formatTime(o.toT), up: o.up, nodes: o.nodes, quorum: o.quorum }),
+      );
     const standing = this.reports.filter((r) => !r.withdrawn);
     const violated = standing.filter((r) => !r.uncertain);
     const doubtful = standing.filter((r) => r.uncertain);
-    const base = { check: 'liveness' as const, applicable: applicable || forced, violations: violated.length, indeterminate: doubtful.length, notes };
+    const base = { check: 'liveness' as const, applicable: applicable || forced, violations: violated.length, indeterminate: doubtful.length, ...notesOf(notes) };
     const first = violated[0];
-    if (first) return { ...base, valid: 'violated', summary: `violated: a free lock could not be taken for over ${formatDuration(this.boundMs)}`, counterExample: first.example };
+    if (first) return { ...base, valid: 'violated', ...summary('checker.liveness.summaryViolated', { bound: duration(this.boundMs) }), counterExample: first.example };
     const doubt = doubtful[0];
-    if (doubt) return { ...base, valid: 'unknown', summary: 'unknown: a long wait came after an acquire of unknown outcome whose key may never expire', counterExample: doubt.example };
-    if (!applicable) return { ...base, valid: forced ? 'unknown' : 'held', summary: 'no lock was requested', counterExample: null };
-    return { ...base, valid: 'held', summary: `held: nobody waited over ${formatDuration(this.boundMs)} for a free lock`, counterExample: null };
+    if (doubt) return { ...base, valid: 'unknown', ...summary('checker.liveness.summaryUnknown'), counterExample: doubt.example };
+    if (!applicable) return { ...base, valid: forced ? 'unknown' : 'held', ...summary('checker.liveness.summaryNone'), counterExample: null };
+    return { ...base, valid: 'held', ...summary('checker.liveness.summaryHeld', { bound: duration(this.boundMs) }), counterExample: null };
   }
 
   /**
@@ -197,11 +201,19 @@ export class Liveness {
     window.lastT = t;
     window.lastSeq = seq;
     if (window.report || t - window.startT <= this.boundMs) return;
-    const who = [...window.clients].sort((a, b) => a - b).map(clientLabel).join(' and ');
-    const why = window.stuck ? this.stuckWords(window.stuck) : `it was free and ${window.up} of ${window.nodes} nodes were up (quorum ${window.quorum})`;
+    const who = { list: [...window.clients].sort((a, b) => a - b).map(clientValue), and: true };
+    const why = window.stuck ? this.stuckWords(window.stuck) : words('checker.liveness.free', { up: window.up, nodes: window.nodes, quorum: window.quorum });
     const counterExample: CounterExample = {
       check: 'liveness',
-      message: `For ${formatDuration(t - window.startT)} (${this.formatTime(window.startT)} → ${this.formatTime(t)}) ${who} kept failing to take ${quote(window.resource)}, although ${why}; the bound is ${formatDuration(this.boundMs)}.`,
+      ...say('checker.liveness.starved', {
+        waited: duration(t - window.startT),
+        from: this.formatTime(window.startT),
+        to: this.formatTime(t),
+        who,
+        resource: code(window.resource),
+        why: { words: why },
+        bound: duration(this.boundMs),
+      }),
       seqs: sortedUnique([window.startSeq, seq, ...(window.stuck ? [window.stuck.startSeq] : [])]),
       window: { from: window.startT, to: t },
       clients: sortedUnique(window.clients),
@@ -211,9 +223,14 @@ export class Liveness {
   }
 
   /** Why a lock nobody holds is still taken: its holder is gone and the key has no TTL. */
-  private stuckWords(stuck: Hold): string {
-    const gone = stuck.endHow !== null && stuck.endedAt !== null ? `${endWords(stuck.endHow)} at ${this.formatTime(stuck.endedAt)}` : 'gone';
-    return `its holder ${clientLabel(stuck.client)} had ${gone} without releasing it and its key has no TTL, so it never frees`;
+  private stuckWords(stuck: Hold): Words {
+    const known = stuck.endHow !== null && stuck.endedAt !== null;
+    return words('checker.liveness.stuck', {
+      client: clientValue(stuck.client),
+      gone: known ? 'yes' : 'no',
+      ended: ended(stuck.endHow ?? 'exit'),
+      at: this.formatTime(stuck.endedAt ?? 0),
+    });
   }
 
   private quorumState(resource: string): { up: number; nodes: number; quorum: number } {

@@ -28,7 +28,9 @@ import type { JobEvent } from '../history';
 import type { ClientSignal, ClientTracker } from './clients';
 import type { Hold, LockHolds } from './holds';
 import type { CheckResult, CounterExample, JobStats } from './types';
-import { clientLabel, quote, sortedUnique, timeWords, type TimeWords } from './format';
+import { client as clientValue, code, say, sortedUnique, timeWords, type TimeWords } from './format';
+import { notes as notesOf, summary } from './said';
+import { words, type Words } from '../words';
 
 export interface Section {
   job: string;
@@ -178,25 +180,25 @@ export class MutualExclusion {
     const pendingCount = this.pending.length + undecided.length;
     const indeterminate = this.indeterminateCount + pendingCount;
     const openCount = [...this.openByClient.values()].reduce((n, s) => n + s.size, 0);
-    const notes: string[] = [];
-    if (final && openCount > 0) notes.push(`${openCount} critical section${openCount === 1 ? ' was' : 's were'} still open when the history ended.`);
+    const notes: Words[] = [];
+    if (final && openCount > 0) notes.push(words('checker.mutualExclusion.noteOpen', { n: openCount }));
     if (firstExcused) notes.push(excuseWords(firstExcused, excusedCount, lastT, this.at));
-    const base = { check: 'mutual-exclusion' as const, applicable: applicable || forced, violations: provenCount, indeterminate, notes };
+    const base = { check: 'mutual-exclusion' as const, applicable: applicable || forced, violations: provenCount, indeterminate, ...notesOf(notes) };
     if (firstProven) {
-      return { ...base, valid: 'violated', summary: `violated: ${provenCount} overlapping pair${provenCount === 1 ? '' : 's'} of critical sections`, counterExample: this.describe(firstProven, 'proven', lastT) };
+      return { ...base, valid: 'violated', ...summary('checker.mutualExclusion.summaryViolated', { n: provenCount }), counterExample: this.describe(firstProven, 'proven', lastT) };
     }
     const doubt = this.indeterminate[0] ?? this.pending[0];
     if (doubt) {
-      return { ...base, valid: 'unknown', summary: `unknown: ${indeterminate} overlap${indeterminate === 1 ? '' : 's'} with a paused client that never acted again${final ? '' : ' yet'}`, counterExample: this.describe(doubt, this.indeterminate[0] ? 'indeterminate' : 'pending', lastT) };
+      return { ...base, valid: 'unknown', ...summary('checker.mutualExclusion.summaryPaused', { n: indeterminate, final: final ? 'yes' : 'no' }), counterExample: this.describe(doubt, this.indeterminate[0] ? 'indeterminate' : 'pending', lastT) };
     }
     const running = undecided[0];
     if (running) {
-      return { ...base, valid: 'unknown', summary: 'unknown: overlapping critical sections still running', counterExample: this.describe(running, 'running', lastT) };
+      return { ...base, valid: 'unknown', ...summary('checker.mutualExclusion.summaryRunning'), counterExample: this.describe(running, 'running', lastT) };
     }
     if (!applicable) {
-      return { ...base, valid: forced ? 'unknown' : 'held', summary: 'no critical section ran', counterExample: null };
+      return { ...base, valid: forced ? 'unknown' : 'held', ...summary('checker.mutualExclusion.summaryNone'), counterExample: null };
     }
-    return { ...base, valid: 'held', summary: `held: ${this.sections} critical section${this.sections === 1 ? '' : 's'}, none overlapped`, counterExample: null };
+    return { ...base, valid: 'held', ...summary('checker.mutualExclusion.summaryHeld', { n: this.sections }), counterExample: null };
   }
 
   jobStats(): Omit<JobStats, 'expected'>[] {
@@ -329,9 +331,9 @@ export class MutualExclusion {
 
   private describe(overlap: Overlap, status: 'proven' | 'indeterminate' | 'pending' | 'running', lastT: number): CounterExample {
     const { a, b } = overlap;
-    const A = clientLabel(a.client);
-    const B = clientLabel(b.client);
-    const job = quote(a.job);
+    const A = clientValue(a.client);
+    const B = clientValue(b.client);
+    const job = code(a.job);
     const seqs = [a.enterSeq, b.enterSeq, overlap.proofSeq];
     if (a.endSeq !== null) seqs.push(a.endSeq);
     if (b.endSeq !== null) seqs.push(b.endSeq);
@@ -340,20 +342,17 @@ export class MutualExclusion {
     const bEnd = b.endT ?? lastT;
     const window = { from: b.enterT, to: Math.max(b.enterT, Math.min(aEnd, bEnd)) };
     const formatTime = this.at;
-    const endWords = (section: Section) => sectionEndWords(section, this.at);
-    let message: string;
-    if (status === 'running') {
-      message = `${B} entered job ${job} at ${formatTime(b.enterT)} while ${A} was inside it; both are still running, so whether fencing protects their writes is not known yet.`;
-    } else if (status === 'proven' && overlap.resumedT === null) {
-      message = `${B} entered job ${job} at ${formatTime(b.enterT)} while ${A} was still inside it (entered at ${formatTime(a.enterT)}, ${endWords(a)}): two clients in the critical section at once.`;
-    } else if (status === 'proven') {
-      message = `${A} entered job ${job} at ${formatTime(a.enterT)} and was paused inside it; ${B} entered it at ${formatTime(b.enterT)}; ${A} resumed at ${formatTime(overlap.resumedT ?? b.enterT)} still inside (${endWords(a)}): two clients in the critical section at once.`;
+    const endOfA = { words: sectionEndWords(a, this.at) };
+    const both = { a: A, b: B, job, bAt: formatTime(b.enterT) };
+    let said: Words;
+    if (status === 'running') said = words('checker.mutualExclusion.running', both);
+    else if (status === 'proven' && overlap.resumedT === null) said = words('checker.mutualExclusion.proven', { ...both, aAt: formatTime(a.enterT), aEnd: endOfA });
+    else if (status === 'proven') {
+      said = words('checker.mutualExclusion.provenPaused', { ...both, aAt: formatTime(a.enterT), resumedAt: formatTime(overlap.resumedT ?? b.enterT), aEnd: endOfA });
     } else if (status === 'indeterminate') {
-      message = `${B} entered job ${job} at ${formatTime(b.enterT)} while ${A} was paused inside it; ${A} ${a.cutHow === 'crash' ? 'crashed' : 'ended'} at ${formatTime(overlap.proofT)} without acting again, so whether two clients really ran it at once is unknown.`;
-    } else {
-      message = `${B} entered job ${job} at ${formatTime(b.enterT)} while ${A} was paused inside it; ${A} has not resumed, so the overlap is not proven (nor ruled out).`;
-    }
-    return { check: 'mutual-exclusion', message, seqs: sortedUnique(seqs), window, clients: sortedUnique([a.client, b.client]) };
+      said = words('checker.mutualExclusion.indeterminate', { ...both, how: a.cutHow === 'crash' ? 'crash' : 'exit', endAt: formatTime(overlap.proofT) });
+    } else said = words('checker.mutualExclusion.pending', both);
+    return { check: 'mutual-exclusion', ...say(said.key, said.values), seqs: sortedUnique(seqs), window, clients: sortedUnique([a.client, b.client]) };
   }
 }
 
@@ -362,22 +361,17 @@ function isExcused({ a, b }: Overlap): boolean {
   return a.fencedWrites + b.fencedWrites > 0 && a.unfencedWrites === 0 && b.unfencedWrites === 0;
 }
 
-function excuseWords(overlap: Overlap, count: number, lastT: number, formatTime: TimeWords): string {
+function excuseWords(overlap: Overlap, count: number, lastT: number, formatTime: TimeWords): Words {
   const { a, b } = overlap;
   const to = Math.min(a.endT ?? lastT, b.endT ?? lastT);
-  const more = count > 1 ? ` (${count} such overlaps)` : '';
-  return (
-    `${clientLabel(a.client)} and ${clientLabel(b.client)} were inside job ${quote(a.job)} at once (${formatTime(b.enterT)} → ${formatTime(to)})${more}, ` +
-    `but every store write they made carried a fencing token: the store's safety rests on fencing.`
-  );
+  return words('checker.mutualExclusion.noteFenced', { a: clientValue(a.client), b: clientValue(b.client), job: code(a.job), from: formatTime(b.enterT), to: formatTime(to), count });
 }
 
 function sectionKey(client: number, execution: number): string {
   return `${client}#${execution}`;
 }
 
-function sectionEndWords(section: Section, formatTime: TimeWords): string {
-  if (section.end === 'exit' && section.endT !== null) return `exited at ${formatTime(section.endT)}`;
-  if (section.end === 'cut' && section.endT !== null) return `cut short by its ${section.cutHow ?? 'crash'} at ${formatTime(section.endT)}`;
-  return 'still inside';
+function sectionEndWords(section: Section, formatTime: TimeWords): Words {
+  const end = section.endT === null ? 'inside' : section.end === 'exit' ? 'exit' : section.end === 'cut' ? 'cut' : 'inside';
+  return words('checker.mutualExclusion.sectionEnd', { end, how: section.cutHow ?? 'crash', at: formatTime(section.endT ?? 0) });
 }

@@ -3,6 +3,8 @@
  * it answers (a Verdict). Pure data, JSON-safe, shared by server and browser.
  */
 
+import type { Words } from '../words';
+
 /** Jepsen's three answers. Merged with `mergeValidity`: violated beats unknown beats held. */
 export type Validity = 'held' | 'violated' | 'unknown';
 
@@ -20,6 +22,8 @@ export interface CounterExample {
   check: CheckName;
   /** Plain words: "Client 2 entered job 'report' at 1.24 s while Client 1 was still inside it …". */
   message: string;
+  /** The same sentence as data, for a page in another language (absent in run files from before). */
+  words?: Words;
   /** The seq numbers of the events that prove it, ascending. */
   seqs: number[];
   window: TimeWindow;
@@ -61,6 +65,8 @@ export interface Diagnosis {
   /** Which check it explains. */
   check: CheckName;
   message: string;
+  /** The same sentence as data (absent in run files from before). */
+  words?: Words;
   seqs: number[];
   window: TimeWindow;
   clients: number[];
@@ -79,6 +85,8 @@ export interface CheckResult {
   valid: Validity;
   /** One line for a badge: "held: 14 critical sections, none overlapped". */
   summary: string;
+  /** `summary` as data (absent in run files from before). */
+  summaryWords?: Words;
   /** The first counter-example (a violation, or the reason for `unknown`), or null when held. */
   counterExample: CounterExample | null;
   /** How many distinct violations were seen (counted even past those kept). */
@@ -87,6 +95,8 @@ export interface CheckResult {
   indeterminate: number;
   /** Other facts worth saying: "2 stale writes were rejected: fencing saved the store". */
   notes: string[];
+  /** `notes` as data, one for one (absent in run files from before). */
+  noteWords?: Words[];
 }
 
 /** Evidence that fencing did its job: writes the store refused. */

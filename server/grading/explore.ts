@@ -18,7 +18,7 @@ import { describeSchedule, faultCount, generateSchedule, kindsFor, shrink, type 
 import { describeSpace } from '@/lib/schedules';
 import type { LabRuns } from '../runs/lab-runs';
 import { LabLanes } from './lab-lanes';
-import { safetyBroken } from './judge';
+import { safetyBroken, safetyBrokenSaid } from './judge';
 
 /** Shrinking gets at least this share of the budget after a late find, so a counter-example is never left large. */
 const SHRINK_SHARE = 0.5;
@@ -137,6 +137,8 @@ export async function explore(
       onTimeline = true;
     }
   }
+  // The same sentence as `message` (the same verdict), as data for a page in another language.
+  const said = safetyBrokenSaid(shown.ended.verdict);
   return {
     found: true,
     schedules,
@@ -146,6 +148,7 @@ export async function explore(
     runId: shown.runId,
     lines: describeSchedule(shown.scenario),
     message: shown.message,
+    ...(said?.words ? { words: said.words } : {}),
     counterExample: shown.ended.verdict.counterExample,
     faultsBefore: before,
     faultsAfter: faultCount(shown.scenario),

@@ -13,7 +13,8 @@ import type { RunEnded } from '@/lib/run';
 import type { LabRuns } from '../runs/lab-runs';
 import { callWindow } from './command-trace';
 import { gradingPlan } from './grading-plan';
-import { explainingCounterExample, judge } from './judge';
+import { explainingCounterExample, judged } from './judge';
+import { say } from '@/lib/checker/said';
 import { BUSY_MESSAGE, disturbed, playWhileDisturbed } from './disturbance';
 import { itemDurations, itemKey, takeNext, type ItemDurations } from './plan-dealing';
 import { LabLanes } from './lab-lanes';
@@ -87,9 +88,18 @@ async function grade(
     const played = await lanes.play(lane, { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
     if (played === null) return null; // another lab found the failure first
     const { info, ended: result } = played;
-    const reason = judge(planned, result, minCompleted, () => lane.historyOf(info.runId), info.startedAt);
+    const reason = judged(planned, result, minCompleted, () => lane.historyOf(info.runId), info.startedAt);
     const run: GradedRun = reason
-      ? { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: info.runId, passed: false, reason }
+      ? {
+          scenarioId: planned.id,
+          scenarioTitle: planned.title,
+          ...kind,
+          seed: planned.seed,
+          runId: info.runId,
+          passed: false,
+          reason: reason.message,
+          ...(reason.words ? { reasonWords: reason.words } : {}),
+        }
       : { scenarioId: shown[index]!.id, scenarioTitle: shown[index]!.title, ...kind, seed: planned.seed, runId: info.runId, passed: true };
     if (!reason && !isDisturbed(result)) durations.learn(key(index), performance.now() - began);
     // A failure while the machine kept the lab waiting for a CPU is not the learner's (yet): see below.
@@ -159,11 +169,11 @@ async function grade(
       // Seen in a spare lab: play it again where the learner watches, and show that run if it fails there too.
       const replay = await replayOwn(index);
       if (replay && !replay.run.passed && !replay.busy) answer = { index, graded: replay, onTimeline: true };
-      else if (replay?.busy) answer = { index, graded: noted(first, 'the machine was too busy to play it again fairly in yours.'), onTimeline: false };
+      else if (replay?.busy) answer = { index, graded: noted(first, 'busy'), onTimeline: false };
       else {
         // It held this time: the failure depends on timing. It still stands unless another item fails in the
         // learner's view (a clearer answer), so the plan goes on, the items it stopped included.
-        heldOnReplay.push({ index, graded: noted(first, 'played again in yours, it held this time: the failure depends on timing, which is what makes it dangerous.') });
+        heldOnReplay.push({ index, graded: noted(first, 'held') });
         failedAt = null;
         final = false;
         queue.push(...stopped);
@@ -220,13 +230,15 @@ async function grade(
     passed: false,
     total: plan.length,
     runs: graded,
-    failure: { runId: failure.run.runId, counterExample, ...(window ? { window } : {}), message: failure.run.reason ?? 'failed', hint: lesson.hints[0] ?? null },
+    failure: { runId: failure.run.runId, counterExample, ...(window ? { window } : {}), message: failure.run.reason ?? 'failed', ...(failure.run.reasonWords ? { words: failure.run.reasonWords } : {}), hint: lesson.hints[0] ?? null },
   };
 }
 
 /** A failure seen in a lab beside the learner's, with what became of it in theirs. */
-function noted(graded: Graded, what: string): Graded {
-  return { ...graded, run: { ...graded.run, reason: `${graded.run.reason ?? 'it failed'} (This happened in a lab beside yours; ${what})` } };
+function noted(graded: Graded, what: 'busy' | 'held'): Graded {
+  const { run } = graded;
+  const said = say('grading.besideYours', { reason: run.reasonWords ? { words: run.reasonWords } : (run.reason ?? 'it failed'), what });
+  return { ...graded, run: { ...run, reason: said.message, reasonWords: said.words } };
 }
 
 /** Whether the run was one of this lab's (its last run, or the one going on). */

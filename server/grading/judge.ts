@@ -10,6 +10,23 @@ import type { RunEnded } from '@/lib/run';
 import { missingFollower, splitCallWords } from './command-trace';
 import type { PlannedRun } from './grading-plan';
 import { probeFailure } from './probe-program';
+import { say } from '@/lib/checker/said';
+import type { Words } from '@/lib/words';
+
+/**
+ * Why a run failed: the English sentence, and, when the sentence is the grader's or the checker's own, the same
+ * as data for a page in another language. A probe's sentence, a compiler's error and the command trace come as
+ * they are (English, or the learner's own words), without `words`.
+ */
+export interface Reason {
+  message: string;
+  words?: Words;
+}
+
+/** Words of the checker (a counter-example, a diagnosis) as a reason, with their data when they carry it. */
+function fromChecker(said: { message: string; words?: Words }): Reason {
+  return said.words ? { message: said.message, words: said.words } : { message: said.message };
+}
 
 /**
  * Diagnoses that name a bug in the code whatever the timing — a lock key left without a TTL, a check-then-set,
@@ -21,26 +38,31 @@ import { probeFailure } from './probe-program';
 const FATAL_DIAGNOSES: readonly DiagnosisKind[] = ['lock-without-ttl-never-frees', 'check-then-set-race', 'acquired-without-quorum', 'quorum-not-majority'];
 
 /** The program did not compile, or one of its clients failed by its own doing (an error, a limit, a timeout). */
-function crashReason(ended: RunEnded): string | null {
+function crashReason(ended: RunEnded): Reason | null {
   const { outcome } = ended;
-  if (outcome.status === 'syntax-error') return `the program does not compile: ${outcome.error ?? 'syntax error'}`;
+  if (outcome.status === 'syntax-error') return say('grading.doesNotCompile', { error: outcome.error ?? 'syntax error' });
   const crashedByCode = outcome.clients.find((c) => c.status === 'error' || c.status === 'limit' || c.status === 'timeout');
-  if (crashedByCode) return `Client ${crashedByCode.client} ended with ${crashedByCode.status}: ${crashedByCode.error ?? ''}`.trim();
+  if (crashedByCode) {
+    const error = (crashedByCode.error ?? '').trimEnd();
+    return say('grading.clientFailed', { client: { client: crashedByCode.client }, status: crashedByCode.status, hasError: error.trim() ? 'yes' : 'no', error });
+  }
   return null;
 }
 
 /** Why a graded run failed, or null when it passed. */
-export function failureReason(ended: RunEnded, minCompleted: number): string | null {
+export function failureReason(ended: RunEnded, minCompleted: number): Reason | null {
   const { verdict } = ended;
   const crashed = crashReason(ended);
   if (crashed) return crashed;
   const fatal = verdict.diagnoses.find((d) => FATAL_DIAGNOSES.includes(d.kind));
-  if (fatal) return fatal.message;
+  if (fatal) return fromChecker(fatal);
   const completed = completedExecutions(verdict);
-  if (verdict.valid === 'unknown' && completed === 0 && minCompleted > 0)
-    return `no job ran to its end, so there was nothing to check: the program must take the lock and run the job inside it`;
-  if (verdict.valid !== 'held') return explainingCounterExample(verdict)?.message ?? `the checker's verdict is ${verdict.valid}`;
-  if (completed < minCompleted) return `only ${completed} of the ${minCompleted} job execution(s) this exercise needs completed: the lock must also let work happen`;
+  if (verdict.valid === 'unknown' && completed === 0 && minCompleted > 0) return say('grading.noJobRan');
+  if (verdict.valid !== 'held') {
+    const example = explainingCounterExample(verdict);
+    return example ? fromChecker(example) : say('grading.verdictIs', { valid: verdict.valid });
+  }
+  if (completed < minCompleted) return say('grading.tooFewCompleted', { completed, needed: minCompleted });
   return null;
 }
 
@@ -60,11 +82,16 @@ function completedExecutions(verdict: Verdict): number {
 
 /** Why this run of the plan failed, in the learner's words, or null. */
 export function judge(planned: PlannedRun, ended: RunEnded, minCompleted: number, events: () => readonly HistoryEvent[], origin: number): string | null {
+  return judged(planned, ended, minCompleted, events, origin)?.message ?? null;
+}
+
+/** `judge`, with the sentence as data when it is the grader's or the checker's own. */
+export function judged(planned: PlannedRun, ended: RunEnded, minCompleted: number, events: () => readonly HistoryEvent[], origin: number): Reason | null {
   const { outcome, verdict } = ended;
   const probeSaid = outcome.clients.map((c) => probeFailure(c.error)).find((said) => said !== null);
-  let reason: string | null;
-  if (probeSaid) reason = probeSaid;
-  else if (planned.random) reason = safetyBroken(verdict);
+  let reason: Reason | null;
+  if (probeSaid) reason = { message: probeSaid };
+  else if (planned.random) reason = safetyBrokenSaid(verdict);
   else if (planned.probe) {
     // A probe's verdict is its own assertions: it may run no job at all, so the checker may rightly say "unknown".
     reason = undefinedInProbe(ended, planned.exercise) ?? crashReason(ended);
@@ -74,35 +101,37 @@ export function judge(planned: PlannedRun, ended: RunEnded, minCompleted: number
     if (reason === null && planned.expect) reason = unmetWords(verdict, planned.expect);
   }
   // The command order, judged on the history: what the learner's call sent, whatever the timing did with it.
-  if (reason === null && planned.follows && planned.trace) return missingFollower(events(), planned.trace, origin, planned.follows);
+  if (reason === null && planned.follows && planned.trace) {
+    const missing = missingFollower(events(), planned.trace, origin, planned.follows);
+    return missing === null ? null : { message: missing };
+  }
   if (reason === null) return null;
   const trace = planned.trace ? splitCallWords(events(), planned.trace, origin) : null;
-  return trace ? `${reason} ${trace}` : reason;
+  if (!trace) return reason;
+  // The trace stays English (what the call sent, command by command); the reason before it is still translated.
+  return reason.words ? say('grading.withTrace', { reason: { words: reason.words }, trace }) : { message: `${reason.message} ${trace}` };
 }
 
 /**
  * A probe runs the learner's declarations without their driver (everything from the first top-level `await`):
  * a function that reads a variable only the driver defines fails there, and the learner should learn why.
  */
-function undefinedInProbe(ended: RunEnded, exercise: string): string | null {
+function undefinedInProbe(ended: RunEnded, exercise: string): Reason | null {
   for (const client of ended.outcome.clients) {
     const name = /ReferenceError: '([^']+)' is not defined/.exec(client.error ?? '')?.[1];
-    if (name)
-      return (
-        `${exercise}() uses '${name}', which your program defines only after its first await. The check calls ${exercise}() on its own, ` +
-        `with your functions and set-up but without the main part of your program: its answer must come from its arguments, the clock and the set-up.`
-      );
+    if (name) return say('grading.usedBeforeDefined', { fn: exercise, name: { code: name } });
   }
   return null;
 }
 
 /** A scenario's promise not kept, in words: the checker's counter-example when there is one. */
-function unmetWords(verdict: Verdict, expect: VerdictExpectation): string | null {
+function unmetWords(verdict: Verdict, expect: VerdictExpectation): Reason | null {
   const unmet = unmetExpectation(verdict, expect);
   if (unmet === null) return null;
-  if (expect.savedByFencing && verdict.savedByFencing.count === 0)
-    return 'the store never refused a stale write, though this scenario sends one: every write must carry the token of its grant, and the store must check it';
-  return verdict.counterExample?.message ?? `the scenario expects ${expect.verdict}: ${unmet}`;
+  if (expect.savedByFencing && verdict.savedByFencing.count === 0) return say('grading.neverRefused');
+  if (verdict.counterExample) return fromChecker(verdict.counterExample);
+  // What was unmet is the expectation's own check (lib/checker/expectation.ts): English inside the sentence.
+  return say('grading.scenarioExpects', { verdict: expect.verdict, unmet });
 }
 
 /** The checks a random schedule may break; liveness is not one of them (a random fault may rightly starve a lock of progress). */
@@ -110,9 +139,17 @@ const SAFETY_CHECKS: readonly CheckName[] = ['mutual-exclusion', 'fencing', 'dup
 
 /** The safety check a run broke, in the checker's words; null when safety held (or could not be judged). */
 export function safetyBroken(verdict: Verdict): string | null {
+  return safetyBrokenSaid(verdict)?.message ?? null;
+}
+
+/** `safetyBroken`, with the sentence as data. */
+export function safetyBrokenSaid(verdict: Verdict): Reason | null {
   for (const check of SAFETY_CHECKS) {
     const result = verdict.checks[check];
-    if (result.applicable && result.valid === 'violated') return result.counterExample?.message ?? verdict.counterExample?.message ?? `the ${check} check was violated`;
+    if (!result.applicable || result.valid !== 'violated') continue;
+    const example = result.counterExample ?? verdict.counterExample;
+    // ICU select keys are words: the check's name in camelCase.
+    return example ? fromChecker(example) : say('grading.checkViolated', { check: check === 'mutual-exclusion' ? 'mutualExclusion' : check });
   }
   return null;
 }

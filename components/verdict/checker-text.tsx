@@ -1,0 +1,49 @@
+/**
+ * A sentence of the checker or the grader in the page's language: rendered
+ * from its `words` with the page's catalogue, or its English `message` when
+ * there are none (a run file from before, a probe's own sentence) or no
+ * language is set up around it (a unit test rendering a view on its own).
+ */
+import { useLocale, useMessages } from 'next-intl';
+import { render, type Words, type WordsCatalogue } from '@/lib/words';
+
+export interface CheckerSaid {
+  message: string;
+  words?: Words | undefined;
+}
+
+/** The page's language and catalogue, or null outside next-intl's provider. */
+function usePageWords(): { locale: string; catalogue: WordsCatalogue } | null {
+  // A component is always inside the provider or always outside it, so the hooks run the same way every render.
+  try {
+    return { locale: useLocale(), catalogue: useMessages() };
+  } catch {
+    return null;
+  }
+}
+
+/** Writes checker sentences in the page's language. */
+export function useCheckerText(): (said: CheckerSaid) => string {
+  const page = usePageWords();
+  return (said) => {
+    // English is the message itself: the checker rendered it from the same catalogue.
+    if (!page || !said.words || page.locale === 'en') return said.message;
+    try {
+      return render(said.words, page.locale, page.catalogue);
+    } catch {
+      // A key this page's catalogue lacks (a run file from a newer checker): the English still says it.
+      return said.message;
+    }
+  };
+}
+
+export function CheckerText({ said }: { said: CheckerSaid }) {
+  return <>{useCheckerText()(said)}</>;
+}
+
+/** Each note of a verdict's checks with its data, so a note shown on its own (a "fact") can be translated. */
+export function noteSaids(checks: Iterable<{ notes: string[]; noteWords?: Words[] | undefined }>): Map<string, CheckerSaid> {
+  const out = new Map<string, CheckerSaid>();
+  for (const check of checks) check.notes.forEach((message, i) => out.set(message, { message, words: check.noteWords?.[i] }));
+  return out;
+}

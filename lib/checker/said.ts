@@ -1,0 +1,30 @@
+/**
+ * The checker's sentences in English: `message` is the English rendering of
+ * `words`, from the same catalogue the English page reads, so the two cannot drift.
+ */
+import checker from '../../messages/en/checker.json';
+import grading from '../../messages/en/grading.json';
+import { render, words, type Said, type WordValue, type Words } from '../words';
+
+export const ENGLISH_WORDS = { checker, grading } as const;
+
+export function english(said: Words): string {
+  return render(said, 'en', ENGLISH_WORDS);
+}
+
+/** A sentence of the catalogue as data and in English. */
+export function say(key: string, values: Record<string, WordValue> = {}): Said {
+  const w = words(key, values);
+  return { message: english(w), words: w };
+}
+
+/** A check's one-line summary, in English and as data. */
+export function summary(key: string, values: Record<string, WordValue> = {}): { summary: string; summaryWords: Words } {
+  const w = words(key, values);
+  return { summary: english(w), summaryWords: w };
+}
+
+/** A check's notes, in English and as data, one for one. */
+export function notes(list: readonly Words[]): { notes: string[]; noteWords: Words[] } {
+  return { notes: list.map(english), noteWords: [...list] };
+}
