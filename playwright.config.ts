@@ -37,6 +37,9 @@ const labServer = (serverPort: number) => ({
   gracefulShutdown: { signal: 'SIGTERM' as const, timeout: 10_000 },
 });
 
+/** Specs that must not share the machine with another test. */
+const ALONE = /(one-lab-per-tab|experiment)\.spec\.ts/;
+
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/artifacts',
@@ -72,9 +75,10 @@ export default defineConfig({
   },
   // Started in this order: the coordination Redis first, since a server with a coordination URL waits for it.
   projects: [
-    { name: 'side-by-side', testIgnore: /one-lab-per-tab\.spec\.ts/ },
-    // It counts every lab the server hands out (/metrics): it plays once everything else is done, alone.
-    { name: 'alone', testMatch: /one-lab-per-tab\.spec\.ts/, dependencies: ['side-by-side'] },
+    { name: 'side-by-side', testIgnore: ALONE },
+    // Played once everything else is done, one at a time: one counts every lab the server hands out (/metrics); the
+    // experiment plays four timed runs whose figures (and whose 20 s bounds) a neighbour's runs would change.
+    { name: 'alone', testMatch: ALONE, dependencies: ['side-by-side'], workers: 1 },
   ],
   webServer: [
     {

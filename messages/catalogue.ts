@@ -5,26 +5,26 @@
  * words live together and translators work on small files.
  */
 export { messageLeaves } from './leaves';
-import checker from './en/checker.json';
-import common from './en/common.json';
-import classroom from './en/classroom.json';
-import course from './en/course.json';
-import experiment from './en/experiment.json';
-import grading from './en/grading.json';
-import lesson from './en/lesson.json';
-import measurements from './en/measurements.json';
-import pages from './en/pages.json';
-import workspace from './en/workspace.json';
-import exercise from './en/exercise.json';
-import editor from './en/editor.json';
-import quiz from './en/quiz.json';
-import progress from './en/progress.json';
-import playground from './en/playground.json';
-import verdict from './en/verdict.json';
-import timeline from './en/timeline.json';
-import cluster from './en/cluster.json';
-import clients from './en/clients.json';
-import lab from './en/lab.json';
+import checker from './en/checker.json' with { type: 'json' };
+import common from './en/common.json' with { type: 'json' };
+import classroom from './en/classroom.json' with { type: 'json' };
+import course from './en/course.json' with { type: 'json' };
+import experiment from './en/experiment.json' with { type: 'json' };
+import grading from './en/grading.json' with { type: 'json' };
+import lesson from './en/lesson.json' with { type: 'json' };
+import measurements from './en/measurements.json' with { type: 'json' };
+import pages from './en/pages.json' with { type: 'json' };
+import workspace from './en/workspace.json' with { type: 'json' };
+import exercise from './en/exercise.json' with { type: 'json' };
+import editor from './en/editor.json' with { type: 'json' };
+import quiz from './en/quiz.json' with { type: 'json' };
+import progress from './en/progress.json' with { type: 'json' };
+import playground from './en/playground.json' with { type: 'json' };
+import verdict from './en/verdict.json' with { type: 'json' };
+import timeline from './en/timeline.json' with { type: 'json' };
+import cluster from './en/cluster.json' with { type: 'json' };
+import clients from './en/clients.json' with { type: 'json' };
+import lab from './en/lab.json' with { type: 'json' };
 
 export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment, verdict, timeline, cluster, clients, lab, checker, grading };
 

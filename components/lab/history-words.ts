@@ -8,7 +8,7 @@ import type { NodeState } from '@/lib/cluster';
 import { formatDuration as englishDuration } from '@/lib/durations';
 import { isRecovery } from '@/lib/faults/catalogue';
 import type { HistoryEvent, NemesisEvent, NemesisOp, NodeStateEvent, Scalar } from '@/lib/history';
-import labWords from '@/messages/en/lab.json';
+import labWords from '@/messages/en/lab.json' with { type: 'json' };
 
 export type LabT = ReturnType<typeof useTranslations<'lab'>>;
 

@@ -3,7 +3,7 @@
  * alternative of the canvas (screen readers, and anyone who prefers a table).
  */
 import { createTranslator, type useTranslations } from 'next-intl';
-import timelineWords from '@/messages/en/timeline.json';
+import timelineWords from '@/messages/en/timeline.json' with { type: 'json' };
 import type { GlobalMarker, Lane, TimelineLayout } from './layout';
 
 export type TimelineT = ReturnType<typeof useTranslations<'timeline'>>;

@@ -2,8 +2,8 @@
  * The checker's sentences in English: `message` is the English rendering of
  * `words`, from the same catalogue the English page reads, so the two cannot drift.
  */
-import checker from '../../messages/en/checker.json';
-import grading from '../../messages/en/grading.json';
+import checker from '../../messages/en/checker.json' with { type: 'json' };
+import grading from '../../messages/en/grading.json' with { type: 'json' };
 import { render, words, type Said, type WordValue, type Words } from '../words';
 
 export const ENGLISH_WORDS = { checker, grading } as const;

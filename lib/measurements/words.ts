@@ -6,7 +6,7 @@
  * comma in Norwegian); ms, s and % stay symbols.
  */
 import { createTranslator } from 'next-intl';
-import englishMessages from '@/messages/en/measurements.json';
+import englishMessages from '@/messages/en/measurements.json' with { type: 'json' };
 import type { RunMeasurements } from './index';
 
 /** A translator of the `measurements` namespace and the language it speaks. */
