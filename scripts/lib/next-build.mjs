@@ -6,13 +6,22 @@ import { info } from './log.mjs';
 import { inRepo, localBin, repoRoot } from './paths.mjs';
 import { runStep } from './steps.mjs';
 
-/** What the browser build is made from (server/ is run from source by tsx, not built). */
+/** What the browser build is made from (server/ is run from source by tsx, not built, except the reference page's texts). */
 export const BUILD_INPUTS = [
   'app',
   'components',
   'lib',
   'lessons',
   'public',
+  // The languages: catalogues, routing, the proxy that picks a page's language, the typed keys.
+  'messages',
+  'i18n',
+  'proxy.ts',
+  'global.d.ts',
+  // The reference page is rendered from these at build time.
+  'server/sandbox/README.md',
+  'server/sandbox/reference.ar.md',
+  'server/sandbox/reference.nb.md',
   'next.config.js',
   'next.config.mjs',
   'next.config.ts',
