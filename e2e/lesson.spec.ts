@@ -159,9 +159,11 @@ test('a wrong answer to the exercise: the counter-example, "Show on timeline" on
   const result = page.getByTestId('exercise-result');
   await expect(result).toHaveAttribute('data-passed', 'false', { timeout: 90_000 });
   await expect(result).toContainText('Not yet');
-  // The starter's plain DEL fails the first hidden check, which is named now, with what release() did.
-  await expect(result).toContainText('A hidden check failed');
-  await expect(page.getByTestId('exercise-counter-example')).toContainText("deleted a lock that holds Client 2's token");
+  // The starter's plain DEL fails the first hidden check, named with what release() did — or, when the server is busy
+  // with other tests' labs and a scenario run in a spare lab fails undisturbed first, that scenario's overlap: either
+  // way a rejection with its counter-example, never a pass.
+  await expect(result).toContainText(/A hidden check failed|It failed under/);
+  await expect(page.getByTestId('exercise-counter-example')).toContainText(/deleted a lock that holds Client \d's token|two clients in the critical section at once/);
   await expect(page.getByTestId('exercise-hint')).toContainText('Compare, then delete');
   // The failing run is the one the timeline shows; "Show on timeline" points at the call the check was about.
   await result.getByRole('button', { name: 'Show on timeline' }).click();

@@ -9,6 +9,7 @@ import { formatDuration as englishDuration } from '@/lib/durations';
 import { isRecovery } from '@/lib/faults/catalogue';
 import type { HistoryEvent, NemesisEvent, NemesisOp, NodeStateEvent, Scalar } from '@/lib/history';
 import labWords from '@/messages/en/lab.json' with { type: 'json' };
+import { FAULT_MESSAGE_KEYS } from '@/lib/faults/message-keys';
 
 export type LabT = ReturnType<typeof useTranslations<'lab'>>;
 
@@ -23,26 +24,6 @@ const ENGLISH: Words = {
   duration: englishDuration,
 };
 
-/** Catalogue keys of the operations (an op's name is not a key a message can use as is). */
-const OP_KEYS = {
-  'node-kill': 'nodeKill',
-  'node-restart': 'nodeRestart',
-  'node-pause': 'nodePause',
-  'node-resume': 'nodeResume',
-  'node-clock-jump': 'nodeClockJump',
-  'link-cut': 'linkCut',
-  'link-heal': 'linkHeal',
-  'link-delay': 'linkDelay',
-  'replication-hold': 'replicationHold',
-  'replication-release': 'replicationRelease',
-  'replication-delay': 'replicationDelay',
-  failover: 'failover',
-  'client-pause': 'clientPause',
-  'client-resume': 'clientResume',
-  'client-crash': 'clientCrash',
-  'client-skew': 'clientSkew',
-  'client-disconnect': 'clientDisconnect',
-} as const satisfies Record<NemesisOp, string>;
 
 /** Who an operation hit, in the page's words where the event says it by number; else the server's words. */
 function targetWords(event: NemesisEvent, { t }: Words): string {
@@ -72,7 +53,7 @@ function durationArg(args: Record<string, Scalar>, name: string): number | null 
 function fallbackOkWords(event: NemesisEvent, words: Words): string {
   const { t, duration } = words;
   const target = targetWords(event, words);
-  const op = OP_KEYS[event.op];
+  const op = FAULT_MESSAGE_KEYS[event.op];
   const jump = durationArg(event.args, 'jumpMs');
   const delay = durationArg(event.args, 'delayMs');
   if (event.op === 'node-restart' && delay !== null) return t('history.willRestart', { target, duration: duration(delay) });
@@ -89,7 +70,7 @@ function describeNemesis(event: NemesisEvent, words: Words): HistoryLine | null 
   // The completion says what happened; the invoke alone adds nothing to a compact list.
   if (event.phase === 'invoke') return null;
   if (event.phase === 'fail') {
-    const attempt = words.t(`op.${OP_KEYS[event.op]}.attempt`);
+    const attempt = words.t(`op.${FAULT_MESSAGE_KEYS[event.op]}.attempt`);
     const target = targetWords(event, words);
     // The reason is the server's (English until the server's texts are translated).
     const text = event.detail ? words.t('history.refusedWhy', { attempt, target, why: event.detail }) : words.t('history.refused', { attempt, target });

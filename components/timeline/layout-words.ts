@@ -10,6 +10,7 @@
 import type { NodeState } from '@/lib/cluster';
 import type { NemesisOp } from '@/lib/history';
 import type { TimelineT } from './summary';
+import { FAULT_MESSAGE_KEYS } from '@/lib/faults/message-keys';
 
 export interface LayoutWords {
   lane(client: number): string;
@@ -65,30 +66,10 @@ export const ENGLISH_LAYOUT_WORDS: LayoutWords = {
   stillGoing: () => ' (still going)',
 };
 
-/** Catalogue keys of the operations (an op's name is not a key a message can select on). */
-const OP_KEYS = {
-  'node-kill': 'nodeKill',
-  'node-restart': 'nodeRestart',
-  'node-pause': 'nodePause',
-  'node-resume': 'nodeResume',
-  'node-clock-jump': 'nodeClockJump',
-  'link-cut': 'linkCut',
-  'link-heal': 'linkHeal',
-  'link-delay': 'linkDelay',
-  'replication-hold': 'replicationHold',
-  'replication-release': 'replicationRelease',
-  'replication-delay': 'replicationDelay',
-  failover: 'failover',
-  'client-pause': 'clientPause',
-  'client-resume': 'clientResume',
-  'client-crash': 'clientCrash',
-  'client-skew': 'clientSkew',
-  'client-disconnect': 'clientDisconnect',
-} as const satisfies Record<NemesisOp, string>;
 
 /** The same labels in the page's language. */
 export function layoutWords(t: TimelineT): LayoutWords {
-  const opWords = (op: NemesisOp) => t(`shape.op.${OP_KEYS[op]}`);
+  const opWords = (op: NemesisOp) => t(`shape.op.${FAULT_MESSAGE_KEYS[op]}`);
   return {
     lane: (client) => t('client', { n: client }),
     section: (job, execution) => t('shape.section', { job, execution }),
