@@ -6,6 +6,7 @@
  * JSON-safe: a verdict travels from the server and back from a run file as is.
  */
 import { IntlMessageFormat } from 'intl-messageformat';
+import { formatDuration, formatLabTime } from './durations';
 
 /** A value a sentence speaks of; the tagged ones are written by the reader's locale. */
 export type WordValue =
@@ -81,23 +82,13 @@ function decimalOf(locale: string): string {
   return mark;
 }
 
-/** `toFixed`, then the locale's decimal mark: English stays byte-identical to what the checker always wrote. */
-function fixed(n: number, digits: number, locale: string): string {
-  const text = n.toFixed(digits);
-  const mark = decimalOf(locale);
-  return mark === '.' ? text : text.replace('.', mark);
-}
-
 function timeText(t: number, locale: string): string {
-  if (Math.abs(t) < 1000) return `${Math.round(t)} ms`;
-  return `${fixed(t / 1000, 2, locale)} s`;
+  return formatLabTime(t, decimalOf(locale));
 }
 
 function durationText(ms: number | null, locale: string, catalogue: WordsCatalogue): string {
   if (ms === null || !Number.isFinite(ms)) return render(words('checker.value.forever'), locale, catalogue);
-  if (Math.abs(ms) < 1000) return `${Math.round(ms)} ms`;
-  const seconds = ms / 1000;
-  return `${Math.abs(seconds) >= 100 ? Math.round(seconds) : fixed(seconds, 1, locale)} s`;
+  return formatDuration(ms, decimalOf(locale));
 }
 
 /** Right-to-left languages: a time ("307 ms") or a name from code must read as one left-to-right unit inside them. */

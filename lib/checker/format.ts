@@ -7,13 +7,7 @@ export { say } from './said';
 
 export { clientLabel, nodeLabel };
 
-export { formatDuration } from '../durations';
-
-/** A point on the lab clock: "820 ms", "1.24 s". */
-export function formatTime(t: number): string {
-  if (Math.abs(t) < 1000) return `${Math.round(t)} ms`;
-  return `${(t / 1000).toFixed(2)} s`;
-}
+export { formatDuration, formatLabTime as formatTime } from '../durations';
 
 /** A point in time as a sentence's value, as the learner reads it (the page writes it in its language). */
 export type TimeWords = (t: number) => WordValue;
