@@ -11,16 +11,6 @@ export type VerdictT = ReturnType<typeof useTranslations<'verdict'>>;
 
 export const VALIDITY_ICONS: Record<Validity, string> = { held: '✓', violated: '✕', unknown: '?' };
 
-/**
- * The English words, for places not yet translated (the workspace toolbar).
- * @deprecated use `useTranslations('verdict')('validity.<valid>.word')`.
- */
-export const VALIDITY_WORDS: Record<Validity, { word: string; icon: string }> = {
-  held: { word: 'held', icon: '✓' },
-  violated: { word: 'violated', icon: '✕' },
-  unknown: { word: 'unknown', icon: '?' },
-};
-
 /** The headline of a failed property, in the words of the course: safety, liveness, fencing, and duplicates counted. */
 export function failedWords(t: VerdictT, p: FailedProperty): string {
   switch (p.check) {
