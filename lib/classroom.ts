@@ -136,6 +136,22 @@ export interface ClassroomFollow {
 }
 
 /** A demo the instructor can start. */
+/**
+ * The catalogue key of each built-in demo (messages/<locale>/demos.json `builtin.<key>`): the server's English
+ * title and description come from it, and a page writes them in its own language by the same key.
+ */
+export const BUILTIN_DEMO_KEYS = {
+  'gc-pause-breaks-redlock': 'gcPause',
+  'failover-loses-the-lock': 'failover',
+  'fencing-saves-the-day': 'fencing',
+} as const;
+export type BuiltinDemoKey = (typeof BUILTIN_DEMO_KEYS)[keyof typeof BUILTIN_DEMO_KEYS];
+
+/** A built-in demo's key, or null for an id this page does not know (a newer server's demo: its English stays). */
+export function builtinDemoKey(id: string): BuiltinDemoKey | null {
+  return Object.hasOwn(BUILTIN_DEMO_KEYS, id) ? BUILTIN_DEMO_KEYS[id as keyof typeof BUILTIN_DEMO_KEYS] : null;
+}
+
 export interface DemoSummary {
   ref: DemoRef;
   title: string;

@@ -26,6 +26,7 @@ import type {
 } from './classroom';
 import type { Diagnostic, RunEnded, RunInfo, RunStartInput, RunVerdict } from './run';
 import type { LabJoinInput, LabResetInput } from './schemas';
+import type { Words } from './words';
 import type { FAULTS, FaultOp, FaultReply } from './faults/catalogue';
 import type { FaultRequest } from './faults/inputs';
 
@@ -58,7 +59,8 @@ export interface ServerToClientEvents {
   'links:update': (diff: LinksDiff) => void;
   'history:append': (batch: HistoryBatch) => void;
   /** The lab went away (idle timeout, server shutdown). */
-  'lab:closed': (info: { labId: string; reason: string }) => void;
+  /** `reason` in English; `words`, when the server words it, for the page's language. */
+  'lab:closed': (info: { labId: string; reason: string; words?: Words }) => void;
   /** The run waits for room on the server (memory budget, runs at once): how many programs are ahead of it. */
   'run:waiting': (info: { labId: string; ahead: number }) => void;
   'run:started': (info: RunInfo & { labId: string }) => void;
@@ -83,7 +85,7 @@ export interface ServerToClientEvents {
   /** Classroom (to everyone in it): "follow me", move your view to this lesson and scenario. */
   'classroom:follow': (follow: ClassroomFollow & { code: string }) => void;
   /** Classroom (to everyone in it): the class is over (ended by the instructor, idle, or its server stopped). */
-  'classroom:ended': (info: { code: string; reason: string }) => void;
+  'classroom:ended': (info: { code: string; reason: string; words?: Words }) => void;
 }
 
 /** One event per fault of the catalogue: its input, and an ack with what it changed. */

@@ -7,6 +7,8 @@
  */
 import { clientLabel } from '../cluster';
 import type { FaultInput } from './inputs';
+import { refusal } from '../refusal-words';
+import type { Said } from '../words';
 
 export type ProgramFaultOp = 'client-pause' | 'client-resume' | 'client-crash' | 'client-skew';
 export const PROGRAM_FAULT_OPS: readonly ProgramFaultOp[] = ['client-pause', 'client-resume', 'client-crash', 'client-skew'];
@@ -30,10 +32,15 @@ export function programFaultDone(fault: ProgramFault): string {
 
 /** Why a fault cannot act on a client in this state, in the same words wherever it is refused; null: it can. */
 export function programFaultRefusal(fault: ProgramFault, client: { ended: boolean; paused: boolean }): string | null {
-  const who = clientLabel(fault.client);
-  if (client.ended) return `${who} has already ended`;
-  if (fault.action === 'client-pause' && client.paused) return `${who} is already paused`;
-  if (fault.action === 'client-resume' && !client.paused) return `${who} is not paused`;
+  return programFaultRefusalWords(fault, client)?.message ?? null;
+}
+
+/** The same refusal with its words, for a page that writes it in its own language. */
+export function programFaultRefusalWords(fault: ProgramFault, client: { ended: boolean; paused: boolean }): Said | null {
+  const who = { client: fault.client };
+  if (client.ended) return refusal('client.ended', { client: who });
+  if (fault.action === 'client-pause' && client.paused) return refusal('client.alreadyPaused', { client: who });
+  if (fault.action === 'client-resume' && !client.paused) return refusal('client.notPaused', { client: who });
   return null;
 }
 

@@ -31,6 +31,7 @@ import { resolveInstructorToken, type InstructorToken } from './instructor-token
 import { generateJoinCode } from './join-code';
 import { ClassroomMembers } from './membership';
 import { ClassroomOwner } from './owner';
+import { refusal } from '@/lib/refusal-words';
 
 export type { ClassroomContext, ClassroomMembership, ClassroomServerEvents, ClassroomSocketData, HubSocket, OwnerRequest } from './hub-parts';
 
@@ -119,7 +120,7 @@ export class ClassroomHub {
   register(socket: HubSocket): void {
     const on = commandRegistrar(socket, () => {
       const bucket = this.bucketOf(socket);
-      if (!bucket.take()) throw new LabOperationError('rate-limited', `Too many actions from this tab: wait ${bucket.waitMs} ms and try again`);
+      if (!bucket.take()) throw new LabOperationError('rate-limited', refusal('limit.classroom', { ms: bucket.waitMs }));
     });
     on('classroom:create', (input) => this.create(socket, input));
     on('classroom:join', (input) => this.join(socket, input));
@@ -154,7 +155,7 @@ export class ClassroomHub {
     });
     on('classroom:progress', async (progress) => {
       const member = this.memberOf(socket);
-      if (member.role !== 'learner' || !member.learnerId) throw new LabOperationError('forbidden', 'Only learners report progress');
+      if (member.role !== 'learner' || !member.learnerId) throw new LabOperationError('forbidden', refusal('classroom.onlyLearners'));
       const entry = await this.store.updateLearner(member.code, member.learnerId, (e) => ({ ...e, progress, updatedAt: Date.now() }));
       if (!entry) throw classroomGone(member.code);
       await this.store.update(member.code, { lastActiveAt: Date.now() });
@@ -175,18 +176,18 @@ export class ClassroomHub {
 
   private memberOf(socket: HubSocket): ClassroomMembership {
     const member = socket.data.classroom;
-    if (!member) throw new LabOperationError('forbidden', 'Join a classroom first (classroom:join)');
+    if (!member) throw new LabOperationError('forbidden', refusal('classroom.joinFirst'));
     return member;
   }
 
   private instructorOf(socket: HubSocket, action: string): ClassroomMembership {
     const member = this.memberOf(socket);
-    if (member.role !== 'instructor') throw new LabOperationError('forbidden', `Only the instructor may use ${action}; learners watch the classroom's lab`);
+    if (member.role !== 'instructor') throw new LabOperationError('forbidden', refusal('classroom.onlyInstructor', { action }));
     return member;
   }
 
   private async create(socket: HubSocket, { token, name }: CommandInput<'classroom:create'>): Promise<ClassroomJoined> {
-    if (!this.token?.matches(token)) throw new LabOperationError('forbidden', 'That is not the instructor token');
+    if (!this.token?.matches(token)) throw new LabOperationError('forbidden', refusal('classroom.wrongToken'));
     const { labs, publish } = this.parts.context();
     const lab = await labs.create(DEFAULT_TOPOLOGY, 3);
     let code = generateJoinCode();
@@ -200,7 +201,7 @@ export class ClassroomHub {
     try {
       await this.store.create(record);
     } catch (error) {
-      await this.owner.end(code, 'it could not be recorded');
+      await this.owner.end(code, refusal('ended.notRecorded'));
       throw error;
     }
     return this.members.enter(socket, record, 'instructor', null);
@@ -210,7 +211,7 @@ export class ClassroomHub {
     const record = await this.store.get(code);
     if (!record) throw classroomGone(code);
     if (instructorToken !== undefined) {
-      if (!this.token?.matches(instructorToken)) throw new LabOperationError('forbidden', 'That is not the instructor token');
+      if (!this.token?.matches(instructorToken)) throw new LabOperationError('forbidden', refusal('classroom.wrongToken'));
       await this.store.update(code, { lastActiveAt: Date.now() });
       return this.members.enter(socket, record, 'instructor', null);
     }
@@ -227,7 +228,7 @@ export class ClassroomHub {
     const outcome = await this.store.putLearner(code, entry, this.options.maxLearners);
     if (outcome === 'gone') throw classroomGone(code);
     if (outcome === 'full')
-      throw new LabOperationError('classroom-full', `This classroom is full: it has its ${this.options.maxLearners} learners. Ask the instructor.`);
+      throw new LabOperationError('classroom-full', refusal('classroom.full', { max: this.options.maxLearners }));
     await this.store.update(code, { lastActiveAt: now });
     const joined = await this.members.enter(socket, record, 'learner', entry.learnerId);
     this.parts.io().to(instructorsRoom(code)).emit('classroom:roster', { code, learner: entry });
@@ -238,7 +239,7 @@ export class ClassroomHub {
   async close(): Promise<void> {
     this.closing = true;
     if (this.sweepTimer) clearInterval(this.sweepTimer);
-    await this.owner.endAll('its server is shutting down');
+    await this.owner.endAll(refusal('ended.shuttingDown'));
   }
 
   /** After io.close(): the adapter no longer uses the coordination connections. */

@@ -6,15 +6,18 @@
  */
 import type { Topology } from '@/lib/cluster';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
-import type { DemoRef, DemoSummary } from '@/lib/classroom';
+import { BUILTIN_DEMO_KEYS, type DemoRef, type DemoSummary } from '@/lib/classroom';
+import { english } from '@/lib/checker/said';
+import { words } from '@/lib/words';
 import { LabOperationError } from '@/lib/result';
 import { parseCommand } from '@/lib/commands';
 import type { RunStart } from '../runs/lab-runs';
 import { scenarioSchema, type Scenario, type Trigger } from '@/lib/scenario';
 import { allLessons, lessonBySlug } from '../grading/lesson-registry';
+import { refusal } from '@/lib/refusal-words';
 
 interface BuiltinDemo {
-  id: string;
+  id: keyof typeof BUILTIN_DEMO_KEYS;
   title: string;
   description: string;
   role: DemoSummary['role'];
@@ -106,30 +109,31 @@ const pauseScenario = (id: string, title: string, description: string): Scenario
     ],
   });
 
+/** A built-in demo's words in English, from the catalogue the pages translate (demos.json). */
+const said = (id: BuiltinDemo['id'], part: 'title' | 'description' | 'scenario'): string => english(words(`demos.builtin.${BUILTIN_DEMO_KEYS[id]}.${part}`));
+
 export const BUILTIN_DEMOS: readonly BuiltinDemo[] = [
   {
     id: 'gc-pause-breaks-redlock',
-    title: 'GC pause breaks Redlock',
-    description:
-      'Client 1 takes a Redlock lock over five nodes, then stops (a GC pause) in the middle of its work until Client 2 is done, while its 1 s lock expires. Client 2 takes the lock; Client 1 wakes up and writes anyway: two writers.',
+    title: said('gc-pause-breaks-redlock', 'title'),
+    description: said('gc-pause-breaks-redlock', 'description'),
     role: 'break',
     topology: DEFAULT_TOPOLOGY,
     code: redlockProgram(1_000, 1_500, false),
-    scenario: pauseScenario('gc-pause-breaks-redlock', 'GC pause breaks Redlock', 'Client 1 pauses longer than its lock lives.'),
+    scenario: pauseScenario('gc-pause-breaks-redlock', said('gc-pause-breaks-redlock', 'title'), said('gc-pause-breaks-redlock', 'scenario')),
     checker: { lockKeys: ['lock:invoice:42'] },
   },
   {
     id: 'failover-loses-the-lock',
-    title: 'Failover loses the lock',
-    description:
-      'Node 1 is the master and Node 2 its asynchronous replica. Replication is held back; Client 1 locks on Node 1; Node 1 dies and Node 2 is promoted without the key. Client 2 takes the same lock: two holders.',
+    title: said('failover-loses-the-lock', 'title'),
+    description: said('failover-loses-the-lock', 'description'),
     role: 'break',
     topology: { kind: 'replicated', nodes: 2, persistence: 'none' },
     code: failoverProgram,
     scenario: scenarioSchema.parse({
       id: 'failover-loses-the-lock',
-      title: 'Failover loses the lock',
-      description: 'Replication held back, then Node 1 fails over to Node 2.',
+      title: said('failover-loses-the-lock', 'title'),
+      description: said('failover-loses-the-lock', 'scenario'),
       seed: 1,
       clients: 2,
       staggerMs: 200,
@@ -143,13 +147,12 @@ export const BUILTIN_DEMOS: readonly BuiltinDemo[] = [
   },
   {
     id: 'fencing-saves-the-day',
-    title: 'Fencing saves the day',
-    description:
-      'The same GC pause, but every write carries a fencing token from INCR. When Client 1 wakes up with its old token, the store refuses the write: the lock still broke, the data did not.',
+    title: said('fencing-saves-the-day', 'title'),
+    description: said('fencing-saves-the-day', 'description'),
     role: 'fix',
     topology: DEFAULT_TOPOLOGY,
     code: redlockProgram(1_000, 1_500, true),
-    scenario: pauseScenario('fencing-saves-the-day', 'Fencing saves the day', 'The same long pause; the store checks fencing tokens.'),
+    scenario: pauseScenario('fencing-saves-the-day', said('fencing-saves-the-day', 'title'), said('fencing-saves-the-day', 'scenario')),
     checker: { lockKeys: ['lock:invoice:42'] },
   },
 ];
@@ -165,14 +168,14 @@ export interface ResolvedDemo {
 export function resolveDemo(ref: DemoRef, seed: number | undefined): ResolvedDemo {
   if ('builtin' in ref) {
     const demo = BUILTIN_DEMOS.find((d) => d.id === ref.builtin);
-    if (!demo) throw new LabOperationError('not-found', `There is no built-in demo "${ref.builtin}"`);
+    if (!demo) throw new LabOperationError('not-found', refusal('lesson.noBuiltinDemo', { name: ref.builtin }));
     const scenario = { ...demo.scenario, seed: seed ?? demo.scenario.seed };
     const run = parseCommand('run:start', { code: demo.code, scenario, topology: demo.topology, fresh: true, checker: demo.checker });
     return { title: demo.title, seed: scenario.seed, run: { ...run, topology: demo.topology } };
   }
   const lesson = lessonBySlug(ref.lesson);
   const entry = lesson.lessonScenarios.find((s) => s.id === ref.scenario);
-  if (!entry) throw new LabOperationError('not-found', `Lesson "${lesson.slug}" has no scenario "${ref.scenario}"`);
+  if (!entry) throw new LabOperationError('not-found', refusal('lesson.noScenario', { lesson: lesson.slug, scenario: ref.scenario }));
   const scenario = { ...entry.scenario, seed: seed ?? entry.scenario.seed };
   return {
     title: `${lesson.title}: ${entry.scenario.title}`,
@@ -208,5 +211,5 @@ export function listDemos(): DemoSummary[] {
 export function assertFollowTarget(lesson: string, scenario: string | null): void {
   const found = lessonBySlug(lesson);
   if (scenario !== null && !found.lessonScenarios.some((s) => s.id === scenario))
-    throw new LabOperationError('not-found', `Lesson "${found.slug}" has no scenario "${scenario}"`);
+    throw new LabOperationError('not-found', refusal('lesson.noScenario', { lesson: found.slug, scenario }));
 }

@@ -9,6 +9,7 @@ import { LabOperationError, toFailure, type Result } from '@/lib/result';
 import type { Coordination } from './coordination';
 import { classroomGone, type HubParts, type HubServer, type OwnerRequest } from './hub-parts';
 import type { ClassroomOwner } from './owner';
+import { refusal } from '@/lib/refusal-words';
 
 export class OwnerForwarding {
   constructor(
@@ -29,7 +30,7 @@ export class OwnerForwarding {
   /** Runs `request` on the owner of `code` (here, or another server through the adapter) and unwraps its Result. */
   async toOwner(code: string, request: OwnerRequest): Promise<unknown> {
     const result = this.owner.has(code) ? await this.owner.handle(request) : await this.forward(code, request);
-    if (!result.ok) throw new LabOperationError(result.error.code, result.error.message, result.error.issues);
+    if (!result.ok) throw new LabOperationError(result.error.code, result.error.words ? { message: result.error.message, words: result.error.words } : result.error.message, result.error.issues);
     return result.value;
   }
 
@@ -42,6 +43,6 @@ export class OwnerForwarding {
     });
     const answer = responses.find((r) => r !== null);
     if (answer) return answer;
-    return toFailure(new LabOperationError('not-found', `The server running classroom ${code} is not answering (it may have stopped)`));
+    return toFailure(new LabOperationError('not-found', refusal('classroom.notAnswering', { code })));
   }
 }

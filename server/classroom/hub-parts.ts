@@ -12,6 +12,7 @@ import type { Lab } from '../lab/lab';
 import type { LabManager } from '../lab/lab-manager';
 import type { LabView } from '../realtime/lab-view';
 import type { ClassroomStore } from './classroom-store';
+import { refusal } from '@/lib/refusal-words';
 
 /** What a socket knows about its classroom (socket.data.classroom). */
 export interface ClassroomMembership {
@@ -68,5 +69,5 @@ export const instructorsRoom = (code: string): string => `classroom:${code}:inst
 export const learnerRoom = (code: string, learnerId: string): string => `classroom:${code}:learner:${learnerId}`;
 
 export function classroomGone(code: string): LabOperationError {
-  return new LabOperationError('not-found', `There is no classroom ${code} (it may have ended)`);
+  return new LabOperationError('not-found', refusal('classroom.none', { code }));
 }

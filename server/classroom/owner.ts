@@ -11,8 +11,11 @@ import type { Lab } from '../lab/lab';
 import { labRoom } from '../realtime/lab-view';
 import { resolveDemo } from './demos';
 import { classRoom, classroomGone, instructorsRoom, type HubParts, type OwnerRequest } from './hub-parts';
+import { refusal } from '@/lib/refusal-words';
+import type { Said } from '@/lib/words';
 
-const idleWords = (ms: number) => (ms >= 120_000 ? `${Math.round(ms / 60_000)} minutes` : `${Math.round(ms / 1000)} s`);
+const idleWords = (ms: number): Said =>
+  ms >= 120_000 ? refusal('ended.idleMinutes', { n: Math.round(ms / 60_000) }) : refusal('ended.idleSeconds', { n: Math.round(ms / 1000) });
 
 export class ClassroomOwner {
   private readonly owned = new Map<string, Lab>();
@@ -39,7 +42,7 @@ export class ClassroomOwner {
   /** A new classroom of this server, with its lab; a lab that closes ends it. */
   adopt(code: string, lab: Lab): void {
     this.owned.set(code, lab);
-    lab.once('closed', () => void this.end(code, 'its lab was closed'));
+    lab.once('closed', () => void this.end(code, refusal('ended.labClosed')));
   }
 
   /** An owner request, on the owner. Never throws: errors become Results, which travel between servers. */
@@ -64,7 +67,7 @@ export class ClassroomOwner {
           return ok(demo);
         }
         case 'end':
-          await this.end(request.code, 'the instructor ended the class');
+          await this.end(request.code, refusal('ended.byInstructor'));
           return ok(null);
       }
     } catch (error) {
@@ -74,20 +77,20 @@ export class ClassroomOwner {
   }
 
   /** Ends a classroom this server owns: tells every member (on any server), forgets it, destroys its lab. */
-  async end(code: string, reason: string): Promise<void> {
+  async end(code: string, reason: Said): Promise<void> {
     const lab = this.owned.get(code);
     if (!lab) return;
     this.owned.delete(code);
     const io = this.parts.ioIfAttached();
     if (io) {
-      io.to(classRoom(code)).emit('classroom:ended', { code, reason });
+      io.to(classRoom(code)).emit('classroom:ended', { code, reason: reason.message, words: reason.words });
       io.in(classRoom(code)).socketsLeave([classRoom(code), instructorsRoom(code), labRoom(lab.id)]);
     }
     await this.parts
       .store()
       .delete(code)
       .catch((error: unknown) => console.error('[classroom] could not delete its record:', error));
-    if (!lab.closed) await this.parts.context().labs.destroy(lab.id, `classroom ${code} ended: ${reason}`);
+    if (!lab.closed) await this.parts.context().labs.destroy(lab.id, refusal('closed.classroomEnded', { code, reason: { words: reason.words } }));
   }
 
   /** Ends the classrooms of this server that were idle too long (or whose record expired). */
@@ -95,8 +98,8 @@ export class ClassroomOwner {
     for (const code of [...this.owned.keys()]) {
       try {
         const record = await this.parts.store().get(code);
-        if (!record) await this.end(code, 'its record expired');
-        else if (Date.now() - record.lastActiveAt > this.idleMs) await this.end(code, `nothing happened for ${idleWords(this.idleMs)}`);
+        if (!record) await this.end(code, refusal('ended.expired'));
+        else if (Date.now() - record.lastActiveAt > this.idleMs) await this.end(code, idleWords(this.idleMs));
       } catch (error) {
         console.error('[classroom] sweep failed:', error);
       }
@@ -104,7 +107,7 @@ export class ClassroomOwner {
   }
 
   /** Ends every classroom of this server (shutdown). */
-  endAll(reason: string): Promise<void> {
+  endAll(reason: Said): Promise<void> {
     return Promise.all([...this.owned.keys()].map((code) => this.end(code, reason))).then(() => undefined);
   }
 }

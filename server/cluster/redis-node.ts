@@ -15,6 +15,7 @@ import { freePort } from './ports';
 import { redisConfig, type NodeCredentials } from './redis-config';
 import { nodeUser, RedisProcess, type ExitInfo } from './redis-process';
 import { waitForPing } from './wait-ready';
+import { refusal } from '@/lib/refusal-words';
 
 export interface NodeStateChange {
   state: NodeState;
@@ -93,7 +94,7 @@ export class RedisNode extends EventEmitter<Events> {
    * `reason` is what the node's `up` event says ("started", or why the lab restarted it).
    */
   async start(reason = 'started'): Promise<void> {
-    if (this.proc?.alive) throw new LabOperationError('conflict', `${this.label} is already running`);
+    if (this.proc?.alive) throw new LabOperationError('conflict', refusal('node.alreadyRunning', { node: { node: this.id } }));
     this.stopping = false;
     for (let attempt = 0; ; attempt++) {
       if (this._port === 0 || attempt > 0) this._port = await freePort();
@@ -173,27 +174,27 @@ export class RedisNode extends EventEmitter<Events> {
    */
   async kill(reason?: string): Promise<void> {
     const proc = this.proc;
-    if (!proc?.alive) throw new LabOperationError('conflict', `${this.label} is already down`);
+    if (!proc?.alive) throw new LabOperationError('conflict', refusal('node.alreadyDown', { node: { node: this.id } }));
     this.expectedExit = true;
     this.exitReason = reason ?? null;
     await proc.kill();
   }
 
   pause(): void {
-    if (this._state !== 'up' || !this.proc) throw new LabOperationError('conflict', `${this.label} is ${this._state}, not up`);
+    if (this._state !== 'up' || !this.proc) throw new LabOperationError('conflict', refusal('node.notUp', { node: { node: this.id }, state: this._state }));
     this.proc.signal('SIGSTOP');
     this.setState('paused', 'paused (SIGSTOP)');
   }
 
   resume(): void {
-    if (this._state !== 'paused' || !this.proc) throw new LabOperationError('conflict', `${this.label} is ${this._state}, not paused`);
+    if (this._state !== 'paused' || !this.proc) throw new LabOperationError('conflict', refusal('node.notPaused', { node: { node: this.id }, state: this._state }));
     this.proc.signal('SIGCONT');
     this.setState('up', 'resumed (SIGCONT)');
   }
 
   /** Drops what the node persisted, so its next start has an empty data set. */
   wipeData(): void {
-    if (this.proc?.alive) throw new LabOperationError('conflict', `${this.label} must be down to wipe its data`);
+    if (this.proc?.alive) throw new LabOperationError('conflict', refusal('node.wipeNotDown', { node: { node: this.id } }));
     for (const name of ['appendonlydir', 'dump.rdb']) fs.rmSync(path.join(this.dir, name), { recursive: true, force: true });
   }
 

@@ -12,6 +12,7 @@ import { experimentRow } from '@/lib/experiment/measure';
 import { EXPERIMENT_CHECKER, experimentProgram, experimentScenario } from '@/lib/experiment/program';
 import { LabOperationError } from '@/lib/result';
 import type { LabRuns } from '../runs/lab-runs';
+import { refusal } from '@/lib/refusal-words';
 
 /** Each variant's run may take this long (47 compressed days take about 2.4 s; a busy machine gets room, not forever). */
 export const VARIANT_WALL_MS = 20_000;
@@ -60,7 +61,7 @@ export async function runExperiment(runs: LabRuns, options: ExperimentOptions, o
       // Stopped while this run was being set up: it started anyway, so stop it now.
       if (signal.aborted) void runs.stop();
       const ended = await runs.whenEnded(info.runId);
-      if (ended.outcome.status === 'syntax-error') throw new LabOperationError('internal', `The experiment's program does not compile: ${ended.outcome.error ?? ''}`);
+      if (ended.outcome.status === 'syntax-error') throw new LabOperationError('internal', refusal('run.experimentDoesNotCompile', { error: ended.outcome.error ?? '' }));
       if (ended.outcome.status === 'stopped') {
         // Stopped by the learner (Stop, Run, another experiment): a row of a cut run would compare nothing.
         break;

@@ -19,6 +19,7 @@ import { describeSpace } from '@/lib/schedules';
 import type { LabRuns } from '../runs/lab-runs';
 import { LabLanes } from './lab-lanes';
 import { safetyBroken, safetyBrokenSaid } from './judge';
+import { refusal } from '@/lib/refusal-words';
 
 /** Shrinking gets at least this share of the budget after a late find, so a counter-example is never left large. */
 const SHRINK_SHARE = 0.5;
@@ -71,7 +72,7 @@ export async function explore(
     const played = await lanes.play(lab, { code: target.code, scenario, topology: target.topology, fresh: true, checker: target.checker });
     if (played === null) return null;
     if (lab === runs) lastOwn = played.info.runId;
-    if (played.ended.outcome.status === 'syntax-error') throw new LabOperationError('invalid-input', `The program does not compile: ${played.ended.outcome.error ?? 'syntax error'}`);
+    if (played.ended.outcome.status === 'syntax-error') throw new LabOperationError('invalid-input', refusal('run.doesNotCompile', { error: played.ended.outcome.error ?? 'syntax error' }));
     return { ended: played.ended, runId: played.info.runId };
   };
 

@@ -8,6 +8,7 @@
 import { LabOperationError } from '@/lib/result';
 import type { RunEnded, RunInfo } from '@/lib/run';
 import type { LabRuns, RunStart } from '../runs/lab-runs';
+import { refusal } from '@/lib/refusal-words';
 
 export class LabLanes {
   private readonly aborted = new Set<LabRuns>();
@@ -55,7 +56,7 @@ export class LabLanes {
     const ended = await lab.whenEnded(info.runId);
     if (ended.outcome.status === 'stopped') {
       if (this.aborted.has(lab)) return null;
-      throw new LabOperationError('conflict', `A run of "${this.action}" was stopped (another run started?), so it stopped. Press "${this.action}" again.`);
+      throw new LabOperationError('conflict', refusal('run.laneStopped', { action: this.action }));
     }
     return { info, ended };
   }

@@ -5,6 +5,7 @@
  */
 import { loadAllLessons, type Lesson } from '@/lib/lessons/load';
 import { LabOperationError } from '@/lib/result';
+import { refusal } from '@/lib/refusal-words';
 
 let lessons: Map<string, Lesson> | null = null;
 
@@ -13,7 +14,7 @@ function registry(): Map<string, Lesson> {
     try {
       lessons = new Map(loadAllLessons().map((lesson) => [lesson.slug, lesson]));
     } catch (error) {
-      throw new LabOperationError('internal', `The lessons could not be loaded: ${(error as Error).message}`);
+      throw new LabOperationError('internal', refusal('lesson.notLoaded', { error: (error as Error).message }));
     }
   }
   return lessons;
@@ -26,6 +27,6 @@ export function allLessons(): Lesson[] {
 
 export function lessonBySlug(slug: string): Lesson {
   const lesson = registry().get(slug);
-  if (!lesson) throw new LabOperationError('not-found', `There is no lesson "${slug}"`);
+  if (!lesson) throw new LabOperationError('not-found', refusal('lesson.none', { slug }));
   return lesson;
 }

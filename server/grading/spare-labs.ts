@@ -12,6 +12,7 @@ import type { LabManager } from '../lab/lab-manager';
 import { LabRuns } from '../runs/lab-runs';
 import type { RunAdmission } from '../runs/run-admission';
 import type { SandboxPool } from '../sandbox';
+import { refusal } from '@/lib/refusal-words';
 
 export interface SpareLabs {
   runs: LabRuns[];
@@ -45,7 +46,7 @@ export async function borrowSpareLabs(
   return {
     runs: borrowed.map((lab) => new LabRuns(lab, sandbox, admission)),
     release: async () => {
-      await Promise.all(borrowed.map((lab) => labs.destroy(lab.id, 'a check of a solution ended')));
+      await Promise.all(borrowed.map((lab) => labs.destroy(lab.id, refusal('closed.checkEnded'))));
     },
   };
 }

@@ -6,12 +6,13 @@
 import path from 'node:path';
 import type { Topology } from '@/lib/cluster';
 import { DEFAULT_CLIENTS, DEFAULT_TOPOLOGY, sameTopology } from '@/lib/cluster';
-import { LabOperationError } from '@/lib/result';
+import { LabOperationError, type ErrorText } from '@/lib/result';
 import type { NodeGuardOptions } from '../cluster/node-guard';
 import { labsCreatedTotal } from '../ops/metrics';
 import { refuse } from '../ops/refusals';
 import type { HistoryBudget } from './history-log';
 import { Lab, newLabId } from './lab';
+import { refusal } from '@/lib/refusal-words';
 
 export interface LabManagerOptions {
   dir: string;
@@ -89,7 +90,7 @@ export class LabManager {
   }
 
   async create(topology: Topology, clients: number): Promise<Lab> {
-    if (this.closing) throw new LabOperationError('lab-full', 'The lab server is shutting down');
+    if (this.closing) throw new LabOperationError('lab-full', refusal('lab.shuttingDown'));
     const warmIndex = this.warm.findIndex((lab) => sameTopology(lab.topology, topology) && !lab.closed);
     if (warmIndex >= 0) {
       const [lab] = this.warm.splice(warmIndex, 1) as [Lab];
@@ -102,8 +103,8 @@ export class LabManager {
     if (this.used >= this.options.maxLabs) {
       // A reserve lab of another topology gives way to a learner who needs a slot now.
       const spare = this.warm.shift();
-      if (!spare) throw new LabOperationError('lab-full', `The lab server is full (${this.options.maxLabs} labs running). Try again in a few minutes.`);
-      await spare.destroy('made room for a new lab');
+      if (!spare) throw new LabOperationError('lab-full', refusal('lab.full', { max: this.options.maxLabs }));
+      await spare.destroy(refusal('closed.madeRoom'));
     }
     this.starting++;
     try {
@@ -139,14 +140,14 @@ export class LabManager {
         throw refuse(
           'labs-per-browser',
           { browser, ...context, detail: { owned: owned.length, starting: pending, limit } },
-          `This browser already has ${limit} lab${limit === 1 ? '' : 's'} open in other tabs; close one and try again.`,
+          refusal('lab.perBrowser', { limit }),
         );
       // Decided synchronously: a parallel join of the same browser no longer sees this lab as its own.
       this.owners.delete(reclaim.id);
     }
     this.startingFor.set(browser, pending + 1);
     try {
-      if (reclaim) await this.destroy(reclaim.id, 'reclaimed: this browser opened another lab');
+      if (reclaim) await this.destroy(reclaim.id, refusal('closed.reclaimed'));
       const lab = await this.create(topology, clients);
       this.owners.set(lab.id, browser);
       return lab;
@@ -209,7 +210,7 @@ export class LabManager {
 
   private armIdle(labId: string): void {
     if (this.idleTimers.has(labId)) return;
-    const timer = setTimeout(() => void this.destroy(labId, 'closed after being idle with no tab connected'), this.options.idleMs);
+    const timer = setTimeout(() => void this.destroy(labId, refusal('closed.idle')), this.options.idleMs);
     timer.unref();
     this.idleTimers.set(labId, timer);
   }
@@ -223,12 +224,12 @@ export class LabManager {
     this.idleTimers.delete(id);
   }
 
-  async destroy(id: string, reason: string): Promise<void> {
+  async destroy(id: string, reason: ErrorText): Promise<void> {
     const lab = this.labs.get(id);
     if (lab) await lab.destroy(reason);
   }
 
-  async closeAll(reason = 'the lab server is shutting down'): Promise<void> {
+  async closeAll(reason: ErrorText = refusal('closed.shuttingDown')): Promise<void> {
     this.closing = true;
     // A lab still warming destroys itself once started (it sees `closing`); wait for that.
     await Promise.all([...this.warming]);

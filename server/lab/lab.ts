@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { LabSnapshot, LinkView, NodeIntervention, NodeView, ReplicationView, Topology } from '@/lib/cluster';
 import { nodeLabel } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
-import { LabOperationError } from '@/lib/result';
+import { LabOperationError, type ErrorText } from '@/lib/result';
+import type { Words } from '@/lib/words';
 import { openLink } from '../cluster/link-host';
 import type { Link } from '../cluster/link-proxy';
 import { LinkTable } from '../cluster/links';
@@ -22,6 +23,7 @@ import { RedisNode } from '../cluster/redis-node';
 import { nodeInterventionsTotal } from '../ops/metrics';
 import { refuse } from '../ops/refusals';
 import { HistoryLog, type HistoryBudget } from './history-log';
+import { refusal } from '@/lib/refusal-words';
 
 export interface LabOptions {
   id?: string;
@@ -42,7 +44,8 @@ interface Events {
   /** The lab was rebuilt (restore): viewers need a full snapshot. */
   reset: [];
   history: [HistoryEvent];
-  closed: [reason: string];
+  /** Why, in English and (when the server words it) as data for the page. */
+  closed: [reason: string, words?: Words];
 }
 
 const randomSecret = () => crypto.randomBytes(18).toString('base64url');
@@ -111,7 +114,7 @@ export class Lab extends EventEmitter<Events> {
 
   node(id: number): RedisNode {
     const node = this.nodes[id - 1];
-    if (!node) throw new LabOperationError('not-found', `${nodeLabel(id)} does not exist in this lab (it has ${this.nodes.length} nodes)`);
+    if (!node) throw new LabOperationError('not-found', refusal('lab.noNode', { node: { node: id }, n: this.nodes.length }));
     return node;
   }
 
@@ -162,7 +165,7 @@ export class Lab extends EventEmitter<Events> {
         await Promise.all(this.nodes.map((node) => node.start()));
       }
     } catch (error) {
-      await this.destroy('failed to start');
+      await this.destroy(refusal('closed.failedToStart'));
       throw error;
     }
   }
@@ -174,7 +177,7 @@ export class Lab extends EventEmitter<Events> {
    */
   async restore(topology: Topology = this.topology): Promise<void> {
     return this.serial(async () => {
-      if (this._closed) throw new LabOperationError('not-found', 'This lab has been closed');
+      if (this._closed) throw new LabOperationError('not-found', refusal('lab.closed'));
       for (const { timer } of this.pendingRestarts.values()) clearTimeout(timer);
       this.pendingRestarts.clear();
       for (const monitor of this.monitors.values()) monitor.dispose();
@@ -252,7 +255,7 @@ export class Lab extends EventEmitter<Events> {
 
   monitor(id: number): NodeMonitor {
     const monitor = this.monitors.get(id);
-    if (!monitor) throw new LabOperationError('not-found', `${nodeLabel(id)} does not exist in this lab`);
+    if (!monitor) throw new LabOperationError('not-found', refusal('lab.noMonitor', { node: { node: id } }));
     return monitor;
   }
 
@@ -297,7 +300,7 @@ export class Lab extends EventEmitter<Events> {
   }
 
   /** Stops every node and link, removes the lab's folder. Safe to call twice. */
-  async destroy(reason = 'destroyed'): Promise<void> {
+  async destroy(reason: ErrorText = refusal('closed.destroyed')): Promise<void> {
     if (this._closed) return;
     this._closed = true;
     for (const { timer } of this.pendingRestarts.values()) clearTimeout(timer);
@@ -310,7 +313,8 @@ export class Lab extends EventEmitter<Events> {
       this.replication?.link.close() ?? Promise.resolve(),
     ]);
     fs.rmSync(this.dir, { recursive: true, force: true });
-    this.emit('closed', reason);
+    if (typeof reason === 'string') this.emit('closed', reason);
+    else this.emit('closed', reason.message, reason.words);
   }
 }
 

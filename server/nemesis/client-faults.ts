@@ -5,10 +5,11 @@
  */
 import { clientLabel } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
-import { programFaultArgs, programFaultDone, programFaultRefusal } from '@/lib/faults/client-words';
+import { programFaultArgs, programFaultDone, programFaultRefusalWords } from '@/lib/faults/client-words';
 import type { FaultInput } from '@/lib/faults/inputs';
 import type { Lab } from '../lab/lab';
 import { operate } from './nemesis';
+import { refusal } from '@/lib/refusal-words';
 
 /** The part of a running program the nemesis may touch. */
 export interface RunningClients {
@@ -24,17 +25,17 @@ export interface RunningClients {
 }
 
 function target(lab: Lab, run: RunningClients | null, client: number): RunningClients {
-  if (!run) throw new LabOperationError('conflict', 'No program is running: press Run first');
-  if (client > run.clients) throw new LabOperationError('not-found', `${clientLabel(client)} is not part of this run (it has ${run.clients} clients)`);
-  if (!run.isRunning(client)) throw new LabOperationError('conflict', `${clientLabel(client)} has already ended`);
-  if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
+  if (!run) throw new LabOperationError('conflict', refusal('client.noProgram'));
+  if (client > run.clients) throw new LabOperationError('not-found', refusal('client.notInRun', { client: { client }, n: run.clients }));
+  if (!run.isRunning(client)) throw new LabOperationError('conflict', refusal('client.ended', { client: { client } }));
+  if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
   return run;
 }
 
 export function pauseClient(lab: Lab, run: RunningClients | null, { client, durationMs }: FaultInput<'client-pause'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
   return operate(lab, 'client-pause', { target: clientLabel(client), client }, programFaultArgs({ action: 'client-pause', client, durationMs }), async () => {
-    const refused = programFaultRefusal({ action: 'client-pause', client, durationMs }, { ended: false, paused: r.isPaused(client) });
+    const refused = programFaultRefusalWords({ action: 'client-pause', client, durationMs }, { ended: false, paused: r.isPaused(client) });
     if (refused) throw new LabOperationError('conflict', refused);
     r.pause(client, durationMs);
     return { value: { client }, detail: programFaultDone({ action: 'client-pause', client, durationMs }) };
@@ -44,7 +45,7 @@ export function pauseClient(lab: Lab, run: RunningClients | null, { client, dura
 export function resumeClient(lab: Lab, run: RunningClients | null, { client }: FaultInput<'client-resume'>): Promise<{ client: number }> {
   const r = target(lab, run, client);
   return operate(lab, 'client-resume', { target: clientLabel(client), client }, programFaultArgs({ action: 'client-resume', client }), async () => {
-    const refused = programFaultRefusal({ action: 'client-resume', client }, { ended: false, paused: r.isPaused(client) });
+    const refused = programFaultRefusalWords({ action: 'client-resume', client }, { ended: false, paused: r.isPaused(client) });
     if (refused) throw new LabOperationError('conflict', refused);
     r.resume(client);
     return { value: { client }, detail: programFaultDone({ action: 'client-resume', client }) };

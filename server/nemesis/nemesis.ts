@@ -12,6 +12,8 @@ import type { NemesisOp, Scalar } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
 import type { FaultInput } from '@/lib/faults/inputs';
 import type { Lab } from '../lab/lab';
+import { linkWords, refusal } from '@/lib/refusal-words';
+import { words } from '@/lib/words';
 
 interface Target {
   target: string;
@@ -30,7 +32,7 @@ export async function operate<T>(
   args: Record<string, Scalar>,
   run: () => Promise<{ value: T; detail: string }>,
 ): Promise<T> {
-  if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
+  if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
   // Faults on one node, link or client are ordered per target; replication and failover are lab-wide.
   const scope = where.node !== undefined || where.client !== undefined ? where.target : undefined;
   return lab.serial(async () => {
@@ -62,8 +64,8 @@ export async function restartNode(lab: Lab, { node, delayMs = 0, persistence }: 
   const args: Record<string, Scalar> = { delayMs, persistence: persistence ?? null };
   return operate(lab, 'node-restart', nodeTarget(node), args, async () => {
     const target = lab.node(node);
-    if (target.state !== 'down') throw new LabOperationError('conflict', `${nodeLabel(node)} is ${target.state}; kill it before restarting it`);
-    if (lab.pendingRestarts.has(node)) throw new LabOperationError('conflict', `${nodeLabel(node)} already has a restart pending`);
+    if (target.state !== 'down') throw new LabOperationError('conflict', refusal('node.restartNotDown', { node: { node }, state: target.state }));
+    if (lab.pendingRestarts.has(node)) throw new LabOperationError('conflict', refusal('node.restartPending', { node: { node } }));
     if (persistence) target.persistence = persistence;
     const keeps = target.persistence === 'none' ? 'without persistence: its data is lost' : `with ${target.persistence}: it reloads its AOF`;
     if (target.persistence === 'none') target.wipeData();
@@ -132,7 +134,7 @@ export async function jumpClock(lab: Lab, { node, jumpMs }: FaultInput<'node-clo
   lab.node(node);
   return operate(lab, 'node-clock-jump', nodeTarget(node), { jumpMs }, async () => {
     const client = lab.node(node).controlClient;
-    if (!client) throw new LabOperationError('conflict', `${nodeLabel(node)} is ${lab.node(node).state}; a clock jump needs it up`);
+    if (!client) throw new LabOperationError('conflict', refusal('node.clockJumpNotUp', { node: { node }, state: lab.node(node).state }));
     const [shortened, expired] = (await client.eval(CLOCK_JUMP_SCRIPT, 0, jumpMs)) as [number, number];
     lab.clockJumps.set(node, (lab.clockJumps.get(node) ?? 0) + jumpMs);
     await lab.monitor(node).sample();
@@ -147,7 +149,10 @@ export async function jumpClock(lab: Lab, { node, jumpMs }: FaultInput<'node-clo
 export async function cutLink(lab: Lab, { client, node, mode }: FaultInput<'link-cut'>): Promise<LinkView> {
   lab.node(node);
   return operate(lab, 'link-cut', linkTarget(client, node), { mode }, async () => {
-    await lab.links.get(client, node).cutLink(mode);
+    const link = lab.links.get(client, node);
+    // Refused here too (the link itself would), so the refusal names the link in words a page translates.
+    if (link.cut) throw new LabOperationError('conflict', refusal('link.alreadyCut', { link: { words: linkWords(client, node) }, mode: link.cut }));
+    await link.cutLink(mode);
     lab.emit('links');
     const how = mode === 'refuse' ? 'connections are refused' : 'packets vanish (timeouts)';
     return { value: lab.links.view(client, node), detail: `${clientLabel(client)} → ${nodeLabel(node)} cut: ${how}` };
@@ -157,7 +162,9 @@ export async function cutLink(lab: Lab, { client, node, mode }: FaultInput<'link
 export async function healLink(lab: Lab, { client, node }: FaultInput<'link-heal'>): Promise<LinkView> {
   lab.node(node);
   return operate(lab, 'link-heal', linkTarget(client, node), {}, async () => {
-    await lab.links.get(client, node).heal();
+    const link = lab.links.get(client, node);
+    if (!link.cut) throw new LabOperationError('conflict', refusal('link.notCut', { link: { words: linkWords(client, node) } }));
+    await link.heal();
     lab.emit('links');
     return { value: lab.links.view(client, node), detail: `${clientLabel(client)} → ${nodeLabel(node)} healed` };
   });
@@ -180,7 +187,7 @@ export async function delayLink(lab: Lab, { client, node, delayMs, jitterMs }: F
  * up, so a client that reconnects carries on.
  */
 export async function dropConnections(lab: Lab, { client }: FaultInput<'client-disconnect'>): Promise<{ client: number }> {
-  if (client > lab.clients) throw new LabOperationError('not-found', `${clientLabel(client)} does not exist: this lab has ${lab.clients} clients`);
+  if (client > lab.clients) throw new LabOperationError('not-found', refusal('client.noSuchClient', { client: { client }, n: lab.clients }));
   return operate(lab, 'client-disconnect', { target: clientLabel(client), client }, {}, async () => {
     lab.links.resetWhere((c) => c === client);
     return { value: { client }, detail: `${clientLabel(client)}'s connections to every node were reset: commands in flight get no answer; it may reconnect` };
@@ -191,16 +198,19 @@ function replicationOf(lab: Lab): NonNullable<Lab['replication']> {
   if (!lab.replication)
     throw new LabOperationError(
       'conflict',
-      lab.topology.kind === 'replicated' ? 'Replication has ended (the replica was promoted)' : 'This lab has no replica: use the replicated topology (Node 1 master, Node 2 replica)',
+      refusal(lab.topology.kind === 'replicated' ? 'replication.ended' : 'replication.none'),
     );
   return lab.replication;
 }
 
 const replicationTarget: Target = { target: `${nodeLabel(1)} → ${nodeLabel(2)} replication` };
+const replicationLinkWords = words('refusals.link.replication', { master: { node: 1 }, replica: { node: 2 } });
 
 export async function holdReplication(lab: Lab): Promise<ReplicationView> {
   return operate(lab, 'replication-hold', replicationTarget, {}, async () => {
-    await replicationOf(lab).link.cutLink('blackhole');
+    const link = replicationOf(lab).link;
+    if (link.cut) throw new LabOperationError('conflict', refusal('link.alreadyCut', { link: { words: replicationLinkWords }, mode: link.cut }));
+    await link.cutLink('blackhole');
     lab.emit('links');
     return { value: lab.replicationView()!, detail: 'Replication held back: writes to Node 1 no longer reach Node 2' };
   });
@@ -208,7 +218,9 @@ export async function holdReplication(lab: Lab): Promise<ReplicationView> {
 
 export async function releaseReplication(lab: Lab): Promise<ReplicationView> {
   return operate(lab, 'replication-release', replicationTarget, {}, async () => {
-    await replicationOf(lab).link.heal();
+    const link = replicationOf(lab).link;
+    if (!link.cut) throw new LabOperationError('conflict', refusal('link.notCut', { link: { words: replicationLinkWords } }));
+    await link.heal();
     lab.emit('links');
     return { value: lab.replicationView()!, detail: 'Replication released: Node 2 catches up' };
   });
@@ -232,8 +244,8 @@ export async function failover(lab: Lab): Promise<NodeView[]> {
     const replication = replicationOf(lab);
     const master = lab.node(replication.master);
     const replica = lab.node(replication.replica);
-    if (master.state === 'down') throw new LabOperationError('conflict', `${master.label} is already down`);
-    if (replica.state !== 'up') throw new LabOperationError('conflict', `${replica.label} is ${replica.state}; it must be up to be promoted`);
+    if (master.state === 'down') throw new LabOperationError('conflict', refusal('node.alreadyDown', { node: { node: master.id } }));
+    if (replica.state !== 'up') throw new LabOperationError('conflict', refusal('node.replicaNotUp', { node: { node: replica.id }, state: replica.state }));
     if (!replication.link.cut) await replication.link.cutLink('blackhole');
     await master.kill();
     // Bytes the link was holding die with it: they never reach the replica.

@@ -4,7 +4,7 @@
  * learner reads. Callers `throw refuse(...)` or, where nothing is thrown
  * (a run ended by a budget), call it for the record.
  */
-import { LabOperationError, type ErrorCode } from '@/lib/result';
+import { LabOperationError, type ErrorCode, type ErrorText } from '@/lib/result';
 import { log } from './log';
 import { refusalsTotal } from './metrics';
 
@@ -48,8 +48,8 @@ const CODES: Partial<Record<RefusalReason, ErrorCode>> = {
 };
 
 /** Records a limit hit (metric + log line) and returns the error to throw or to show. */
-export function refuse(reason: RefusalReason, context: RefusalContext, message: string): LabOperationError {
+export function refuse(reason: RefusalReason, context: RefusalContext, text: ErrorText): LabOperationError {
   refusalsTotal.inc({ reason });
-  log.warn({ event: 'refusal', reason, ...context }, message);
-  return new LabOperationError(CODES[reason] ?? 'conflict', message);
+  log.warn({ event: 'refusal', reason, ...context }, typeof text === 'string' ? text : text.message);
+  return new LabOperationError(CODES[reason] ?? 'conflict', text);
 }

@@ -8,6 +8,7 @@ import type { HistoryEvent } from '@/lib/history';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import type { Lab } from '../lab/lab';
 import { labRoom } from './lab-view';
+import type { Words } from '@/lib/words';
 
 /**
  * A change leaves on the next turn of the event loop (so one operation's
@@ -79,8 +80,8 @@ export function publishLab(io: Server<ClientToServerEvents, ServerToClientEvents
     linksChanged = false;
     io.to(room).emit('lab:snapshot', lab.snapshot());
   };
-  const onClosed = (reason: string) => {
-    io.to(room).emit('lab:closed', { labId: lab.id, reason });
+  const onClosed = (reason: string, words?: Words) => {
+    io.to(room).emit('lab:closed', { labId: lab.id, reason, ...(words ? { words } : {}) });
   };
   lab.on('nodes', onNodes);
   lab.on('links', onLinks);

@@ -25,6 +25,8 @@ import { originAllowed } from './origin';
 import { TokenBucket } from './token-bucket';
 import type { BrowserIdentities } from './browser-identity';
 import { refuse } from '../ops/refusals';
+import { refusal } from '@/lib/refusal-words';
+import type { Said } from '@/lib/words';
 
 type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
@@ -52,7 +54,9 @@ export interface RealtimeOptions {
 }
 
 /** A middleware refusal: socket.io hands `message` to the client's connect_error, and `data` beside it. */
-const connectError = (error: LabOperationError): Error => Object.assign(new Error(error.message), { data: { code: error.code } });
+/** A refused handshake: socket.io carries `data` to the page's connect_error, with the refusal's words. */
+const connectError = (error: LabOperationError): Error =>
+  Object.assign(new Error(error.message), { data: { code: error.code, ...(error.words ? { words: error.words } : {}) } });
 
 export function attachRealtime(httpServer: HttpServer, labs: LabManager, options: RealtimeOptions): LabServer {
   /** What the handshake decided about the browser, read again by the middleware below (same request object). */
@@ -90,7 +94,7 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     if (!browser)
       return next(
         connectError(
-          refuse('new-browsers', { socket: socket.id }, 'Too many new visitors are arriving at once; wait a few seconds and reload the page.'),
+          refuse('new-browsers', { socket: socket.id }, refusal('limit.newBrowsers')),
         ),
       );
     const open = socketsByBrowser.get(browser) ?? new Set<string>();
@@ -101,7 +105,7 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
           refuse(
             'sockets-per-browser',
             { browser, socket: socket.id, detail: { open: open.size, limit: cap } },
-            `This browser already has ${cap} connections to the lab server open; close some Lock Lab tabs and reload this one.`,
+            refusal('limit.sockets', { cap }),
           ),
         ),
       );
@@ -140,7 +144,7 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
   const runsOf = (lab: Lab): LabRuns => {
     let runs = runsByLab.get(lab);
     if (runs) return runs;
-    if (!options.sandbox) throw new LabOperationError('forbidden', 'This server runs no learner code (its sandbox is off)');
+    if (!options.sandbox) throw new LabOperationError('forbidden', refusal('run.noSandbox'));
     runs = new LabRuns(lab, options.sandbox, options.admission ?? null);
     const room = io.to(labRoom(lab.id));
     runs.on('waiting', ({ ahead }) => room.emit('run:waiting', { labId: lab.id, ahead }));
@@ -192,7 +196,7 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
      */
     const flood = options.flood;
     const refusedAt: number[] = [];
-    const limited = (message: string, labId?: string): LabOperationError => {
+    const limited = (message: Said, labId?: string): LabOperationError => {
       const error = refuse('rate-limited', who(labId), message);
       if (!flood || socket.disconnected) return error;
       const now = performance.now();
@@ -202,9 +206,9 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
         const cut = refuse(
           'socket-flood',
           { ...who(labId), detail: { refused: refusedAt.length, windowMs: flood.windowMs } },
-          `This tab kept sending lab commands after being told to slow down (${refusedAt.length} refused in ${Math.round(flood.windowMs / 1000)} s), so the lab server disconnected it. Reload the page to carry on.`,
+          refusal('limit.flood', { refused: refusedAt.length, seconds: Math.round(flood.windowMs / 1000) }),
         );
-        socket.emit('lab:error', { code: cut.code, message: cut.message });
+        socket.emit('lab:error', cut.toLabError());
         // The error leaves first: engine.io flushes what is queued before it closes the connection.
         socket.disconnect(true);
       }
@@ -217,10 +221,10 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     const takeLab = (lab: Lab) => {
       const shared = labBucket(lab);
       if (shared && !shared.take())
-        throw limited(`Too many commands on this lab from all its tabs together: wait ${shared.waitMs} ms and try again`, lab.id);
+        throw limited(refusal('limit.lab', { ms: shared.waitMs }), lab.id);
     };
     const on = commandRegistrar(socket, () => {
-      if (bucket && !bucket.take()) throw limited(`Too many lab commands from this tab: wait ${bucket.waitMs} ms and try again`, socket.data.labId);
+      if (bucket && !bucket.take()) throw limited(refusal('limit.tab', { ms: bucket.waitMs }), socket.data.labId);
     });
 
     const leaveCurrent = () => {
@@ -271,7 +275,7 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     on('lab:join', async ({ labId, topology, clients, clean }) => {
       // A classroom's lab is driven only through classroom:* (where roles are checked), never joined as one's own.
       if (labId && classrooms?.isClassroomLab(labId))
-        throw new LabOperationError('forbidden', "That lab belongs to a classroom: join the classroom (classroom:join) to watch it");
+        throw new LabOperationError('forbidden', refusal('lab.classroomLab'));
       const existing = labId ? labs.get(labId) : undefined;
       if (existing && !existing.closed) {
         takeLab(existing);
@@ -299,7 +303,7 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     /** The socket's own lab, for a command on it. */
     const ownLab = (): Lab => {
       const lab = socket.data.labId ? labs.get(socket.data.labId) : undefined;
-      if (!lab || lab.closed) throw new LabOperationError('no-lab', 'Join a lab first (lab:join); this socket has none');
+      if (!lab || lab.closed) throw new LabOperationError('no-lab', refusal('lab.noLab'));
       takeLab(lab);
       return lab;
     };

@@ -27,6 +27,7 @@ import { WORKER_HEAP_MB } from '../sandbox/pool';
 import { cutVerdict, historyCutMessage, type HistoryCut } from './history-cut';
 import type { Admitted, RunAdmission } from './run-admission';
 import { clampLimits } from './run-limits';
+import { refusal } from '@/lib/refusal-words';
 
 /** A run's request, parsed at the edge it came in by (a browser's run:start, a classroom demo, a lesson file). */
 export type RunStart = z.output<typeof runStartSchema>;
@@ -169,7 +170,7 @@ export class LabRuns extends EventEmitter<Events> {
   whenEnded(runId: string): Promise<RunEnded> {
     if (this.active?.runId === runId) return this.active.finished;
     if (this.last?.ended.runId === runId) return Promise.resolve(this.last.ended);
-    return Promise.reject(new LabOperationError('not-found', `Run ${runId} is neither running nor the last one to end`));
+    return Promise.reject(new LabOperationError('not-found', refusal('run.gone', { runId })));
   }
 
   /** Keeps `extra` more sandbox workers warm until the returned function is called (a check playing in several labs). */
@@ -202,7 +203,7 @@ export class LabRuns extends EventEmitter<Events> {
     const seed = input.seed ?? input.scenario?.seed ?? drawSeed();
     const scenario = input.scenario && { ...input.scenario, seed };
     const lab = this.lab;
-    if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
+    if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
     await this.stop();
     const { limits, notes } = clampLimits(askedLimits, this.pool.limits);
     if (notes.length) refuse('limits-clamped', { labId: lab.id, detail: { limits: notes.length } }, notes.join(' '));
@@ -246,7 +247,7 @@ export class LabRuns extends EventEmitter<Events> {
   ): Promise<RunInfo> {
     const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided } = request;
     const lab = this.lab;
-    if (lab.closed) throw new LabOperationError('not-found', 'This lab has been closed');
+    if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
     this.refuseIfRetired();
     const topologyDiffers =
       topology !== undefined &&
@@ -409,7 +410,7 @@ export class LabRuns extends EventEmitter<Events> {
   }
 
   private refuseIfRetired(): void {
-    if (this.retired) throw new LabOperationError('conflict', 'You left the page this was running for, so it stopped.');
+    if (this.retired) throw new LabOperationError('conflict', refusal('run.left'));
   }
 
   /** Stops the current run (if any) and resolves with how it ended. */

@@ -9,6 +9,7 @@
  */
 import { LabOperationError } from '@/lib/result';
 import { refuse, type RefusalContext } from '../ops/refusals';
+import { refusal } from '@/lib/refusal-words';
 
 export interface RunAdmissionOptions {
   /** Bytes all admitted runs may reserve together. */
@@ -35,7 +36,7 @@ interface Waiter {
   timer: NodeJS.Timeout;
 }
 
-const mb = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
+const megabytes = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 export class RunAdmission {
   private reserved = 0;
@@ -63,12 +64,12 @@ export class RunAdmission {
     const { memoryBudgetBytes, maxQueued, maxWaitMs } = this.options;
     if (cost > memoryBudgetBytes)
       return Promise.reject(
-        refuse('run-budget', { ...context, detail: { cost } }, `This run would reserve ${mb(cost)}, more than the ${mb(memoryBudgetBytes)} the server has for all runs: use fewer clients.`),
+        refuse('run-budget', { ...context, detail: { cost } }, refusal('run.budget', { cost: megabytes(cost), budget: megabytes(memoryBudgetBytes) })),
       );
     if (this.queue.length === 0 && this.fits(cost)) return Promise.resolve(this.take(cost));
     if (this.queue.length >= maxQueued)
       return Promise.reject(
-        refuse('run-queue-full', { ...context, detail: { queued: this.queue.length } }, `The server is running as many programs as it can and ${this.queue.length} more are waiting; try again in a minute.`),
+        refuse('run-queue-full', { ...context, detail: { queued: this.queue.length } }, refusal('run.queueFull', { n: this.queue.length })),
       );
     return new Promise<Admitted>((resolve, reject) => {
       const waiter: Waiter = {
@@ -79,12 +80,12 @@ export class RunAdmission {
         onAhead,
         timer: setTimeout(() => {
           this.remove(waiter);
-          reject(refuse('run-budget', { ...context, detail: { waitedMs: maxWaitMs } }, `The server was busy with other learners' programs for ${Math.round(maxWaitMs / 1000)} s, so yours did not start; press Run again.`));
+          reject(refuse('run-budget', { ...context, detail: { waitedMs: maxWaitMs } }, refusal('run.waitedTooLong', { seconds: Math.round(maxWaitMs / 1000) })));
         }, maxWaitMs),
       };
       waiter.timer.unref();
       signal?.addEventListener('abort', () => {
-        if (this.remove(waiter)) reject(new LabOperationError('conflict', 'This run was replaced by a newer one, or stopped, before it started.'));
+        if (this.remove(waiter)) reject(new LabOperationError('conflict', refusal('run.replaced')));
       });
       this.queue.push(waiter);
       onAhead?.(this.queue.length - 1 + this.running);

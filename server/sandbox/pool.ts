@@ -25,6 +25,7 @@ import {
 import { LabOperationError } from '@/lib/result';
 import { drawSeed } from '@/lib/random';
 import { refuse } from '../ops/refusals';
+import { refusal } from '@/lib/refusal-words';
 
 const BOOT_URL = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY_URL = new URL('./worker/main.ts', import.meta.url).href;
@@ -274,18 +275,18 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     },
     limits: Object.freeze({ ...baseLimits }),
     startRun(opts: StartRunOptions): RunHandle {
-      if (closed) throw new LabOperationError('internal', 'The sandbox pool is closed.');
-      if (runs.size >= maxRuns) throw new LabOperationError('lab-full', `The server is running ${maxRuns} programs already; try again shortly.`);
+      if (closed) throw new LabOperationError('internal', refusal('run.poolClosed'));
+      if (runs.size >= maxRuns) throw new LabOperationError('lab-full', refusal('run.poolFull', { max: maxRuns }));
       // The pool's limits are the server's: a run may lower any of them, never raise one.
       const limits: SandboxLimits = { ...baseLimits };
       for (const [key, value] of Object.entries(opts.limits ?? {}) as [keyof SandboxLimits, number | undefined][]) {
         if (value !== undefined) limits[key] = Math.min(value, baseLimits[key]);
       }
       if (!Number.isInteger(opts.clients) || opts.clients < 1 || opts.clients > limits.maxClients) {
-        throw new LabOperationError('invalid-input', `A run has 1 to ${limits.maxClients} clients (got ${opts.clients}).`);
+        throw new LabOperationError('invalid-input', refusal('run.clients', { max: limits.maxClients, n: opts.clients }));
       }
       if (opts.code.length > MAX_CODE_CHARS) {
-        throw new LabOperationError('invalid-input', `The program is too long (${opts.code.length} characters; at most ${MAX_CODE_CHARS}).`);
+        throw new LabOperationError('invalid-input', refusal('run.tooLong', { n: opts.code.length, max: MAX_CODE_CHARS }));
       }
       const slot = spares.shift() ?? spawn();
       const run = new RunController(

@@ -15,6 +15,7 @@ import { LabOperationError } from '@/lib/result';
 import { log } from '../../ops/log';
 import { LinkFaults, type Link, type LinkTarget } from '../link-proxy';
 import type { FromLinkProcess, LinkCall, LinkState, ToLinkProcess } from './protocol';
+import { refusal } from '@/lib/refusal-words';
 
 const ENTRY = fileURLToPath(new URL('./link-process.ts', import.meta.url));
 /**
@@ -128,7 +129,7 @@ export class LinkHost {
     const how = signal ? `killed by ${signal}` : `exited with code ${code}`;
     for (const [req, pending] of this.pending) {
       this.pending.delete(req);
-      pending.reject(new LabOperationError('internal', `The lab server's link process stopped (${how}); try again.`));
+      pending.reject(new LabOperationError('internal', refusal('link.processStopped', { how })));
     }
     if (this.stopped) return;
     // (`exitCode`, not `code`: the log redacts any `code` field, which elsewhere is a learner's program.)
