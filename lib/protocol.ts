@@ -77,7 +77,7 @@ export interface ServerToClientEvents {
   /** Lesson 8's experiment is playing its variants: which one now, and the rows of those done. */
   'experiment:progress': (progress: ExperimentProgress & { labId: string }) => void;
   /** An error not tied to an acknowledgement (e.g. a message sent without one). */
-  'lab:error': (error: { code: string; message: string }) => void;
+  'lab:error': (error: { code: string; message: string; words?: Words }) => void;
   /** Classroom (to its instructors only): a learner joined, reported progress, or disconnected. */
   'classroom:roster': (update: { code: string; learner: RosterEntry }) => void;
   /** Classroom (to everyone in it): the instructor started a demo; its run events follow on the lab's labId. */

@@ -12,6 +12,8 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown, what:
     path: issue.path.map(String).join('.') || '(payload)',
     message: issue.message,
   }));
+  // English only, on purpose (no `words`): the issues are zod's, and they answer a malformed message from a page
+  // or a script, not a learner's click; the pages' own forms never send one.
   const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
   throw new LabOperationError('invalid-input', `Invalid ${what}: ${summary}`, issues);
 }

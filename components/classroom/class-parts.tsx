@@ -8,14 +8,20 @@ import { CommandErrors } from '@/components/lab/lab-status';
 import { RecentHistory } from '@/components/lab/recent-history';
 import { ProblemNotice, StatusLine } from '@/components/status/status-line';
 import { Timeline } from '@/components/timeline/timeline';
+import { useCheckerText } from '@/components/verdict/checker-text';
 import { VerdictPanel } from '@/components/verdict/verdict-panel';
 import { useClassroom } from './classroom-provider';
+import type { CourseLesson } from './classroom-state';
+import { useDemoWords } from './demo-words';
 import styles from './classroom.module.css';
 
-/** The status's message in the page's language: the tab's own note worded here, the server's words as they came. */
+/** The status's message in the page's language: the tab's own note worded here, the server's from its words (or as it came). */
 export function useClassMessage(): string | null {
   const t = useTranslations('classroom');
-  const message = useClassroom((s) => s.message);
+  const text = useCheckerText();
+  const english = useClassroom((s) => s.message);
+  const words = useClassroom((s) => s.messageWords);
+  const message = english === null ? null : text({ message: english, words: words ?? undefined });
   const note = useClassroom((s) => s.note);
   if (note === 'lost' || note === 'timeout') return t(`note.${note}`);
   if (note === 'refused' || note === 'closed') return t(`note.${note}`, { detail: message ?? '' });
@@ -67,11 +73,13 @@ export function JoinCode({ code, link }: { code: string; link: string }) {
 }
 
 /** The shared lab: nodes, verdict, timeline and what happened, through the same components as a personal lab. */
-export function SharedLab({ extraTabs, note, emptyVerdict }: { extraTabs?: ReactNode; note?: ReactNode; emptyVerdict: string }) {
+export function SharedLab({ extraTabs, note, emptyVerdict, course = [] }: { extraTabs?: ReactNode; note?: ReactNode; emptyVerdict: string; course?: CourseLesson[] }) {
   const t = useTranslations('classroom');
   const hasLab = useLabStore((s) => s.labId !== null);
   const clients = useLabStore((s) => s.run.info?.clients ?? (s.clients || 3));
-  const demoTitle = useClassroom((s) => s.demo?.title ?? null);
+  const demoWords = useDemoWords(course);
+  const demo = useClassroom((s) => s.demo);
+  const demoTitle = demo ? demoWords.started(demo) : null;
   const seed = useClassroom((s) => s.demo?.seed ?? null);
   return (
     <section className={styles.lab} aria-label={t('lab.label')}>

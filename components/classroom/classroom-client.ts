@@ -19,7 +19,9 @@ import type { ClientEventName } from '@/lib/protocol';
 import type { RunInfo } from '@/lib/run';
 import type { LabStore } from '@/components/lab/lab-store';
 import { applyLabPush, LabConnection, toErrorCode, type Answer, type LabPush, type LabSocket } from '@/components/lab/lab-connection';
-import { LabSocketClient, type CommandResult, type LabCommandTransport } from '@/components/lab/socket-client';
+import { commandName, LabSocketClient, type CommandName, type CommandResult, type LabCommandTransport } from '@/components/lab/socket-client';
+import { builtinDemoKey } from '@/lib/classroom';
+import { words, type WordValue, type Words } from '@/lib/words';
 import {
   isClassroomLabCommand,
   LabPushRouter,
@@ -42,6 +44,15 @@ export interface ClassroomClientOptions {
   ackTimeoutMs?: number;
   /** Joining waits for the lab's owner to send the snapshot and history. */
   joinTimeoutMs?: number;
+}
+
+/** The class's own pushes, named in the error list. */
+const CLASS = commandName('class', 'Class');
+
+/** A demo's title for a command's name: a built-in demo's from the catalogue, a lesson's as the server sent it. */
+function demoTitleValue(demo: Pick<DemoSummary, 'ref' | 'title'>): WordValue {
+  const key = 'builtin' in demo.ref ? builtinDemoKey(demo.ref.builtin) : null;
+  return key ? { words: words(`demos.builtin.${key}.title`) } : demo.title;
 }
 
 export class ClassroomClient {
@@ -90,14 +101,14 @@ export class ClassroomClient {
         const status = this.classState.status;
         if (status === 'joined' || status === 'joining') this.classActions.setStatus('reconnecting', null, null, 'lost');
       },
-      refused: (message, retrying) => {
-        if (!retrying) this.classActions.setStatus('failed', message, null, 'refused');
+      refused: (message, retrying, words) => {
+        if (!retrying) this.classActions.setStatus('failed', message, null, 'refused', words ?? null);
       },
       push: (labId, push) => {
         if (push.kind !== 'closed') return this.router.push(labId, push);
-        if (labId === this.router.current) this.over(push.reason, 'closed');
+        if (labId === this.router.current) this.over(push.reason, 'closed', push.words ?? null);
       },
-      error: ({ code, message }) => this.labActions.reportError({ command: 'Class', code: toErrorCode(code), message }),
+      error: ({ code, message, words: said }) => this.labActions.reportError({ command: 'Class', commandWords: CLASS.words, code: toErrorCode(code), message, words: said }),
     });
 
     const ours = (code: string) => code === this.classState.info?.code;
@@ -113,8 +124,8 @@ export class ClassroomClient {
     socket.on('classroom:follow', ({ code, ...follow }) => {
       if (ours(code)) this.classActions.follow(follow);
     });
-    socket.on('classroom:ended', ({ code, reason }) => {
-      if (ours(code)) this.over(reason);
+    socket.on('classroom:ended', ({ code, reason, words }) => {
+      if (ours(code)) this.over(reason, null, words ?? null);
     });
   }
 
@@ -145,7 +156,7 @@ export class ClassroomClient {
       }
       const result = answer.result;
       if (!result.ok) {
-        this.refused(credentials, result.error.code, result.error.message);
+        this.refused(credentials, result.error.code, result.error.message, result.error.words ?? null);
         return;
       }
       this.entered(credentials, result.value);
@@ -165,30 +176,30 @@ export class ClassroomClient {
     if (joined.role === 'instructor' && this.classState.demos === null) void this.loadDemos();
   }
 
-  private refused(credentials: Credentials, code: string, message: string): void {
+  private refused(credentials: Credentials, code: string, message: string, words: Words | null): void {
     this.router.reset();
     if (credentials.role === 'instructor' && code === 'forbidden') {
       // A wrong or stale token: forget it and ask again.
       this.options.storage?.removeItem(INSTRUCTOR_TOKEN_KEY);
       this.credentials = null;
-      this.classActions.setStatus('idle', message, code);
+      this.classActions.setStatus('idle', message, code, null, words);
       return;
     }
     if (credentials.role === 'learner' && code === 'invalid-input') {
       this.credentials = null;
-      this.classActions.setStatus('idle', message, code);
+      this.classActions.setStatus('idle', message, code, null, words);
       return;
     }
-    this.classActions.setStatus(code === 'not-found' ? 'ended' : 'failed', message, code);
+    this.classActions.setStatus(code === 'not-found' ? 'ended' : 'failed', message, code, null, words);
   }
 
-  private over(reason: string, note: ClassroomNote | null = null): void {
+  private over(reason: string, note: ClassroomNote | null = null, words: Words | null = null): void {
     const credentials = this.credentials;
     if (credentials?.role === 'learner') this.options.storage?.removeItem(learnerKey(credentials.code));
     this.credentials = null;
     this.router.reset();
-    this.classActions.ended(reason, note);
-    this.labActions.setConnection('closed', reason);
+    this.classActions.ended(reason, note, words);
+    this.labActions.setConnection('closed', reason, null, words);
   }
 
   private apply(push: LabPush): void {
@@ -218,7 +229,7 @@ export class ClassroomClient {
   async runDemo(demo: Pick<DemoSummary, 'ref' | 'title'>, seed?: number): Promise<CommandResult<ClassroomDemoStarted>> {
     const input: { demo: DemoRef; seed?: number } = { demo: demo.ref };
     if (seed !== undefined) input.seed = seed;
-    const result = await this.request('classroom:demo', input, `Run demo: ${demo.title}`, this.joinTimeoutMs);
+    const result = await this.request('classroom:demo', input, { label: `Run demo: ${demo.title}`, words: words('refusals.command.demo', { title: demoTitleValue(demo) }) }, this.joinTimeoutMs);
     if (result.ok) {
       this.classActions.demo(result.value);
       this.showRun(result.value.run);
@@ -227,20 +238,20 @@ export class ClassroomClient {
   }
 
   follow(lesson: string, scenario: string | null): Promise<CommandResult<ClassroomFollow>> {
-    return this.request('classroom:follow', { lesson, scenario }, 'Follow me');
+    return this.request('classroom:follow', { lesson, scenario }, commandName('follow', 'Follow me'));
   }
 
   end(): Promise<CommandResult<null>> {
-    return this.request('classroom:end', {}, 'End class');
+    return this.request('classroom:end', {}, commandName('endClass', 'End class'));
   }
 
   /** A learner's progress report (quietly: the roster is the instructor's, a failed report is retried on the next change). */
   reportProgress(progress: ClassroomProgress): Promise<CommandResult<null>> {
-    return this.request('classroom:progress', progress, 'Report progress', this.ackTimeoutMs, { quiet: true });
+    return this.request('classroom:progress', progress, commandName('progress', 'Report progress'), this.ackTimeoutMs, { quiet: true });
   }
 
   async loadDemos(): Promise<CommandResult<DemoSummary[]>> {
-    const result = await this.request('classroom:demos', {}, 'List demos');
+    const result = await this.request('classroom:demos', {}, commandName('demos', 'List demos'));
     if (result.ok) this.classActions.demos(result.value);
     return result;
   }
@@ -248,12 +259,13 @@ export class ClassroomClient {
   private async request<E extends 'classroom:demo' | 'classroom:follow' | 'classroom:end' | 'classroom:progress' | 'classroom:demos'>(
     event: E,
     input: CommandRequest<E>,
-    label: string,
+    command: CommandName,
     timeoutMs = this.ackTimeoutMs,
     { quiet = false }: { quiet?: boolean } = {},
   ): Promise<CommandResult<CommandValue<E>>> {
+    const { label, words: commandWords } = command;
     const fail = (code: 'offline' | 'timeout', message: string): CommandResult<never> => {
-      if (!quiet) this.labActions.reportError({ command: label, code, message });
+      if (!quiet) this.labActions.reportError({ command: label, commandWords, code, message });
       return { ok: false, error: { code, message } };
     };
     if (!this.connection.connected || this.classState.status !== 'joined') return fail('offline', 'Not in the class right now.');
@@ -262,7 +274,7 @@ export class ClassroomClient {
     if (!quiet) this.labActions.setPending(label, false);
     if (!answer.answered) return fail('timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`);
     const result = answer.result;
-    if (!result.ok && !quiet) this.labActions.reportError({ command: label, code: result.error.code, message: result.error.message });
+    if (!result.ok && !quiet) this.labActions.reportError({ command: label, commandWords, code: result.error.code, message: result.error.message, words: result.error.words });
     return result;
   }
 }

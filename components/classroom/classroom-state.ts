@@ -37,6 +37,8 @@ export type ClassroomInfo = Omit<ClassroomJoined, 'lab' | 'roster' | 'follow' | 
 export interface ClassroomData {
   status: ClassroomStatus;
   message: string | null;
+  /** `message` as data, when the server worded it: the page writes it in its language. */
+  messageWords?: Words | null | undefined;
   note: ClassroomNote | null;
   errorCode: string | null;
   info: ClassroomInfo | null;
@@ -93,8 +95,8 @@ export function reduceDemo(data: ClassroomData, demo: ClassroomDemoStarted): Cla
   return { ...data, demo: { ref: demo.ref, title: demo.title, seed: demo.seed, run: demo.run } };
 }
 
-export function reduceEnded(data: ClassroomData, reason: string, note: ClassroomNote | null = null): ClassroomData {
-  return { ...data, status: 'ended', message: reason, note };
+export function reduceEnded(data: ClassroomData, reason: string, note: ClassroomNote | null = null, words: Words | null = null): ClassroomData {
+  return { ...data, status: 'ended', message: reason, messageWords: words, note };
 }
 
 // ---------------------------------------------------------------------------
@@ -102,6 +104,7 @@ export function reduceEnded(data: ClassroomData, reason: string, note: Classroom
 
 export type { LabPush } from '@/components/lab/lab-connection';
 import type { LabPush } from '@/components/lab/lab-connection';
+import type { Words } from '@/lib/words';
 
 /** Pushes kept per lab before the ack; beyond this the oldest go (a snapshot follows anyway). */
 const MAX_PENDING_PER_LAB = 5_000;
@@ -232,7 +235,8 @@ export interface CourseLesson {
   title: string;
   quizQuestionIds: string[];
   hasExercise: boolean;
-  scenarios: { id: string; title: string; role: 'break' | 'fix' | 'explore' }[];
+  /** `description`: what the scenario shows, in the page's language (the classroom's demo list). */
+  scenarios: { id: string; title: string; role: 'break' | 'fix' | 'explore'; description?: string }[];
 }
 
 /**

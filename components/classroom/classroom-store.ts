@@ -16,14 +16,15 @@ import {
   type ClassroomNote,
   type ClassroomStatus,
 } from './classroom-state';
+import type { Words } from '@/lib/words';
 
 export interface ClassroomActions {
-  setStatus(status: ClassroomStatus, message?: string | null, errorCode?: string | null, note?: ClassroomNote | null): void;
+  setStatus(status: ClassroomStatus, message?: string | null, errorCode?: string | null, note?: ClassroomNote | null, words?: Words | null): void;
   joined(joined: ClassroomJoined): void;
   rosterEntry(entry: RosterEntry): void;
   follow(follow: ClassroomFollow): void;
   demo(demo: ClassroomDemoStarted): void;
-  ended(reason: string, note?: ClassroomNote | null): void;
+  ended(reason: string, note?: ClassroomNote | null, words?: Words | null): void;
   demos(demos: DemoSummary[]): void;
 }
 
@@ -37,12 +38,12 @@ export function createClassroomStore(): ClassroomStore {
   return createStore<ClassroomState>()((set) => ({
     ...emptyClassroomData(),
     actions: {
-      setStatus: (status, message = null, errorCode = null, note = null) => set({ status, message, errorCode, note }),
+      setStatus: (status, message = null, errorCode = null, note = null, words = null) => set({ status, message, errorCode, note, messageWords: words }),
       joined: (joined) => set((s) => reduceJoined(s, joined)),
       rosterEntry: (entry) => set((s) => reduceRosterEntry(s, entry)),
       follow: (follow) => set((s) => reduceFollow(s, follow)),
       demo: (demo) => set((s) => reduceDemo(s, demo)),
-      ended: (reason, note = null) => set((s) => reduceEnded(s, reason, note)),
+      ended: (reason, note = null, words = null) => set((s) => reduceEnded(s, reason, note, words)),
       demos: (demos) => set({ demos }),
     },
   }));

@@ -13,9 +13,11 @@ import { io } from 'socket.io-client';
 import type { LabSocket } from '@/components/lab/socket-client';
 import { normalizeCode, saveCredentials, tabStorage } from './classroom-state';
 import styles from './classroom.module.css';
+import { useCheckerText } from '@/components/verdict/checker-text';
 
 export function CreateClassroom() {
   const t = useTranslations('classroom');
+  const serverText = useCheckerText();
   const router = useRouter();
   const id = useId();
   const [token, setToken] = useState('');
@@ -48,7 +50,7 @@ export function CreateClassroom() {
       const input = { token: token.trim(), ...(name.trim() ? { name: name.trim() } : {}) };
       socket.timeout(30_000).emit('classroom:create', input, (err, result) => {
         if (err) return done(t('create.slow'));
-        if (!result.ok) return done(result.error.code === 'forbidden' ? t('create.forbidden') : result.error.message);
+        if (!result.ok) return done(result.error.code === 'forbidden' ? t('create.forbidden') : serverText(result.error));
         saveCredentials(tabStorage(), { role: 'instructor', code: result.value.code, token: token.trim() });
         done(null);
         router.push(`/classroom/${result.value.code}/instructor`);

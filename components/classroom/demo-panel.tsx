@@ -10,6 +10,8 @@ import type { DemoSummary } from '@/lib/classroom';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { runBusy } from '@/components/lab/run-state';
 import { useClassroom, useClassroomClient } from './classroom-provider';
+import type { CourseLesson } from './classroom-state';
+import { useDemoWords } from './demo-words';
 import styles from './classroom.module.css';
 
 /** The built-in demos' group, keyed apart from any lesson's title. */
@@ -25,8 +27,9 @@ function parseSeed(text: string): number | undefined | null {
   return Number.isInteger(n) && n >= 0 && n <= 2 ** 32 - 1 ? n : null;
 }
 
-export function DemoPanel() {
+export function DemoPanel({ course }: { course: CourseLesson[] }) {
   const t = useTranslations('classroom');
+  const words = useDemoWords(course);
   const client = useClassroomClient();
   const lab = useLabClient();
   const demos = useClassroom((s) => s.demos);
@@ -38,7 +41,7 @@ export function DemoPanel() {
 
   const groups = new Map<string, DemoSummary[]>();
   for (const d of demos ?? []) {
-    const group = d.lesson ? d.lesson.title : BUILTIN;
+    const group = d.lesson ? words.lesson(d.lesson) : BUILTIN;
     groups.set(group, [...(groups.get(group) ?? []), d]);
   }
   const run = (demo: DemoSummary) => {
@@ -70,7 +73,7 @@ export function DemoPanel() {
       {current && (
         <div className={styles.row}>
           <p className={styles.muted}>
-            {t.rich('demos.last', { strong: (c) => <strong>{c}</strong>, code: (c) => <code>{c}</code>, title: current.title, seed: current.seed })}
+            {t.rich('demos.last', { strong: (c) => <strong>{c}</strong>, code: (c) => <code>{c}</code>, title: words.started(current), seed: current.seed })}
           </p>
           <button type="button" className={styles.secondary} onClick={() => void client.runDemo(current, current.seed)}>
             {t('demos.replay', { seed: current.seed })}
@@ -95,12 +98,12 @@ export function DemoPanel() {
                     <button
                       type="button"
                       className={d.role === 'fix' ? styles.demoFix : styles.demoBreak}
-                      aria-label={t('demos.run', { title: d.title })}
-                      title={d.description}
+                      aria-label={t('demos.run', { title: words.title(d) })}
+                      title={words.description(d)}
                       onClick={() => run(d)}
                     >
                       <span className={styles.demoRole}>{d.lesson ? t(`demos.role.${d.role}`) : t(`demos.builtinRole.${d.role === 'fix' ? 'fix' : 'break'}`)}</span>
-                      {d.title}
+                      {words.title(d)}
                     </button>
                   </li>
                 ))}

@@ -67,8 +67,8 @@ function ConsoleBody({ code, course }: { code: string; course: CourseLesson[] })
       {status !== 'idle' && (
         <div className={styles.consoleGrid}>
           <div className={styles.mainColumn}>
-            <DemoPanel />
-            <SharedLab extraTabs={<InstructorTabs />} emptyVerdict={t('console.emptyVerdict')} />
+            <DemoPanel course={course} />
+            <SharedLab extraTabs={<InstructorTabs />} emptyVerdict={t('console.emptyVerdict')} course={course} />
           </div>
           <aside className={styles.sideColumn} aria-label={t('console.theClass')}>
             <Roster course={course} />

@@ -53,6 +53,7 @@ function LearnerBody({ code, course }: { code: string; course: CourseLesson[] })
           <FollowBanner course={course} />
           <ProgressReporter course={course} />
           <SharedLab
+            course={course}
             emptyVerdict={t('learner.emptyVerdict')}
             note={
               <p className={styles.watchNote} data-testid="watch-note">

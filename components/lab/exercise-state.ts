@@ -4,6 +4,7 @@
  * React and socket.io (tests/unit/lesson-exercise-state.test.ts).
  */
 import type { GradeProgress, GradeResult } from '@/lib/grading';
+import type { Words } from '@/lib/words';
 
 /**
  * - `idle`: not checked in this tab yet.
@@ -19,6 +20,8 @@ export interface ExerciseData {
   progress: GradeProgress | null;
   result: GradeResult | null;
   error: string | null;
+  /** The error as data, when the server worded it: the page writes it in its language. */
+  errorWords?: Words | undefined;
 }
 
 export const emptyExerciseData = (): ExerciseData => ({ phase: 'idle', slug: null, progress: null, result: null, error: null });
@@ -38,6 +41,6 @@ export function reduceExerciseResult(exercise: ExerciseData, result: GradeResult
   return { ...exercise, phase: 'done', result, error: null };
 }
 
-export function reduceExerciseFailed(exercise: ExerciseData, message: string): ExerciseData {
-  return { ...exercise, phase: 'error', error: message };
+export function reduceExerciseFailed(exercise: ExerciseData, message: string, words?: Words): ExerciseData {
+  return { ...exercise, phase: 'error', error: message, errorWords: words };
 }

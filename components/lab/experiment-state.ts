@@ -6,6 +6,7 @@
 import { variantById, type ExperimentProgress, type ExperimentResult, type ExperimentRow, type ExperimentVariantId } from '@/lib/experiment/design';
 import { EXPERIMENT_CHECKER, experimentProgram, experimentScenario } from '@/lib/experiment/program';
 import type { RunRequest } from './run-state';
+import type { Words } from '@/lib/words';
 
 /**
  * - `idle`: not run in this tab yet.
@@ -22,6 +23,8 @@ export interface ExperimentData {
   rows: ExperimentRow[];
   result: ExperimentResult | null;
   error: string | null;
+  /** The error as data, when the server worded it: the page writes it in its language. */
+  errorWords?: Words | undefined;
   /** Said while it runs: the answer was lost, the table fills from the progress still arriving. */
   note: string | null;
 }
@@ -51,8 +54,8 @@ export function reduceExperimentResult(experiment: ExperimentData, result: Exper
 }
 
 /** A failure keeps the rows already filled: they were measured. */
-export function reduceExperimentFailed(experiment: ExperimentData, message: string): ExperimentData {
-  return { ...experiment, phase: 'error', playing: null, error: message };
+export function reduceExperimentFailed(experiment: ExperimentData, message: string, words?: Words): ExperimentData {
+  return { ...experiment, phase: 'error', playing: null, error: message, errorWords: words };
 }
 
 /** Whose program the verdict names while a variant plays. */

@@ -4,6 +4,7 @@
  * of React and socket.io (tests/unit/explore-state.test.ts).
  */
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
+import type { Words } from '@/lib/words';
 
 /**
  * - `idle`: no search in this tab yet.
@@ -18,6 +19,8 @@ export interface ExploreData {
   progress: ExploreProgress | null;
   result: ExploreResult | null;
   error: string | null;
+  /** The error as data, when the server worded it: the page writes it in its language. */
+  errorWords?: Words | undefined;
 }
 
 export const emptyExploreData = (): ExploreData => ({ phase: 'idle', progress: null, result: null, error: null });
@@ -36,6 +39,6 @@ export function reduceExploreResult(explore: ExploreData, result: ExploreResult)
   return { ...explore, phase: 'done', result, error: null };
 }
 
-export function reduceExploreFailed(explore: ExploreData, message: string): ExploreData {
-  return { ...explore, phase: 'error', error: message };
+export function reduceExploreFailed(explore: ExploreData, message: string, words?: Words): ExploreData {
+  return { ...explore, phase: 'error', error: message, errorWords: words };
 }

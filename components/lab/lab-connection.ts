@@ -18,6 +18,7 @@ import type { ClientEventName, ClientToServerEvents, HistoryBatch, LinksDiff, No
 import type { ErrorCode, Result } from '@/lib/result';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
 import type { CommandErrorCode, LabStore } from './lab-store';
+import type { Words } from '@/lib/words';
 
 export type LabSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -35,7 +36,14 @@ export type LabPush =
   | { kind: 'exercise-progress'; progress: GradeProgress }
   | { kind: 'explore-progress'; progress: ExploreProgress }
   | { kind: 'experiment-progress'; progress: ExperimentProgress }
-  | { kind: 'closed'; reason: string };
+  | { kind: 'closed'; reason: string; words?: Words | undefined };
+
+/** The words socket.io carries in a refused handshake's `data` (server/realtime/socket-server.ts), if any. */
+function refusalWords(error: Error): Words | undefined {
+  const data = (error as Error & { data?: { words?: unknown } }).data;
+  const words = data?.words;
+  return words !== null && typeof words === 'object' && typeof (words as Words).key === 'string' ? (words as Words) : undefined;
+}
 
 export interface ConnectionHandlers {
   /** Connected, the first time or again: the layer (re-)joins. */
@@ -43,10 +51,11 @@ export interface ConnectionHandlers {
   /** The connection dropped without being asked to; socket.io is reconnecting. */
   lost(): void;
   /** The server did not take the connection; `retrying` unless it turned it down for good (e.g. a foreign Origin). */
-  refused(message: string, retrying: boolean): void;
+  /** `words`: the server's refusal as data (a handshake it turned down), for the page's language. */
+  refused(message: string, retrying: boolean, words?: Words): void;
   push(labId: string, push: LabPush): void;
   /** An error not tied to a request. */
-  error(error: { code: string; message: string }): void;
+  error(error: { code: string; message: string; words?: Words }): void;
 }
 
 /** A request's end: the server's Result, or why none came. */
@@ -87,7 +96,7 @@ export class LabConnection {
       // A disconnect decided by the server is not retried by socket.io on its own.
       if (reason === 'io server disconnect') socket.connect();
     });
-    socket.on('connect_error', (error) => handlers.refused(error.message, socket.active));
+    socket.on('connect_error', (error) => handlers.refused(error.message, socket.active, refusalWords(error)));
     const push = handlers.push;
     socket.on('lab:snapshot', (snapshot) => push(snapshot.labId, { kind: 'snapshot', snapshot }));
     socket.on('nodes:update', (diff) => push(diff.labId, { kind: 'nodes', diff }));
@@ -101,7 +110,7 @@ export class LabConnection {
     socket.on('exercise:progress', ({ labId, ...progress }) => push(labId, { kind: 'exercise-progress', progress }));
     socket.on('explore:progress', ({ labId, ...progress }) => push(labId, { kind: 'explore-progress', progress }));
     socket.on('experiment:progress', ({ labId, ...progress }) => push(labId, { kind: 'experiment-progress', progress }));
-    socket.on('lab:closed', ({ labId, reason }) => push(labId, { kind: 'closed', reason }));
+    socket.on('lab:closed', ({ labId, reason, words }) => push(labId, { kind: 'closed', reason, words }));
     socket.on('lab:error', (error) => handlers.error(error));
     socket.connect();
     return socket;

@@ -7,22 +7,26 @@ import { useTranslations } from 'next-intl';
 import { useShallow } from 'zustand/react/shallow';
 import { useLabClient, useLabStore } from './lab-provider';
 import { ProblemNotice, StatusLine } from '@/components/status/status-line';
+import { useCheckerText } from '@/components/verdict/checker-text';
 import styles from './lab.module.css';
 
 export function LabStatus() {
   const client = useLabClient();
   const t = useTranslations('lab.connection');
-  const { connection, message: serverMessage, note, labId, nodeCount } = useLabStore(
+  const text = useCheckerText();
+  const { connection, message: serverEnglish, words, note, labId, nodeCount } = useLabStore(
     useShallow((s) => ({
       connection: s.connection,
       message: s.connectionMessage,
+      words: s.connectionWords,
       note: s.connectionNote,
       labId: s.labId,
       nodeCount: s.nodeIds.length,
     })),
   );
 
-  // The browser's own notes in the page's language; the server's words (a reason, a refusal) as they came.
+  // The browser's own notes in the page's language; the server's (a reason, a refusal) from its words when it sent them.
+  const serverMessage = serverEnglish === null ? null : text({ message: serverEnglish, words: words ?? undefined });
   const message = note ? t(`note.${note}`, { message: serverMessage ?? '' }) : serverMessage;
   if (connection === 'full' || connection === 'closed' || connection === 'failed') {
     return (
@@ -59,6 +63,7 @@ export function LabStatus() {
 
 export function CommandErrors() {
   const t = useTranslations('lab.connection');
+  const text = useCheckerText();
   const errors = useLabStore((s) => s.errors);
   const dismiss = useLabStore((s) => s.actions.dismissError);
   if (errors.length === 0) return null;
@@ -67,8 +72,12 @@ export function CommandErrors() {
       {errors.map((error) => (
         <li key={error.id} className={styles.error} role="alert">
           <span>
-            {/* The command's name and the server's message stay as the catalogue and the server word them (English for now). */}
-            {t.rich('failed', { command: error.command, message: error.note ? t(`commandNote.${error.note.kind}`, { seconds: error.note.kind === 'noAnswer' ? error.note.seconds : 0 }) : error.message, strong: (chunks) => <strong>{chunks}</strong> })}
+            {/* The command's name and the server's refusal in the page's language, from their words (English when there are none). */}
+            {t.rich('failed', {
+              command: text({ message: error.command, words: error.commandWords }),
+              message: error.note ? t(`commandNote.${error.note.kind}`, { seconds: error.note.kind === 'noAnswer' ? error.note.seconds : 0 }) : text(error),
+              strong: (chunks) => <strong>{chunks}</strong>,
+            })}
           </span>
           <button type="button" className={styles.dismiss} onClick={() => dismiss(error.id)}>
             {t('dismiss')}

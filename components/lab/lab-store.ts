@@ -64,6 +64,7 @@ import {
   type TimelineMode,
   type ViewData,
 } from './run-state';
+import type { Words } from '@/lib/words';
 
 /**
  * - `connecting`: the socket is not up yet (first load).
@@ -86,6 +87,10 @@ export interface CommandError {
   command: string;
   code: CommandErrorCode;
   message: string;
+  /** The server's words for `message`, which the page writes in its language. */
+  words?: Words | undefined;
+  /** `command` as data (a fault's button name with its node or client), for the page's language. */
+  commandWords?: Words | undefined;
   /** When the browser itself says what went wrong (not the server): the page words it (lab.connection.commandNote). */
   note?: CommandNote;
 }
@@ -100,7 +105,7 @@ export type ConnectionNote = 'lost' | 'unreachable' | 'refused' | 'reattaching' 
 
 export interface LabActions {
   /** `message`: the server's own words; `note`: what the browser says of it, a catalogue key the page words (lab.connection.note). */
-  setConnection(status: ConnectionStatus, message?: string | null, note?: ConnectionNote | null): void;
+  setConnection(status: ConnectionStatus, message?: string | null, note?: ConnectionNote | null, words?: Words | null): void;
   receiveSnapshot(snapshot: LabSnapshot, localNow: number): void;
   receiveNodes(diff: NodesDiff, localNow: number): void;
   receiveLinks(diff: LinksDiff): void;
@@ -112,7 +117,7 @@ export interface LabActions {
   runRequested(request: RunRequest): void;
   runStarted(info: RunInfo): void;
   runWaiting(ahead: number): void;
-  runFailed(message: string): void;
+  runFailed(message: string, words?: Words): void;
   runStopping(): void;
   receiveVerdict(verdict: RunVerdict): void;
   receiveDiagnostic(diagnostic: Diagnostic & { runId: string }): void;
@@ -121,15 +126,15 @@ export interface LabActions {
   exerciseRequested(slug: string): void;
   exerciseProgress(progress: GradeProgress): void;
   exerciseResult(result: GradeResult): void;
-  exerciseFailed(message: string): void;
+  exerciseFailed(message: string, words?: Words): void;
   exploreRequested(): void;
   exploreProgress(progress: ExploreProgress): void;
   exploreResult(result: ExploreResult): void;
-  exploreFailed(message: string): void;
+  exploreFailed(message: string, words?: Words): void;
   experimentRequested(): void;
   experimentProgress(progress: ExperimentProgress): void;
   experimentResult(result: ExperimentResult): void;
-  experimentFailed(message: string): void;
+  experimentFailed(message: string, words?: Words): void;
   experimentAnswerLost(): void;
   // How the lab is viewed (written by the workspace's controls).
   setCursor(cursorT: number | null): void;
@@ -146,6 +151,8 @@ export interface LabState extends LabData {
   connection: ConnectionStatus;
   /** Why the connection is in its state, in words (for `full`, `closed`, `failed`, `reconnecting`). */
   connectionMessage: string | null;
+  /** `connectionMessage` as data, when the server worded it. */
+  connectionWords: Words | null;
   /** The browser's own note on the connection, when it has one (a `refused` note comes with the server's message). */
   connectionNote: ConnectionNote | null;
   errors: CommandError[];
@@ -172,6 +179,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     ...initial,
     connection: 'connecting',
     connectionMessage: null,
+    connectionWords: null,
     connectionNote: null,
     errors: [],
     pending: {},
@@ -182,7 +190,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     view: emptyViewData(),
     measure: emptyMeasureData(),
     actions: {
-      setConnection: (connection, message = null, note = null) => set({ connection, connectionMessage: message, connectionNote: note }),
+      setConnection: (connection, message = null, note = null, words = null) => set({ connection, connectionMessage: message, connectionNote: note, connectionWords: words }),
       receiveSnapshot: (snapshot, localNow) =>
         set((s) => {
           const lab = reduceSnapshot(s, snapshot, localNow);
@@ -215,7 +223,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       runRequested: (request) => set((s) => ({ run: reduceRunRequested(s.run, request), view: reduceCursor(s.view, null) })),
       runStarted: (info) => set((s) => ({ run: reduceRunStarted(s.run, info) })),
       runWaiting: (ahead) => set((s) => ({ run: reduceRunWaiting(s.run, ahead) })),
-      runFailed: (message) => set((s) => ({ run: reduceRunFailed(s.run, message) })),
+      runFailed: (message, words) => set((s) => ({ run: reduceRunFailed(s.run, message, words) })),
       runStopping: () => set((s) => ({ run: reduceRunStopping(s.run) })),
       receiveVerdict: (verdict) => set((s) => ({ run: reduceRunVerdict(s.run, verdict) })),
       receiveDiagnostic: (diagnostic) => set((s) => ({ run: reduceRunDiagnostic(s.run, diagnostic) })),
@@ -223,11 +231,11 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       exerciseRequested: (slug) => set((s) => ({ exercise: reduceExerciseRequested(s.exercise, slug) })),
       exerciseProgress: (progress) => set((s) => ({ exercise: reduceExerciseProgress(s.exercise, progress) })),
       exerciseResult: (result) => set((s) => ({ exercise: reduceExerciseResult(s.exercise, result) })),
-      exerciseFailed: (message) => set((s) => ({ exercise: reduceExerciseFailed(s.exercise, message) })),
+      exerciseFailed: (message, words) => set((s) => ({ exercise: reduceExerciseFailed(s.exercise, message, words) })),
       exploreRequested: () => set(() => ({ explore: reduceExploreRequested() })),
       exploreProgress: (progress) => set((s) => ({ explore: reduceExploreProgress(s.explore, progress) })),
       exploreResult: (result) => set((s) => ({ explore: reduceExploreResult(s.explore, result) })),
-      exploreFailed: (message) => set((s) => ({ explore: reduceExploreFailed(s.explore, message) })),
+      exploreFailed: (message, words) => set((s) => ({ explore: reduceExploreFailed(s.explore, message, words) })),
       experimentRequested: () => set(() => ({ experiment: reduceExperimentRequested() })),
       experimentProgress: (progress) =>
         set((s) => {
@@ -237,7 +245,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
           return next ? { experiment, run: reduceRunRequested(s.run, experimentRunRequest(progress.playing as NonNullable<typeof progress.playing>, progress.seed)) } : { experiment };
         }),
       experimentResult: (result) => set((s) => ({ experiment: reduceExperimentResult(s.experiment, result) })),
-      experimentFailed: (message) => set((s) => ({ experiment: reduceExperimentFailed(s.experiment, message) })),
+      experimentFailed: (message, words) => set((s) => ({ experiment: reduceExperimentFailed(s.experiment, message, words) })),
       experimentAnswerLost: () => set((s) => ({ experiment: reduceExperimentAnswerLost(s.experiment) })),
       setCursor: (cursorT) => set((s) => ({ view: reduceCursor(s.view, cursorT) })),
       setPlaying: (playing) => set((s) => ({ view: { ...s.view, playing } })),

@@ -8,6 +8,7 @@ import type { TimeWindow, Verdict } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import type { Diagnostic, RunEnded, RunInfo, RunStartInput, RunVerdict } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
+import type { Words } from '@/lib/words';
 
 export type CheckerSettings = NonNullable<RunStartInput['checker']>;
 
@@ -32,6 +33,8 @@ export interface RunData {
   ended: RunEnded | null;
   /** Why the last run:start was refused, in words. */
   startError: string | null;
+  /** `startError` as data, when the server worded it: the page writes it in its language. */
+  startErrorWords?: Words | undefined;
   /** What was sent with the run, kept for export. */
   code: string | null;
   /** Whose program ran, in words ("your code", "the reference solution"), when the page said. */
@@ -107,8 +110,8 @@ export function reduceRunStarted(run: RunData, info: RunInfo): RunData {
   };
 }
 
-export function reduceRunFailed(run: RunData, message: string): RunData {
-  return { ...run, phase: 'ended', startError: message, waitingAhead: null };
+export function reduceRunFailed(run: RunData, message: string, words?: Words): RunData {
+  return { ...run, phase: 'ended', startError: message, startErrorWords: words, waitingAhead: null };
 }
 
 /** The server queued the run asked for: only meaningful while it is starting. */

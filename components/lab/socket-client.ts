@@ -16,6 +16,8 @@ import type { ClientEventName } from '@/lib/protocol';
 import type { LabError } from '@/lib/result';
 import type { RunEnded, RunInfo, RunStartInput } from '@/lib/run';
 import { FAULTS, labelFault, type FaultOp, type FaultReply } from '@/lib/faults/catalogue';
+import { faultCommandWords } from '@/lib/faults/message-keys';
+import { words, type Words } from '@/lib/words';
 import type { FaultRequest } from '@/lib/faults/inputs';
 import type { LabJoinInput, LabResetInput, TopologyInput } from '@/lib/schemas';
 import type { RunRequest } from './run-state';
@@ -84,6 +86,15 @@ function wholeNumbers<T extends object>(input: T): T {
   return out as T;
 }
 
+/** A command by its button's English name (the key its pending state is kept under) and as words for the page. */
+export interface CommandName {
+  label: string;
+  words: Words;
+}
+
+/** One of the lab's own commands (refusals.command.<key> in the catalogue). */
+export const commandName = (key: string, label: string): CommandName => ({ label, words: words(`refusals.command.${key}`) });
+
 export class LabSocketClient {
   private readonly connection: LabConnection;
   /** Counts joins so a late answer to an abandoned join is ignored. */
@@ -111,13 +122,13 @@ export class LabSocketClient {
     this.connection.start({
       connected: () => this.join(),
       lost: () => this.actions.setConnection('reconnecting', null, 'lost'),
-      refused: (message, retrying) => {
+      refused: (message, retrying, words) => {
         if (retrying) {
           const first = store.getState().connection === 'connecting';
           this.actions.setConnection(first ? 'connecting' : 'reconnecting', null, 'unreachable');
         } else {
           // Not retried: the server turned the connection down (e.g. a foreign Origin).
-          this.actions.setConnection('failed', message, 'refused');
+          this.actions.setConnection('failed', message, 'refused', words ?? null);
         }
       },
       push: (labId, push) => {
@@ -129,9 +140,9 @@ export class LabSocketClient {
         if (labId !== store.getState().labId) return;
         if (push.kind !== 'closed') return applyLabPush(store, push, this.now());
         this.options.storage?.removeItem(LAB_ID_STORAGE_KEY);
-        this.actions.setConnection('closed', push.reason);
+        this.actions.setConnection('closed', push.reason, null, push.words ?? null);
       },
-      error: ({ code, message }) => this.actions.reportError({ command: 'Lab', code: toErrorCode(code), message }),
+      error: ({ code, message, words: said }) => this.actions.reportError({ command: 'Lab', code: toErrorCode(code), message, words: said }),
     });
   }
 
@@ -175,21 +186,21 @@ export class LabSocketClient {
           // This tab's lab was made for another lesson: swap it for one of the shape this view needs.
           this.actions.setConnection('joining', null, 'settingUp');
           void this.resetLab({ topology: want.topology, ...(want.clients !== undefined ? { clients: want.clients } : {}) }).then((reset) => {
-            if (attempt === this.joinAttempt) this.actions.setConnection(reset.ok ? 'ready' : 'failed', reset.ok ? null : reset.error.message);
+            if (attempt === this.joinAttempt) this.actions.setConnection(reset.ok ? 'ready' : 'failed', reset.ok ? null : reset.error.message, null, reset.ok ? null : (reset.error.words ?? null));
           });
           return;
         }
         this.actions.setConnection('ready');
         return;
       }
-      const { code, message } = result.error;
+      const { code, message, words: said = null } = result.error;
       if (code === 'lab-full') {
-        this.actions.setConnection('full', message);
+        this.actions.setConnection('full', message, null, said);
       } else if (labId !== undefined && code !== 'internal') {
         // The lab this tab remembers is gone (idle timeout, server restart): start a new one.
         this.join({ fresh: true });
       } else {
-        this.actions.setConnection('failed', message);
+        this.actions.setConnection('failed', message, null, said);
       }
     });
   }
@@ -200,7 +211,8 @@ export class LabSocketClient {
    */
   fault<K extends FaultOp>(op: K, input: FaultRequest<K>): Promise<CommandResult<FaultReply<K>>> {
     // The event and its ack are paired in lib/protocol.ts (FaultEvents); `send` cannot follow a generic event name.
-    return this.send(FAULTS[op].event as ClientEventName, wholeNumbers(input) as never, labelFault(op, input)) as Promise<CommandResult<FaultReply<K>>>;
+    const name = { label: labelFault(op, input), words: faultCommandWords(op, input as { node?: number; client?: number }) };
+    return this.send(FAULTS[op].event as ClientEventName, wholeNumbers(input) as never, name) as Promise<CommandResult<FaultReply<K>>>;
   }
 
   /**
@@ -215,15 +227,15 @@ export class LabSocketClient {
     if (request.checker) input.checker = request.checker;
     if (request.limits) input.limits = request.limits;
     // Starting may wait for a sandbox worker to warm up.
-    const result = await this.send('run:start', input, 'Run', this.joinTimeoutMs);
+    const result = await this.send('run:start', input, commandName('run', 'Run'), this.joinTimeoutMs);
     if (result.ok) this.actions.runStarted(result.value);
-    else this.actions.runFailed(result.error.message);
+    else this.actions.runFailed(result.error.message, result.error.words);
     return result;
   }
 
   async stopRun(): Promise<CommandResult<RunEnded | null>> {
     this.actions.runStopping();
-    const result = await this.send('run:stop', {}, 'Stop');
+    const result = await this.send('run:stop', {}, commandName('stop', 'Stop'));
     if (result.ok && result.value) this.actions.runEnded(result.value);
     return result;
   }
@@ -237,9 +249,9 @@ export class LabSocketClient {
   async checkExercise(slug: string, code: string): Promise<CommandResult<GradeResult>> {
     this.actions.exerciseRequested(slug);
     // Each graded run restores the lab and runs for seconds: allow minutes, not the usual ack time.
-    const result = await this.send('exercise:check', { slug, code }, 'Check my solution', this.gradeTimeoutMs);
+    const result = await this.send('exercise:check', { slug, code }, commandName('check', 'Check my solution'), this.gradeTimeoutMs);
     if (result.ok) this.actions.exerciseResult(result.value);
-    else this.actions.exerciseFailed(result.error.message);
+    else this.actions.exerciseFailed(result.error.message, result.error.words);
     return result;
   }
 
@@ -250,9 +262,9 @@ export class LabSocketClient {
   async explore(input: ExploreInput): Promise<CommandResult<ExploreResult>> {
     this.actions.exploreRequested();
     // The search runs for up to a minute, then shrinks and replays: allow for that, not the usual ack time.
-    const result = await this.send('explore:run', input, 'Explore', this.gradeTimeoutMs);
+    const result = await this.send('explore:run', input, commandName('explore', 'Explore'), this.gradeTimeoutMs);
     if (result.ok) this.actions.exploreResult(result.value);
-    else this.actions.exploreFailed(result.error.message);
+    else this.actions.exploreFailed(result.error.message, result.error.words);
     return result;
   }
 
@@ -265,15 +277,15 @@ export class LabSocketClient {
     // Four runs of a few seconds each, each waiting for room on the server: allow minutes, as for a check.
     // A connection that drops and comes back (socket.io gives up on the answer) loses the answer, not the experiment:
     // its progress reaches the lab's room again once the tab is back, the last one with the result.
-    const result = await this.send('experiment:run', input, 'Run the experiment', this.gradeTimeoutMs, true);
+    const result = await this.send('experiment:run', input, commandName('experiment', 'Run the experiment'), this.gradeTimeoutMs, true);
     if (result.ok) this.actions.experimentResult(result.value);
     else if (result.error.code === 'timeout') this.actions.experimentAnswerLost();
-    else this.actions.experimentFailed(result.error.message);
+    else this.actions.experimentFailed(result.error.message, result.error.words);
     return result;
   }
 
   async resetLab(input: LabResetInput = {}): Promise<CommandResult<LabSnapshot>> {
-    const result = await this.send('lab:reset', input, 'Reset lab', this.joinTimeoutMs);
+    const result = await this.send('lab:reset', input, commandName('reset', 'Reset lab'), this.joinTimeoutMs);
     if (result.ok) this.actions.receiveSnapshot(result.value, this.now());
     return result;
   }
@@ -285,14 +297,15 @@ export class LabSocketClient {
   private async send<E extends ClientEventName>(
     event: E,
     input: CommandRequest<E>,
-    label: string,
+    command: CommandName,
     timeoutMs = this.ackTimeoutMs,
     /** The caller hears of the answer some other way too (the experiment's progress): a lost answer is not an error to show. */
     lostAnswerExpected = false,
   ): Promise<CommandResult<CommandValue<E>>> {
+    const { label } = command;
     const transport = this.options.transport;
     const online = transport ? true : this.connection.connected;
-    if (!online) return this.failed(label, 'offline', 'Not connected to the lab server.', { kind: 'offline' });
+    if (!online) return this.failed(command, 'offline', 'Not connected to the lab server.', { kind: 'offline' });
     this.actions.setPending(label, true);
     const answer = transport
       ? ((await transport.request(event, input, timeoutMs)) as Answer<CommandValue<E>>)
@@ -301,16 +314,16 @@ export class LabSocketClient {
     if (!answer.answered) {
       if (lostAnswerExpected && answer.why === 'timeout') return { ok: false, error: { code: 'timeout', message: 'The answer was lost (the connection dropped?)' } };
       return answer.why === 'offline'
-        ? this.failed(label, 'offline', 'Not connected to the lab server.', { kind: 'offline' })
-        : this.failed(label, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`, { kind: 'noAnswer', seconds: Math.round(timeoutMs / 1000) });
+        ? this.failed(command, 'offline', 'Not connected to the lab server.', { kind: 'offline' })
+        : this.failed(command, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`, { kind: 'noAnswer', seconds: Math.round(timeoutMs / 1000) });
     }
     const result = answer.result;
-    if (!result.ok) this.actions.reportError({ command: label, code: result.error.code, message: result.error.message });
+    if (!result.ok) this.actions.reportError({ command: label, commandWords: command.words, code: result.error.code, message: result.error.message, words: result.error.words });
     return result;
   }
 
-  private failed(label: string, code: CommandErrorCode, message: string, note: CommandNote): CommandResult<never> {
-    this.actions.reportError({ command: label, code, message, note });
+  private failed(command: CommandName, code: CommandErrorCode, message: string, note: CommandNote): CommandResult<never> {
+    this.actions.reportError({ command: command.label, commandWords: command.words, code, message, note });
     return { ok: false, error: { code, message } };
   }
 }

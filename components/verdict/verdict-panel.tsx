@@ -6,6 +6,7 @@ import { useShownOrigin, useShownVerdict } from '@/components/workspace/use-show
 import { BusyRunNote } from './busy-run-note';
 import { VerdictView } from './verdict-view';
 import styles from './verdict.module.css';
+import { useCheckerText } from './checker-text';
 
 export interface VerdictPanelProps {
   /** What to say before any verdict, where this page runs things (the default: it has an editor). */
@@ -20,6 +21,8 @@ export function VerdictPanel({ empty }: VerdictPanelProps = {}) {
   const phase = useLabStore((s) => s.run.phase);
   const outcome = useLabStore((s) => (replay ? (replay.ended?.outcome ?? null) : (s.run.ended?.outcome ?? null)));
   const startError = useLabStore((s) => s.run.startError);
+  const startErrorWords = useLabStore((s) => s.run.startErrorWords);
+  const text = useCheckerText();
   const focusWindow = useLabStore((s) => s.actions.focusWindow);
   const running = !replay && (phase === 'running' || phase === 'starting');
   // Whose program the verdict is about, and in which scenario: a verdict never stands apart from what ran.
@@ -42,7 +45,7 @@ export function VerdictPanel({ empty }: VerdictPanelProps = {}) {
       <BusyRunNote cpuWaitMs={cpuWaitMs} />
       {startError && !replay ? (
         <p role="alert" className={styles.error}>
-          {t('startError', { error: startError })}
+          {t('startError', { error: text({ message: startError, words: startErrorWords }) })}
         </p>
       ) : (
         <VerdictView {...(empty ? { empty } : {})} verdict={verdict} running={running} outcome={outcome} recordedVerdict={replay?.verdict ?? null} onShow={focusWindow} timeOrigin={timeOrigin} />

@@ -16,6 +16,7 @@ import type { Scenario } from '@/lib/scenario';
 import { checkingWords, type ExerciseTranslator } from './exercise-words';
 import type { WorkspaceExercise } from './types';
 import styles from './workspace.module.css';
+import { useCheckerText } from '@/components/verdict/checker-text';
 
 export interface ExercisePanelProps {
   slug: string;
@@ -39,12 +40,14 @@ function failedWords(t: ExerciseTranslator, run: GradedRun | undefined, count: n
 }
 
 const isolate = (chunks: ReactNode) => <bdi data-server-words>{chunks}</bdi>;
+const isolateTranslated = (chunks: ReactNode) => <bdi>{chunks}</bdi>;
 
 const strong = (chunks: ReactNode) => <strong>{chunks}</strong>;
 const codeTag = (chunks: ReactNode) => <code>{chunks}</code>;
 
 export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanelProps) {
   const t = useTranslations('exercise');
+  const serverText = useCheckerText();
   const lab = useLabClient();
   const progress = useProgressActions();
   const state = useLabStore((s) => (s.exercise.slug === slug ? s.exercise : null));
@@ -88,7 +91,8 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
         )}
         {state?.phase === 'error' && (
           <p className={styles.exerciseFailed} role="alert">
-            {t.rich('couldNotFinish', { error: state.error ?? '', bdi: isolate })}
+            {/* A refusal the server worded is in the page's language; other errors are the server's English. */}
+            {t.rich('couldNotFinish', { error: serverText({ message: state.error ?? '', words: state.errorWords }), bdi: state.errorWords ? isolateTranslated : isolate })}
           </p>
         )}
         {result?.passed && (

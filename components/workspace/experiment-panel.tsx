@@ -11,6 +11,7 @@ import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { CALENDAR, COMPRESSION, LINK_DELAY, VARIANTS, WRITE_UP, duplicatesPerDay, type ExperimentRow, type ExperimentVariant } from '@/lib/experiment/design';
 import styles from './experiment-panel.module.css';
 import workspace from './workspace.module.css';
+import { useCheckerText } from '@/components/verdict/checker-text';
 
 type Format = ReturnType<typeof useFormatter>;
 
@@ -105,6 +106,7 @@ function Row({ variant, row, playing }: { variant: ExperimentVariant; row: Exper
 
 export function ExperimentPanel() {
   const t = useTranslations('experiment');
+  const serverText = useCheckerText();
   const format = useFormatter();
   const lab = useLabClient();
   const state = useLabStore((s) => s.experiment);
@@ -166,7 +168,7 @@ export function ExperimentPanel() {
         {state.phase === 'done' && state.result && !state.result.cancelled && <p>{t('done', { seconds: n(state.result.seconds), seed: state.result.seed })}</p>}
         {state.phase === 'error' && (
           <p className={workspace.exerciseFailed} role="alert">
-            {t('failed', { error: state.error ?? '' })}
+            {t('failed', { error: serverText({ message: state.error ?? '', words: state.errorWords }) })}
           </p>
         )}
       </div>

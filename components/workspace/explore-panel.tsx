@@ -11,6 +11,7 @@ import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { CheckerText } from '@/components/verdict/checker-text';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import styles from './workspace.module.css';
+import { useCheckerText } from '@/components/verdict/checker-text';
 
 export interface ExplorePanelProps {
   /** The lesson whose allowed faults to draw from; absent in the playground. */
@@ -78,6 +79,7 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
 
 export function ExplorePanel({ slug, code }: ExplorePanelProps) {
   const t = useTranslations('exercise.explore');
+  const serverText = useCheckerText();
   const lab = useLabClient();
   const state = useLabStore((s) => s.explore);
   const connected = useLabStore((s) => s.connection === 'ready');
@@ -126,7 +128,11 @@ export function ExplorePanel({ slug, code }: ExplorePanelProps) {
         )}
         {state.phase === 'error' && (
           <p className={styles.exerciseFailed} role="alert">
-            {t.rich('couldNotFinish', { error: state.error ?? '', bdi: (chunks) => <bdi data-server-words>{chunks}</bdi> })}
+            {/* A refusal the server worded is in the page's language; other errors are the server's English. */}
+            {t.rich('couldNotFinish', {
+              error: serverText({ message: state.error ?? '', words: state.errorWords }),
+              bdi: (chunks) => (state.errorWords ? <bdi>{chunks}</bdi> : <bdi data-server-words>{chunks}</bdi>),
+            })}
           </p>
         )}
         {result?.found && <FoundResult result={result} />}

@@ -3,6 +3,7 @@
  * message key as it is, so the recent events and the timeline both name an op through this one table.
  */
 import type { FaultOp } from './catalogue';
+import { words, type WordValue, type Words } from '../words';
 
 export const FAULT_MESSAGE_KEYS = {
   'node-kill': 'nodeKill',
@@ -23,3 +24,14 @@ export const FAULT_MESSAGE_KEYS = {
   'client-skew': 'clientSkew',
   'client-disconnect': 'clientDisconnect',
 } as const satisfies Record<FaultOp, string>;
+
+/**
+ * A fault's command as data, for a page's language: "Kill Node 3" is `refusals.command.nodeKill` with its node
+ * (the pending state and the error list name the command; labelFault keeps the English for the pending key).
+ */
+export function faultCommandWords(op: FaultOp, input: { node?: number | undefined; client?: number | undefined }): Words {
+  const values: Record<string, WordValue> = {};
+  if (input.node !== undefined) values.node = { node: input.node };
+  if (input.client !== undefined) values.client = { client: input.client };
+  return words(`refusals.command.${FAULT_MESSAGE_KEYS[op]}`, values);
+}

@@ -17,7 +17,7 @@ export function classroomCourse(locale: Locale): CourseLesson[] {
       title: lesson.title,
       quizQuestionIds: lesson.quiz.questions.map((q) => q.id),
       hasExercise: Boolean(lesson.exercise),
-      scenarios: lesson.lessonScenarios.map((s) => ({ id: s.id, title: s.scenario.title, role: s.role })),
+      scenarios: lesson.lessonScenarios.map((s) => ({ id: s.id, title: s.scenario.title, role: s.role, description: s.note ?? s.scenario.description })),
     }));
     cached.set(locale, course);
   }
