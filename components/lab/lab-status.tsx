@@ -6,6 +6,7 @@
 import { useTranslations } from 'next-intl';
 import { useShallow } from 'zustand/react/shallow';
 import { useLabClient, useLabStore } from './lab-provider';
+import type { CommandError } from './lab-store';
 import { ProblemNotice, StatusLine } from '@/components/status/status-line';
 import { useCheckerText } from '@/components/verdict/checker-text';
 import styles from './lab.module.css';
@@ -61,9 +62,20 @@ export function LabStatus() {
   );
 }
 
-export function CommandErrors() {
+/** "<Kill Node 3> failed: Node 3 is already down", in the page's language where the server sent words. */
+export function CommandErrorText({ error }: { error: Omit<CommandError, 'id'> }) {
   const t = useTranslations('lab.connection');
   const text = useCheckerText();
+  // The command's name and the server's refusal in the page's language, from their words (English when there are none).
+  return t.rich('failed', {
+    command: text({ message: error.command, words: error.commandWords }),
+    message: error.note ? t(`commandNote.${error.note.kind}`, { seconds: error.note.kind === 'noAnswer' ? error.note.seconds : 0 }) : text(error),
+    strong: (chunks) => <strong>{chunks}</strong>,
+  });
+}
+
+export function CommandErrors() {
+  const t = useTranslations('lab.connection');
   const errors = useLabStore((s) => s.errors);
   const dismiss = useLabStore((s) => s.actions.dismissError);
   if (errors.length === 0) return null;
@@ -72,12 +84,7 @@ export function CommandErrors() {
       {errors.map((error) => (
         <li key={error.id} className={styles.error} role="alert">
           <span>
-            {/* The command's name and the server's refusal in the page's language, from their words (English when there are none). */}
-            {t.rich('failed', {
-              command: text({ message: error.command, words: error.commandWords }),
-              message: error.note ? t(`commandNote.${error.note.kind}`, { seconds: error.note.kind === 'noAnswer' ? error.note.seconds : 0 }) : text(error),
-              strong: (chunks) => <strong>{chunks}</strong>,
-            })}
+            <CommandErrorText error={error} />
           </span>
           <button type="button" className={styles.dismiss} onClick={() => dismiss(error.id)}>
             {t('dismiss')}
