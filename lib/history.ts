@@ -10,6 +10,7 @@
  */
 import type { FaultOp } from './faults/catalogue';
 import type { InterventionAction, InterventionCause, LinkCutMode, NodeRole, NodeState, Persistence } from './cluster';
+import type { Words } from './words';
 
 /** A nemesis event's operation: a fault of the catalogue (lib/faults/catalogue.ts). */
 export type NemesisOp = FaultOp;
@@ -45,6 +46,8 @@ export interface NemesisEvent extends Base {
   args: Record<string, Scalar>;
   /** For `fail`: why it was refused or failed. For `ok`: what it did, in words. */
   detail?: string;
+  /** For `fail`: `detail` as data, when the server worded the refusal (a page writes it in its language). */
+  detailWords?: Words;
 }
 
 export interface NodeStateEvent extends Base {

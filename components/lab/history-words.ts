@@ -10,6 +10,7 @@ import { isRecovery } from '@/lib/faults/catalogue';
 import type { HistoryEvent, NemesisEvent, NemesisOp, NodeStateEvent, Scalar } from '@/lib/history';
 import labWords from '@/messages/en/lab.json' with { type: 'json' };
 import { FAULT_MESSAGE_KEYS } from '@/lib/faults/message-keys';
+import type { Words as WordsData } from '@/lib/words';
 
 export type LabT = ReturnType<typeof useTranslations<'lab'>>;
 
@@ -17,6 +18,8 @@ export type LabT = ReturnType<typeof useTranslations<'lab'>>;
 interface Words {
   t: LabT;
   duration: (ms: number) => string;
+  /** A server's sentence in the page's language, from its words (a refusal's reason); without it, its English. */
+  said?: (said: { message: string; words?: WordsData | undefined }) => string;
 }
 
 const ENGLISH: Words = {
@@ -72,8 +75,9 @@ function describeNemesis(event: NemesisEvent, words: Words): HistoryLine | null 
   if (event.phase === 'fail') {
     const attempt = words.t(`op.${FAULT_MESSAGE_KEYS[event.op]}.attempt`);
     const target = targetWords(event, words);
-    // The reason is the server's (English until the server's texts are translated).
-    const text = event.detail ? words.t('history.refusedWhy', { attempt, target, why: event.detail }) : words.t('history.refused', { attempt, target });
+    // The reason is the server's, in the page's language when it sent its words.
+    const why = event.detail && words.said ? words.said({ message: event.detail, words: event.detailWords }) : event.detail;
+    const text = why ? words.t('history.refusedWhy', { attempt, target, why }) : words.t('history.refused', { attempt, target });
     return { ...base, text, tone: 'refused' };
   }
   // The server words what each operation did ("Node 2 killed with SIGKILL"); ours are the fallback.
@@ -163,8 +167,14 @@ const GROUP_WITHIN_MS = 2_000;
  * lab starting) share one line, each node once: the same node changing again
  * later (another run's fresh lab) is another line.
  */
-export function recentLines(history: readonly HistoryEvent[], limit: number, t?: LabT, duration?: (ms: number) => string): HistoryLine[] {
-  const words: Words = t && duration ? { t, duration } : ENGLISH;
+export function recentLines(
+  history: readonly HistoryEvent[],
+  limit: number,
+  t?: LabT,
+  duration?: (ms: number) => string,
+  said?: Words['said'],
+): HistoryLine[] {
+  const words: Words = t && duration ? { t, duration, ...(said ? { said } : {}) } : ENGLISH;
   const lines: HistoryLine[] = [];
   let group: { line: HistoryLine; state: string; reason: string; nodes: number[] } | null = null;
   for (let i = history.length - 1; i >= 0; i--) {

@@ -1,6 +1,7 @@
 'use client';
 /** The last few things that happened to the cluster, in words, newest first. */
-import { useTranslations } from 'next-intl';
+import { useLocale, useTranslations } from 'next-intl';
+import { useCheckerText } from '@/components/verdict/checker-text';
 import { useMemo } from 'react';
 import { useFormatDuration } from './use-duration';
 import { useShownOrigin } from '@/components/workspace/use-shown-run';
@@ -23,7 +24,11 @@ export function RecentHistory({ limit = 12 }: { limit?: number }) {
   const origin = useShownOrigin();
   const t = useTranslations('lab');
   const formatDuration = useFormatDuration();
-  const lines = useMemo(() => recentLines(history, limit, t, formatDuration), [history, limit, t, formatDuration]);
+  const said = useCheckerText();
+  const locale = useLocale();
+  // `said` is a new function each render; the page's language is what it depends on.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const lines = useMemo(() => recentLines(history, limit, t, formatDuration, said), [history, limit, t, formatDuration, locale]);
 
   return (
     <section aria-labelledby="recent-history-title" className={styles.history}>

@@ -42,7 +42,8 @@ export async function operate<T>(
       lab.history.append({ type: 'nemesis', op, phase: 'ok', ...where, args, detail });
       return value;
     } catch (error) {
-      lab.history.append({ type: 'nemesis', op, phase: 'fail', ...where, args, detail: (error as Error).message });
+      const words = error instanceof LabOperationError ? error.words : undefined;
+      lab.history.append({ type: 'nemesis', op, phase: 'fail', ...where, args, detail: (error as Error).message, ...(words ? { detailWords: words } : {}) });
       throw error;
     }
   }, scope);

@@ -37,3 +37,24 @@ describe('a refused command', () => {
     expect(strip(renderToStaticMarkup(withIntl(<CommandErrorText error={newer} />, 'nb')))).toContain('Node 3 is already down');
   });
 });
+
+describe('a refused fault in the recent events', () => {
+  it("gives the server's reason in the page's language when it came with words", async () => {
+    const { recentLines } = await import('@/components/lab/history-words');
+    const { createTranslator } = await import('next-intl');
+    const { catalogueOf } = await import('./helpers/intl');
+    const { render } = await import('@/lib/words');
+    const messages = catalogueOf('nb');
+    const t = createTranslator({ locale: 'nb', messages, namespace: 'lab' }) as never;
+    const said = ({ message, words }: { message: string; words?: import('@/lib/words').Words | undefined }) => (words ? render(words, 'nb', messages) : message);
+    const refused = {
+      type: 'nemesis' as const, seq: 1, t: 10, op: 'node-kill' as const, phase: 'fail' as const, target: 'Node 3', node: 3, args: {},
+      detail: alreadyDown.message, detailWords: alreadyDown.words,
+    };
+    const [line] = recentLines([refused], 5, t, (ms) => `${ms} ms`, said);
+    expect(line?.text).toContain('Node 3 er allerede nede');
+    // Without words (a run file from before), the English reason as it came.
+    const [old] = recentLines([{ ...refused, detailWords: undefined }], 5, t, (ms) => `${ms} ms`, said);
+    expect(old?.text).toContain('Node 3 is already down');
+  });
+});
