@@ -101,7 +101,11 @@ describe('labs per browser', () => {
     value(await first.emitWithAck('lab:join', {}));
     value(await second.emitWithAck('lab:join', {}));
     const third = await attack.tab({ cookie });
-    expect(await third.emitWithAck('lab:join', {})).toEqual({ ok: false, error: { code: 'lab-full', message: REFUSED } });
+    // The same English as always, and the refusal's words for the page's language.
+    expect(await third.emitWithAck('lab:join', {})).toEqual({
+      ok: false,
+      error: { code: 'lab-full', message: REFUSED, words: { key: 'refusals.lab.perBrowser', values: { limit: 2 } } },
+    });
 
     // A classroom's lab is not the browser's own: an instructor in this browser does not use up its share…
     const classroom = value(await first.emitWithAck('classroom:create', { token: TOKEN, name: 'Attack class' }));
