@@ -5,10 +5,12 @@
  * timeline hands in `layoutWords(t)`. Plain functions: a layout labels
  * 10,000s of intervals, and a translator is only called per label.
  * The server's own words (a node's reason, an operation's detail, a Redis
- * error) are passed through as they came.
+ * error) are passed through as they came, except a refused fault's reason,
+ * which the server also sends as words: the page writes it in its language.
  */
 import type { NodeState } from '@/lib/cluster';
 import type { NemesisOp } from '@/lib/history';
+import type { Words } from '@/lib/words';
 import type { TimelineT } from './summary';
 import { FAULT_MESSAGE_KEYS } from '@/lib/faults/message-keys';
 
@@ -17,7 +19,7 @@ export interface LayoutWords {
   section(job: string, execution: number): string;
   write(accepted: boolean, key: string, token: string | number | null, reason: string | undefined): string;
   nemesis(op: NemesisOp, target: string): string;
-  refused(op: NemesisOp, target: string, detail: string | undefined): string;
+  refused(op: NemesisOp, target: string, detail: string | undefined, detailWords?: Words): string;
   node(node: number, state: NodeState, reason: string): string;
   guard(node: number, detail: string): string;
   scenario(text: string): string;
@@ -68,7 +70,8 @@ export const ENGLISH_LAYOUT_WORDS: LayoutWords = {
 
 
 /** The same labels in the page's language. */
-export function layoutWords(t: TimelineT): LayoutWords {
+/** `said` writes a server sentence (its words, else its English) in the page's language. */
+export function layoutWords(t: TimelineT, said?: (s: { message: string; words?: Words }) => string): LayoutWords {
   const opWords = (op: NemesisOp) => t(`shape.op.${FAULT_MESSAGE_KEYS[op]}`);
   return {
     lane: (client) => t('client', { n: client }),
@@ -79,7 +82,11 @@ export function layoutWords(t: TimelineT): LayoutWords {
       return reason ? t('shape.writeRejectedWhy', { key, token: tokenWords, reason }) : t('shape.writeRejected', { key, token: tokenWords });
     },
     nemesis: (op, target) => t('shape.nemesis', { op: opWords(op), target }),
-    refused: (op, target, detail) => (detail ? t('shape.refusedWhy', { op: opWords(op), target, detail }) : t('shape.refused', { op: opWords(op), target })),
+    refused: (op, target, detail, detailWords) => {
+      if (!detail) return t('shape.refused', { op: opWords(op), target });
+      const why = said ? said(detailWords ? { message: detail, words: detailWords } : { message: detail }) : detail;
+      return t('shape.refusedWhy', { op: opWords(op), target, detail: why });
+    },
     node: (node, state, reason) => (reason ? t('shape.nodeWhy', { node, state: t(`shape.state.${state}`), reason }) : t('shape.node', { node, state: t(`shape.state.${state}`) })),
     guard: (node, detail) => t('shape.guard', { node, detail }),
     scenario: (text) => t('shape.scenario', { text }),

@@ -202,7 +202,7 @@ class LayoutBuilder {
         if (e.phase === 'ok') {
           this.markers.push({ kind: 'nemesis', t: e.t, seq: e.seq, label: e.detail ?? this.words.nemesis(e.op, e.target), tone: isRecovery(e.op) ? 'recovery' : 'fault' });
         } else if (e.phase === 'fail') {
-          this.markers.push({ kind: 'nemesis-refused', t: e.t, seq: e.seq, label: this.words.refused(e.op, e.target, e.detail), tone: 'info' });
+          this.markers.push({ kind: 'nemesis-refused', t: e.t, seq: e.seq, label: this.words.refused(e.op, e.target, e.detail, e.detailWords), tone: 'info' });
         }
         break;
       case 'node':

@@ -17,6 +17,7 @@ import { DEFAULT_GEOMETRY, LIGHT_THEME, drawTimeline, timelineHeight, xToTime, t
 import { hitTest, type Hit } from './hit-test';
 import { layoutTimeline } from './layout';
 import { layoutWords } from './layout-words';
+import { useCheckerText } from '@/components/verdict/checker-text';
 import { summarizeLayout } from './summary';
 import styles from './timeline.module.css';
 import { usePanelWidth } from './use-panel-width';
@@ -67,7 +68,8 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const endT = shown.cursorT ?? liveEnd;
 
   const t = useTranslations('timeline');
-  const shapeWords = useMemo(() => layoutWords(t), [t]);
+  const checkerText = useCheckerText();
+  const shapeWords = useMemo(() => layoutWords(t, checkerText), [t, checkerText]);
   const layout = useMemo(
     () => layoutTimeline(shown.visible, { clients: shown.clients, endT, words: shapeWords }),
     [shown.visible, shown.clients, endT, shapeWords],

@@ -5,6 +5,7 @@
  * language is set up around it (a unit test rendering a view on its own).
  */
 import { useLocale, useMessages } from 'next-intl';
+import { useCallback } from 'react';
 import { render, type Words, type WordsCatalogue } from '@/lib/words';
 
 export interface CheckerSaid {
@@ -25,16 +26,22 @@ function usePageWords(): { locale: string; catalogue: WordsCatalogue } | null {
 /** Writes checker sentences in the page's language. */
 export function useCheckerText(): (said: CheckerSaid) => string {
   const page = usePageWords();
-  return (said) => {
-    // English is the message itself: the checker rendered it from the same catalogue.
-    if (!page || !said.words || page.locale === 'en') return said.message;
-    try {
-      return render(said.words, page.locale, page.catalogue);
-    } catch {
-      // A key this page's catalogue lacks (a run file from a newer checker): the English still says it.
-      return said.message;
-    }
-  };
+  const locale = page?.locale ?? null;
+  const catalogue = page?.catalogue ?? null;
+  // One function per language and catalogue: the timeline's layout is memoized on it.
+  return useCallback(
+    (said: CheckerSaid) => {
+      // English is the message itself: the checker rendered it from the same catalogue.
+      if (locale === null || catalogue === null || !said.words || locale === 'en') return said.message;
+      try {
+        return render(said.words, locale, catalogue);
+      } catch {
+        // A key this page's catalogue lacks (a run file from a newer checker): the English still says it.
+        return said.message;
+      }
+    },
+    [locale, catalogue],
+  );
 }
 
 export function CheckerText({ said }: { said: CheckerSaid }) {
