@@ -79,11 +79,39 @@ function valueText(value: ProbeValue, templates: Readonly<Record<string, string>
   return new Intl.ListFormat(locale, { type: 'conjunction' }).format(value.list.map((v) => String(valueText(v, templates, locale))));
 }
 
+/**
+ * Code a right-to-left sentence writes in Latin letters (`acquire()`, `SET … NX`, `KEYS[1]`, `⌊n/2⌋ + 1`): each run
+ * from a Latin letter to the last Latin-ish character before Arabic text, isolated as one left-to-right unit, so
+ * its brackets and spaces are not reordered around it. A closing bracket the run did not open stays outside.
+ */
+export function isolateCodeRuns(text: string): string {
+  return text.replace(/[A-Za-z_$⌊](?:[^\u0600-\u06FF\u2066-\u2069]*[A-Za-z0-9_$)\]⌋'"…])?/g, (run) => {
+    let code = run;
+    const count = (c: string) => code.split(c).length - 1;
+    while (code.endsWith(')') && count(')') > count('(')) code = code.slice(0, -1);
+    while (code.endsWith(']') && count(']') > count('[')) code = code.slice(0, -1);
+    const trimmed = code.replace(/[\s.,:;]+$/, '');
+    return `\u2066${trimmed}\u2069${run.slice(trimmed.length)}`;
+  });
+}
+
+function isolateLiterals(elements: MessageFormatElement[]): MessageFormatElement[] {
+  return elements.map((el) => {
+    if (el.type === TYPE.literal) return { ...el, value: isolateCodeRuns(el.value) };
+    if (el.type === TYPE.select || el.type === TYPE.plural) {
+      return { ...el, options: Object.fromEntries(Object.entries(el.options).map(([k, o]) => [k, { ...o, value: isolateLiterals(o.value) }])) };
+    }
+    if (el.type === TYPE.tag) return { ...el, children: isolateLiterals(el.children) };
+    return el;
+  });
+}
+
 /** The sentence in `locale` from that language's templates. Throws on a key the templates lack (a bug in the probe). */
 export function renderProbeSaid(said: ProbeSaid, templates: Readonly<Record<string, string>>, locale: string): string {
   const template = templates[said.key];
   if (template === undefined) throw new Error(`the probe said "${said.key}", which its adversary's "says" lacks`);
   const values: Record<string, string | number> = {};
   for (const [name, value] of Object.entries(said.values)) values[name] = valueText(value, templates, locale);
-  return String(new IntlMessageFormat(template, locale).format(values));
+  const message = RTL.test(locale) ? isolateLiterals(parse(template)) : template;
+  return String(new IntlMessageFormat(message, locale).format(values));
 }

@@ -79,7 +79,7 @@ describe('an adversary\'s says', () => {
 describe('a probe\'s failure in words', () => {
   const fencing = lesson('07-fencing-tokens');
   const planned = (locale: 'en' | 'ar' | 'nb') => gradingPlan(fencing, fencing.solution, { locale, lesson: lessonIn(fencing, locale) }).find((p) => p.id === 'fenced-write-property')!;
-  const said = { key: 'staleThrew', values: { key: { code: "'probe-invoice'" }, error: { code: 'EFENCED: token 3 is older than 5' } } };
+  const said = { key: 'staleThrew', values: { call: { code: "fencedWrite('probe-invoice', …, 3)" }, error: { code: 'EFENCED: token 3 is older than 5' } } };
 
   it('is the English sentence for logs, and the page\'s language for the learner', () => {
     const english =
@@ -90,14 +90,16 @@ describe('a probe\'s failure in words', () => {
     const ar = probeReason({ said }, planned('ar')) as { message: string; shown: string };
     expect(ar.message).toBe(english);
     // Code stays code, one left-to-right unit inside the Arabic sentence.
-    expect(ar.shown).toContain("\u2066'probe-invoice'\u2069");
+    expect(ar.shown).toContain("\u2066fencedWrite('probe-invoice', …, 3)\u2069");
+    // Code the template itself writes is isolated too.
+    expect(ar.shown).toContain('\u2066EFENCED\u2069');
     expect(ar.shown).toContain('\u2066EFENCED: token 3 is older than 5\u2069');
-    expect(ar.shown).toMatch(/^رمى fencedWrite/);
+    expect(ar.shown).toMatch(/^رمى \u2066fencedWrite/);
   });
 
   it('writes plurals, nested phrases, lists and durations in the language', () => {
     const says = lesson('05-redlock').adversaries.find((a) => a.id === 'quorum-property')!.says;
-    const unreachable = { key: 'unreachable', values: { said: { say: 'returned', values: { n: 1, q: { code: '3' } } }, n: 1, q: 3, right: 1 } };
+    const unreachable = { key: 'unreachable', values: { said: { say: 'returned', values: { call: { code: 'quorum(1)' }, q: { code: '3' } } }, n: 1, q: 3, right: 1 } };
     expect(renderProbeSaid(unreachable, says, 'en')).toBe('quorum(1) returned 3: 1 node can never give 3 votes, so nobody could ever take the lock. A quorum is ⌊n/2⌋ + 1 = 1.');
     const minority = lessonIn(lesson('05-redlock'), 'nb').adversaries.find((a) => a.id === 'acquire-minority')!.says;
     const left = { key: 'votesLeft', values: { nodes: { list: [{ say: 'nodeLeft', values: { node: 1, ttl: 'none' } }, { say: 'nodeLeft', values: { node: 2, ttl: 2400 } }] } } };

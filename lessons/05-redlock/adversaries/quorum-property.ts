@@ -2,7 +2,7 @@
 // The most telling failure is reported: an unsafe n first, then a fraction, then a quorum nobody can reach.
 const __quorum = __probe.fn('quorum', typeof quorum === 'undefined' ? undefined : quorum);
 const __answers = [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => ({ n, q: __quorum(n), right: Math.floor(n / 2) + 1 }));
-const __said = (a) => __probe.say('returned', { n: a.n, q: __probe.show(a.q) });
+const __said = (a) => __probe.say('returned', { call: { code: `quorum(${a.n})` }, q: __probe.show(a.q) });
 const __notNumber = __answers.find((a) => typeof a.q !== 'number' || !Number.isFinite(a.q));
 if (__notNumber) __probe.fail('notNumber', { said: __said(__notNumber) });
 const __unsafe = __answers.find((a) => 2 * Math.ceil(a.q) <= a.n);

@@ -2,7 +2,8 @@
 // a refusal is an answer (false), not a crash.
 const __fencedWrite = __probe.fn('fencedWrite', typeof fencedWrite === 'undefined' ? undefined : fencedWrite);
 const __K = 'probe-invoice';
-const __key = __probe.show(__K);
+/** The call as code: one left-to-right unit inside a right-to-left sentence. */
+const __call = (value, token) => ({ code: `fencedWrite('${__K}', ${value === null ? '…' : `'${value}'`}, ${token})` });
 async function __write(value, token) {
   try {
     return { said: await __probe.call('fencedWrite', () => __fencedWrite(__K, value, token)) };
@@ -11,18 +12,18 @@ async function __write(value, token) {
   }
 }
 const __first = await __write('sent with token 5', 5);
-__probe.expect(!__first.threw, 'firstThrew', () => ({ key: __key, error: { code: __first.threw } }));
-__probe.expect(__first.said === true, 'firstNotTrue', () => ({ key: __key, value: __probe.show(__first.said) }));
-__probe.expect((await __lab.store.read(__K)) === 'sent with token 5', 'firstNotStored', { key: __key });
+__probe.expect(!__first.threw, 'firstThrew', () => ({ call: __call(null, 5), error: { code: __first.threw } }));
+__probe.expect(__first.said === true, 'firstNotTrue', () => ({ call: __call(null, 5), value: __probe.show(__first.said) }));
+__probe.expect((await __lab.store.read(__K)) === 'sent with token 5', 'firstNotStored', { call: __call('sent with token 5', 5) });
 
 const __stale = await __write('sent with token 3', 3);
-__probe.expect(!__stale.threw, 'staleThrew', () => ({ key: __key, error: { code: __stale.threw } }));
+__probe.expect(!__stale.threw, 'staleThrew', () => ({ call: __call(null, 3), error: { code: __stale.threw } }));
 const __now = await __lab.store.read(__K);
-__probe.expect(__now === 'sent with token 5', 'staleOverwrote', () => ({ key: __key, value: __probe.show(__now) }));
-__probe.expect(__stale.said === false, 'staleNotFalse', () => ({ key: __key, value: __probe.show(__stale.said) }));
+__probe.expect(__now === 'sent with token 5', 'staleOverwrote', () => ({ call: __call('sent with token 3', 3), value: __probe.show(__now) }));
+__probe.expect(__stale.said === false, 'staleNotFalse', () => ({ call: __call(null, 3), value: __probe.show(__stale.said) }));
 
 const __newer = await __write('sent with token 6', 6);
 __probe.expect(!__newer.threw && __newer.said === true, 'newerRefused', () => ({
-  key: __key,
+  call: __call(null, 6),
   answer: __newer.threw ? __probe.say('anError', { error: { code: __newer.threw } }) : __probe.show(__newer.said),
 }));
