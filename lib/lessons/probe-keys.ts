@@ -5,7 +5,7 @@
  * arguments, and every key of `says` must be used. A typo in a key or a value
  * name fails the lesson's load, not a learner's check.
  */
-import ts from 'typescript';
+import { parse, type Node } from 'acorn';
 import { icuArguments } from './probe-says';
 
 /** Where each call of the probe API puts its key and its values. */
@@ -18,37 +18,57 @@ export interface ProbeKeyUse {
   line: number;
 }
 
-/** The keys a probe names, or why its code cannot be read for them. */
+type AnyNode = Node & Record<string, unknown>;
+
+const isNode = (v: unknown): v is AnyNode => v !== null && typeof v === 'object' && typeof (v as { type?: unknown }).type === 'string';
+
+/** Every node under `node`, depth first (acorn's tree, read without a walker). */
+function* nodes(node: AnyNode): Generator<AnyNode> {
+  yield node;
+  for (const [field, value] of Object.entries(node)) {
+    if (field === 'loc') continue;
+    if (Array.isArray(value)) for (const v of value) if (isNode(v)) yield* nodes(v);
+    if (isNode(value)) yield* nodes(value);
+  }
+}
+
+/** The keys a probe names, or why its code cannot be read for them. (acorn, as the grader reads programs: probes are plain JavaScript.) */
 export function probeKeyUses(source: string): { uses: ProbeKeyUse[]; errors: string[] } {
-  const file = ts.createSourceFile('probe.ts', source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   const uses: ProbeKeyUse[] = [];
   const errors: string[] = [];
-  const visit = (node: ts.Node): void => {
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ts.isIdentifier(node.expression.expression) && node.expression.expression.text === '__probe') {
-      const at = KEY_AT[node.expression.name.text];
-      if (at !== undefined) {
-        const line = file.getLineAndCharacterOfPosition(node.getStart()).line + 1;
-        const keyArg = node.arguments[at];
-        if (!keyArg || !ts.isStringLiteralLike(keyArg)) errors.push(`line ${line}: __probe.${node.expression.name.text}() names its sentence by a literal key of "says"`);
-        else uses.push({ key: keyArg.text, names: valueNames(node.arguments[at + 1]), line });
-      }
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
+  let program: AnyNode;
+  try {
+    program = parse(source, { ecmaVersion: 'latest', sourceType: 'module', allowAwaitOutsideFunction: true, locations: true }) as unknown as AnyNode;
+  } catch (error) {
+    return { uses, errors: [`the probe does not parse: ${(error as Error).message}`] };
+  }
+  for (const node of nodes(program)) {
+    if (node.type !== 'CallExpression') continue;
+    const callee = node.callee as AnyNode;
+    if (callee.type !== 'MemberExpression' || (callee.object as AnyNode).type !== 'Identifier' || (callee.object as { name: string }).name !== '__probe') continue;
+    const method = (callee.property as { name?: string }).name ?? '';
+    const at = KEY_AT[method];
+    if (at === undefined) continue;
+    const args = node.arguments as AnyNode[];
+    const line = (node.loc as { start: { line: number } }).start.line;
+    const keyArg = args[at];
+    if (!keyArg || keyArg.type !== 'Literal' || typeof keyArg.value !== 'string') errors.push(`line ${line}: __probe.${method}() names its sentence by a literal key of "says"`);
+    else uses.push({ key: keyArg.value, names: valueNames(args[at + 1]), line });
+  }
   return { uses, errors };
 }
 
-function valueNames(arg: ts.Expression | undefined): string[] | null {
+function valueNames(arg: AnyNode | undefined): string[] | null {
   if (arg === undefined) return [];
-  let expr: ts.Node = arg;
-  if (ts.isArrowFunction(expr)) expr = expr.body;
-  while (ts.isParenthesizedExpression(expr)) expr = expr.expression;
-  if (!ts.isObjectLiteralExpression(expr)) return null;
+  const expr = arg.type === 'ArrowFunctionExpression' ? (arg.body as AnyNode) : arg;
+  if (expr.type !== 'ObjectExpression') return null;
   const names: string[] = [];
-  for (const p of expr.properties) {
-    if ((ts.isPropertyAssignment(p) || ts.isShorthandPropertyAssignment(p)) && (ts.isIdentifier(p.name) || ts.isStringLiteral(p.name))) names.push(p.name.text);
-    else return null; // a spread or a computed name: cannot be read here
+  for (const p of expr.properties as AnyNode[]) {
+    const key = p.key as AnyNode | undefined;
+    if (p.type !== 'Property' || p.computed || !key) return null; // a spread or a computed name: cannot be read here
+    if (key.type === 'Identifier') names.push(key.name as string);
+    else if (key.type === 'Literal' && typeof key.value === 'string') names.push(key.value);
+    else return null;
   }
   return names.sort();
 }

@@ -51,7 +51,7 @@ export async function gradeExercise(
   // A worker ready for each lab's next run: booting one is a second or two on a busy machine, per run.
   const coolDown = runs.keepWorkersWarm(spares.length);
   try {
-    return await grade(lesson, code, runs, onProgress, spares, isDisturbed, durations, { locale, lesson: lessonIn(lesson, locale) });
+    return await grade(lesson, code, runs, onProgress, spares, isDisturbed, durations, { locale, lesson: await lessonIn(lesson, locale) });
   } finally {
     coolDown();
   }

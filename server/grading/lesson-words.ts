@@ -7,17 +7,18 @@
  */
 import type { Locale } from '@/i18n/routing';
 import type { Lesson } from '@/lib/lessons/load';
-import { localizeLesson } from '@/lib/lessons/localize';
 
 const localized = new WeakMap<Lesson, Map<Locale, Lesson>>();
 
-export function lessonIn(english: Lesson, locale: Locale): Lesson {
+export async function lessonIn(english: Lesson, locale: Locale): Promise<Lesson> {
   if (locale === 'en') return english;
   let byLocale = localized.get(english);
   if (!byLocale) localized.set(english, (byLocale = new Map()));
   let lesson = byLocale.get(locale);
   if (!lesson) {
     try {
+      // Loaded with the first check asked in another language: it reads the translation's files (and its compiler checks programs).
+      const { localizeLesson } = await import('@/lib/lessons/localize');
       lesson = localizeLesson(english, locale).lesson;
     } catch (error) {
       // A translation the build would have refused (lessons/tools, a test's own lesson): the English words still say it.

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { CheckerText } from '@/components/verdict/checker-text';
 import { parseCommand } from '@/lib/commands';
 import { loadAllLessons, LessonFormatError, type Lesson } from '@/lib/lessons/load';
-import { overlaySays } from '@/lib/lessons/localize';
+import { localizeLesson, overlaySays } from '@/lib/lessons/localize';
 import { probeSaysErrors } from '@/lib/lessons/probe-keys';
 import { icuArguments, renderProbeSaid } from '@/lib/lessons/probe-says';
 import { adversarySchema } from '@/lib/lessons/schema';
@@ -21,6 +21,7 @@ import { withIntl } from './helpers/intl';
 
 const lessons = loadAllLessons();
 const lesson = (folder: string): Lesson => lessons.find((l) => l.folder === folder)!;
+const inLanguage = (l: Lesson, locale: 'en' | 'ar' | 'nb'): Lesson => localizeLesson(l, locale).lesson;
 
 const ADVERSARY = {
   id: 'probe-x',
@@ -58,7 +59,7 @@ describe('an adversary\'s says', () => {
       for (const a of l.adversaries) {
         if (a.probeCode) expect(probeSaysErrors(a.probeCode, a.says), `${l.folder}/${a.id}`).toEqual([]);
         for (const locale of ['ar', 'nb'] as const) {
-          const own = lessonIn(l, locale).adversaries.find((x) => x.id === a.id)!;
+          const own = inLanguage(l, locale).adversaries.find((x) => x.id === a.id)!;
           expect(Object.keys(own.says).sort(), `${l.folder}/${a.id} in ${locale}`).toEqual(Object.keys(a.says).sort());
           for (const [key, template] of Object.entries(a.says)) expect(icuArguments(own.says[key]!), `${l.folder}/${a.id}.${key} in ${locale}`).toEqual(icuArguments(template));
         }
@@ -78,7 +79,7 @@ describe('an adversary\'s says', () => {
 
 describe('a probe\'s failure in words', () => {
   const fencing = lesson('07-fencing-tokens');
-  const planned = (locale: 'en' | 'ar' | 'nb') => gradingPlan(fencing, fencing.solution, { locale, lesson: lessonIn(fencing, locale) }).find((p) => p.id === 'fenced-write-property')!;
+  const planned = (locale: 'en' | 'ar' | 'nb') => gradingPlan(fencing, fencing.solution, { locale, lesson: inLanguage(fencing, locale) }).find((p) => p.id === 'fenced-write-property')!;
   const said = { key: 'staleThrew', values: { call: { code: "fencedWrite('probe-invoice', …, 3)" }, error: { code: 'EFENCED: token 3 is older than 5' } } };
 
   it('is the English sentence for logs, and the page\'s language for the learner', () => {
@@ -101,10 +102,10 @@ describe('a probe\'s failure in words', () => {
     const says = lesson('05-redlock').adversaries.find((a) => a.id === 'quorum-property')!.says;
     const unreachable = { key: 'unreachable', values: { said: { say: 'returned', values: { call: { code: 'quorum(1)' }, q: { code: '3' } } }, n: 1, q: 3, right: 1 } };
     expect(renderProbeSaid(unreachable, says, 'en')).toBe('quorum(1) returned 3: 1 node can never give 3 votes, so nobody could ever take the lock. A quorum is ⌊n/2⌋ + 1 = 1.');
-    const minority = lessonIn(lesson('05-redlock'), 'nb').adversaries.find((a) => a.id === 'acquire-minority')!.says;
+    const minority = inLanguage(lesson('05-redlock'), 'nb').adversaries.find((a) => a.id === 'acquire-minority')!.says;
     const left = { key: 'votesLeft', values: { nodes: { list: [{ say: 'nodeLeft', values: { node: 1, ttl: 'none' } }, { say: 'nodeLeft', values: { node: 2, ttl: 2400 } }] } } };
     expect(renderProbeSaid(left, minority, 'nb')).toContain('på Node 1 (ingen TTL) og Node 2 (2400 ms igjen å leve):');
-    const slow = lessonIn(lesson('05-redlock'), 'nb').adversaries.find((a) => a.id === 'acquire-slow-votes')!.says;
+    const slow = inLanguage(lesson('05-redlock'), 'nb').adversaries.find((a) => a.id === 'acquire-slow-votes')!.says;
     expect(renderProbeSaid({ key: 'staleLock', values: { took: { duration: 3240 }, validity: { code: '1200' }, ttl: 3000 } }, slow, 'nb')).toMatch(/^acquire\(\) brukte 3,2 s/);
   });
 
@@ -113,13 +114,14 @@ describe('a probe\'s failure in words', () => {
     expect(reason).toMatchObject({ message: 'the program must define the function fencedWrite() — the probe calls it by that name', words: { key: 'grading.probeMustDefine' } });
   });
 
-  it('the failed hidden check\'s title and the hint come in the language; what runs stays the English lesson\'s', () => {
+  it('the failed hidden check\'s title and the hint come in the language; what runs stays the English lesson\'s', async () => {
     const en = gradingPlan(fencing, fencing.solution);
-    const nb = gradingPlan(fencing, fencing.solution, { locale: 'nb', lesson: lessonIn(fencing, 'nb') });
+    const nb = gradingPlan(fencing, fencing.solution, { locale: 'nb', lesson: inLanguage(fencing, 'nb') });
     expect(nb.map((p) => [p.id, p.seed, p.scenario, p.program, p.checker, p.expect, p.says])).toEqual(en.map((p) => [p.id, p.seed, p.scenario, p.program, p.checker, p.expect, p.says]));
     expect(planned('nb').words.title).toBe('fencedWrite() med et nyere token, et eldre og så et nyere igjen');
-    expect(lessonIn(fencing, 'nb').hints[0]).not.toBe(fencing.hints[0]);
-    expect(lessonIn(fencing, 'nb')).toBe(lessonIn(fencing, 'nb')); // localized once
+    expect(inLanguage(fencing, 'nb').hints[0]).not.toBe(fencing.hints[0]);
+    expect(await lessonIn(fencing, 'nb')).toBe(await lessonIn(fencing, 'nb')); // localized once
+    expect((await lessonIn(fencing, 'nb')).hints).toEqual(inLanguage(fencing, 'nb').hints);
   });
 
   it('the page shows the server\'s sentence in its language, and the English message in English', () => {
