@@ -3,11 +3,14 @@ import type { CounterExample, TimeWindow } from './checker/types';
 import type { Words } from './words';
 import { MAX_CODE_CHARS } from './run';
 import { z } from 'zod';
+import { LOCALES } from '../i18n/routing';
 
 export const exerciseCheckSchema = z
   .object({
     slug: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/),
     code: z.string().min(1, 'the program is empty').max(MAX_CODE_CHARS),
+    /** The page's language: the grader writes its words (a failed check's title, a probe's sentence, the hint) in it. */
+    locale: z.enum(LOCALES).default('en'),
   })
   .strict();
 export type ExerciseCheckInput = z.input<typeof exerciseCheckSchema>;
@@ -28,6 +31,8 @@ export interface GradedRun {
   reason?: string;
   /** `reason` as data, when it is the grader's or the checker's own sentence (absent otherwise, and in older answers). */
   reasonWords?: Words;
+  /** `reason` in the language the check was asked in, when the server wrote it (a probe's sentence); absent in English. */
+  reasonShown?: string;
 }
 
 export interface GradeResult {
@@ -50,6 +55,9 @@ export interface GradeResult {
     message: string;
     /** `message` as data, for a page in another language (absent when the sentence is not the grader's own). */
     words?: Words;
+    /** `message` written by the server in the check's language (a probe's sentence), when it has no `words`. */
+    shown?: string;
+    /** The lesson's first hint, in the check's language. */
     hint: string | null;
   } | null;
 }

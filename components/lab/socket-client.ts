@@ -8,6 +8,7 @@
  */
 import { sameTopology, type LabSnapshot, type Topology } from '@/lib/cluster';
 import type { GradeResult } from '@/lib/grading';
+import type { Locale } from '@/i18n/routing';
 import type { ExploreInput, ExploreResult } from '@/lib/explore';
 import type { ExperimentResult } from '@/lib/experiment/design';
 import type { ExperimentInput } from '@/lib/experiment/input';
@@ -246,10 +247,11 @@ export class LabSocketClient {
    * their run pushes show each run, and the failing one last). The store
    * shows the grader's progress and then its answer.
    */
-  async checkExercise(slug: string, code: string): Promise<CommandResult<GradeResult>> {
+  async checkExercise(slug: string, code: string, locale: Locale = 'en'): Promise<CommandResult<GradeResult>> {
     this.actions.exerciseRequested(slug);
     // Each graded run restores the lab and runs for seconds: allow minutes, not the usual ack time.
-    const result = await this.send('exercise:check', { slug, code }, commandName('check', 'Check my solution'), this.gradeTimeoutMs);
+    // The page's language: the grader writes the answer's words (a failed hidden check, a probe's sentence, the hint) in it.
+    const result = await this.send('exercise:check', { slug, code, locale }, commandName('check', 'Check my solution'), this.gradeTimeoutMs);
     if (result.ok) this.actions.exerciseResult(result.value);
     else this.actions.exerciseFailed(result.error.message, result.error.words);
     return result;

@@ -1,8 +1,9 @@
 /**
  * A sentence of the checker or the grader in the page's language: rendered
- * from its `words` with the page's catalogue, or its English `message` when
- * there are none (a run file from before, a probe's own sentence) or no
- * language is set up around it (a unit test rendering a view on its own).
+ * from its `words` with the page's catalogue, or as the server wrote it in
+ * the page's language (`shown`: a lesson probe's sentence), or its English
+ * `message` when there is neither (a run file from before) or no language is
+ * set up around it (a unit test rendering a view on its own).
  */
 import { useLocale, useMessages } from 'next-intl';
 import { useCallback } from 'react';
@@ -11,6 +12,8 @@ import { render, type Words, type WordsCatalogue } from '@/lib/words';
 export interface CheckerSaid {
   message: string;
   words?: Words | undefined;
+  /** The sentence the server wrote in the language the page asked in (a probe's, from its lesson's translation). */
+  shown?: string | undefined;
 }
 
 /** The page's language and catalogue, or null outside next-intl's provider. */
@@ -32,7 +35,9 @@ export function useCheckerText(): (said: CheckerSaid) => string {
   return useCallback(
     (said: CheckerSaid) => {
       // English is the message itself: the checker rendered it from the same catalogue.
-      if (locale === null || catalogue === null || !said.words || locale === 'en') return said.message;
+      if (locale === null || catalogue === null || locale === 'en') return said.message;
+      // Words the page's catalogue lacks (a lesson's probe): the server wrote them in the language the check asked for.
+      if (!said.words) return said.shown ?? said.message;
       try {
         return render(said.words, locale, catalogue);
       } catch {

@@ -6,7 +6,8 @@
  * and a hint. The graded runs play in this tab's lab, so the timeline and
  * verdict show each of them, and the failing one last.
  */
-import { useTranslations } from 'next-intl';
+import { useLocale, useTranslations } from 'next-intl';
+import { isLocale } from '@/i18n/routing';
 import type { ReactNode } from 'react';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { useProgressActions } from '@/components/progress/progress-provider';
@@ -31,8 +32,8 @@ function failedWords(t: ExerciseTranslator, run: GradedRun | undefined, count: n
   if (!run) return t('failed.unknown');
   // A lesson scenario is named as the page names it (in its language); a hidden check or probe by the grader's title.
   const title = (!run.hidden && scenarios.find((s) => s.id === run.scenarioId)?.title) || run.scenarioTitle;
-  // A check's title may come from the grader in English: isolated, so it keeps its own direction in an Arabic sentence
-  // (data-server-words: what the server says, English for now).
+  // A check's title comes from the grader, in the page's language when the lesson's translation has it (English where
+  // it falls back): isolated, so it keeps its own direction in an Arabic sentence (data-server-words: what the server says).
   const values = { title, n: count, total, bdi: isolate };
   if (run.hidden) return t.rich('failed.hidden', values);
   if (run.probe) return t.rich('failed.probe', values);
@@ -48,6 +49,7 @@ const codeTag = (chunks: ReactNode) => <code>{chunks}</code>;
 export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanelProps) {
   const t = useTranslations('exercise');
   const serverText = useCheckerText();
+  const locale = useLocale();
   const lab = useLabClient();
   const progress = useProgressActions();
   const state = useLabStore((s) => (s.exercise.slug === slug ? s.exercise : null));
@@ -65,7 +67,8 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
     actions.setCursor(null);
     // A check is a try too: it counts as a run (and so offers "Show solution").
     progress.markRan(slug);
-    const answer = await lab.checkExercise(slug, code());
+    // The page's language: the grader answers in it (a failed hidden check's title, a probe's sentence, the hint).
+    const answer = await lab.checkExercise(slug, code(), isLocale(locale) ? locale : 'en');
     if (answer.ok && answer.value.passed) progress.markPassed(slug);
   };
 
@@ -113,7 +116,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
               <span aria-hidden="true">✗ </span>
               <strong>{t('notYet')}</strong> {failedWords(t, failedRun, result.runs.length, result.total, scenarios)}
             </p>
-            {/* The grader's sentence in the page's language (a probe's own words and a command trace may still be English: they take their own direction). */}
+            {/* The grader's sentence in the page's language (a command trace, and a sentence a translation lacks, stay English: they take their own direction). */}
             {failure && (
               <p data-testid="exercise-counter-example" dir="auto">
                 <CheckerText said={failure} />

@@ -4,7 +4,9 @@
  * lesson's corpus (or the files given), and prints each verdict, the message
  * a learner would read, and the time it took.
  *
- *   LANES=3 [REPEAT=50] node --import tsx lessons/tools/grade.ts <folder> [solution|wrong|<file.ts> ...]
+ *   LANES=3 [REPEAT=50] node --import tsx lessons/tools/grade.ts [--locale ar|nb] <folder> [solution|wrong|<file.ts> ...]
+ *
+ * With --locale, the message is printed in that language too, as the page in it shows it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,9 +14,24 @@ import { loadLesson } from '@/lib/lessons/load';
 import { CPU_WAIT_LIMIT_MS } from '@/server/grading/disturbance';
 import { gradeExercise } from '@/server/grading/grader';
 import { withLessonLabs } from './lab-lanes';
+import { isLocale, LOCALES, type Locale } from '@/i18n/routing';
+import { render, type WordsCatalogue } from '@/lib/words';
+import arChecker from '@/messages/ar/checker.json' with { type: 'json' };
+import arGrading from '@/messages/ar/grading.json' with { type: 'json' };
+import nbChecker from '@/messages/nb/checker.json' with { type: 'json' };
+import nbGrading from '@/messages/nb/grading.json' with { type: 'json' };
+
+/** The catalogue a page in `locale` renders the grader's words with. */
+function catalogueOf(locale: Locale): WordsCatalogue {
+  return locale === 'ar' ? { checker: arChecker, grading: arGrading } : locale === 'nb' ? { checker: nbChecker, grading: nbGrading } : {};
+}
 
 async function main(): Promise<void> {
-  const [folder, ...which] = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const at = args.indexOf('--locale');
+  const locale = at >= 0 ? args.splice(at, 2)[1] : 'en';
+  if (!locale || !isLocale(locale)) throw new Error(`--locale: one of ${LOCALES.join(', ')}`);
+  const [folder, ...which] = args;
   if (!folder) throw new Error('usage: grade.ts <folder> [solution|wrong|<file.ts> ...]');
   const lesson = loadLesson(path.resolve('lessons', folder));
   const wanted = which.length > 0 ? which : ['solution', 'wrong'];
@@ -63,7 +80,7 @@ async function main(): Promise<void> {
     process.once('beforeExit', () => console.log(waitSummary()));
     for (const p of programs) {
       const started = Date.now();
-      const result = await gradeExercise(lesson, p.code, runs!, undefined, spares);
+      const result = await gradeExercise(lesson, p.code, runs!, undefined, spares, undefined, undefined, locale);
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       // "Too busy to tell" is neither verdict: not a miss, but counted, so a busy machine shows.
       const ok = result.busy !== undefined || result.passed === p.right;
@@ -73,6 +90,11 @@ async function main(): Promise<void> {
       console.log(`${ok ? (result.busy ? 'busy' : 'ok  ') : 'MISS'} ${p.name}: ${verdictWord} after ${result.runs.length}/${result.total} runs in ${seconds} s`);
       const last = result.runs.at(-1);
       if (result.failure) console.log(`       [${last?.hidden ? 'hidden ' : ''}${last?.probe ? 'probe' : 'scenario'} ${last?.scenarioId}] ${result.failure.message}`);
+      if (result.failure && locale !== 'en') {
+        const { failure } = result;
+        const said = failure.words ? render(failure.words, locale, catalogueOf(locale)) : (failure.shown ?? failure.message);
+        console.log(`       ${locale}: «${last?.scenarioTitle}» ${said}\n       ${locale} hint: ${failure.hint ?? ''}`);
+      }
     }
   });
   console.log(`${programs.length} checks: ${wrongVerdicts} wrong verdicts, ${undecided} not decided`);

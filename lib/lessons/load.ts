@@ -10,6 +10,7 @@ import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { needsReplica } from '../faults/catalogue';
 import { scenarioSchema, type Scenario, type ScenarioStep } from '../scenario';
+import { probeSaysErrors } from './probe-keys';
 import { adversarySchema, frontMatterSchema, MIN_WRONG_ANSWERS, quizSchema, type AdversaryFile, type FrontMatter, type LessonScenarioRef, type ProgramRef, type Quiz } from './schema';
 
 /** The components a lesson's MDX may use (rendered by `components/lesson/mdx-components.tsx`). */
@@ -172,6 +173,10 @@ function loadAdversary(dir: string, aid: string, fm: FrontMatter): Adversary {
   checkStepsFit(file.scenario, fm, p);
   const probeCode = file.probe ? readText(path.join(/*turbopackIgnore: true*/ dir, file.probe)) : null;
   if (file.trace && !file.probe) throw new LessonFormatError(relative(p), 'trace', 'only a probe marks its calls');
+  if (probeCode !== null) {
+    const wrongSays = probeSaysErrors(probeCode, file.says);
+    if (wrongSays.length > 0) throw new LessonFormatError(relative(p), 'says', `${file.probe}: ${wrongSays.join('; ')}`);
+  } else if (Object.keys(file.says).length > 0) throw new LessonFormatError(relative(p), 'says', 'only a probe says sentences');
   if (file.follows && !file.trace) throw new LessonFormatError(relative(p), 'follows', 'a command order is checked in the marked call named by `trace`');
   return { ...file, probeCode };
 }

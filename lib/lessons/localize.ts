@@ -18,7 +18,8 @@ import ts from 'typescript';
 import { z } from 'zod';
 import type { Locale } from '@/i18n/routing';
 import { defaultLessonsRoot, LessonFormatError, loadAllLessons, splitFrontMatter, type Lesson } from './load';
-import type { Quiz } from './schema';
+import { icuArguments } from './probe-says';
+import { icuTemplate, type Quiz } from './schema';
 
 export interface LocalizedLesson {
   lesson: Lesson;
@@ -40,7 +41,18 @@ const textsSchema = z
   .object({
     scenarios: z.record(z.string(), scenarioTexts).default({}),
     adversaries: z
-      .record(z.string(), z.object({ title: z.string().min(1).max(160), scenario: scenarioTexts.optional(), followsWhy: z.string().min(1).max(400).optional() }).strict())
+      .record(
+        z.string(),
+        z
+          .object({
+            title: z.string().min(1).max(160),
+            scenario: scenarioTexts.optional(),
+            followsWhy: z.string().min(1).max(400).optional(),
+            /** The probe's sentences (the adversary's `says`), with the English ones' ICU arguments. */
+            says: z.record(z.string(), icuTemplate).optional(),
+          })
+          .strict(),
+      )
       .default({}),
   })
   .strict();
@@ -140,6 +152,7 @@ export function localizeLesson(english: Lesson, locale: Locale, root = defaultLe
       return {
         ...a,
         title: own.title,
+        says: overlaySays(a.id, a.says, own.says ?? {}, where('texts.json'), missing),
         scenario: own.scenario ? { ...a.scenario, title: own.scenario.title, description: own.scenario.description ?? a.scenario.description } : a.scenario,
         follows: a.follows && own.followsWhy ? { ...a.follows, why: own.followsWhy } : a.follows,
       };
@@ -172,6 +185,28 @@ export function localizeLesson(english: Lesson, locale: Locale, root = defaultLe
     return url;
   });
   return { lesson, missing };
+}
+
+/**
+ * A probe's sentences in the translation's words: a key it lacks stays English (and is listed in `missing`); a key
+ * the English lacks, or a sentence whose arguments are not the English one's, is a format error (a value would be
+ * lost, or never filled).
+ */
+export function overlaySays(id: string, english: Readonly<Record<string, string>>, translated: Readonly<Record<string, string>>, file: string, missing: string[]): Record<string, string> {
+  for (const [key, template] of Object.entries(translated)) {
+    const source = english[key];
+    if (source === undefined) throw new LessonFormatError(file, `adversaries.${id}.says.${key}`, 'the English adversary says no such sentence');
+    const ours = icuArguments(source).join(', ');
+    const theirs = icuArguments(template).join(', ');
+    if (ours !== theirs) throw new LessonFormatError(file, `adversaries.${id}.says.${key}`, `names {${theirs}}; the English sentence names {${ours}}`);
+  }
+  return Object.fromEntries(
+    Object.entries(english).map(([key, template]) => {
+      const own = translated[key];
+      if (own === undefined) missing.push(`texts.json → adversaries.${id}.says.${key}`);
+      return [key, own ?? template];
+    }),
+  );
 }
 
 function overlayQuiz(english: Quiz, translated: z.output<typeof quizTranslation>, file: string, missing: string[]): Quiz {

@@ -10,6 +10,7 @@ import { CHECK_NAMES, type DiagnosisKind } from '../checker/types';
 import { checkerSettingsSchema } from '../run';
 import { scenarioSchema } from '../scenario';
 import { faultSpaceSchema } from '../schedules/space';
+import { SAY_KEY, templateError } from './probe-says';
 
 /** Every diagnosis the checker can name; kept here as a runtime list so front matter can be validated against it. */
 export const DIAGNOSIS_KINDS = [
@@ -112,6 +113,16 @@ export const exerciseSchema = z
   .strict();
 export type Exercise = z.infer<typeof exerciseSchema>;
 
+/** A sentence as an ICU message (`{name}`, `{n, plural, …}`, `{kind, select, …}`): one that does not parse fails the load. */
+export const icuTemplate = z
+  .string()
+  .min(1)
+  .max(600)
+  .superRefine((template, ctx) => {
+    const error = templateError(template);
+    if (error) ctx.addIssue({ code: 'custom', message: error });
+  });
+
 /**
  * An adversary of an exercise. With `probe`, the program is the learner's declarations (their functions and
  * set-up, without their driver) followed by the probe, which calls the function where a wrong one fails and
@@ -134,6 +145,11 @@ export const adversarySchema = z
      * ("a WAIT after the SET"); `why` is the sentence a learner reads when it does not.
      */
     follows: z.object({ after: z.string().regex(/^[A-Z]+$/), command: z.string().regex(/^[A-Z]+$/), why: z.string().min(1).max(400) }).strict().optional(),
+    /**
+     * A probe's sentences: `__probe.expect(ok, '<key>', values)` names one of these English ICU templates
+     * (lib/lessons/probe-says.ts), and a translation's `texts.json` writes the same keys in its language.
+     */
+    says: z.record(z.string().regex(SAY_KEY, 'a key is a camelCase name'), icuTemplate).default({}),
     scenario: scenarioSchema,
     /** Wrong answers of the corpus (`wrong/<name>.ts`) this adversary is aimed at: `npm run fidelity` holds it to rejecting each. */
     breaks: z.array(z.string().regex(/^[a-z0-9][a-z0-9-]*$/)).max(20).default([]),

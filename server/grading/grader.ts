@@ -12,9 +12,12 @@ import type { Lesson } from '@/lib/lessons/load';
 import type { RunEnded } from '@/lib/run';
 import type { LabRuns } from '../runs/lab-runs';
 import { callWindow } from './command-trace';
-import { gradingPlan } from './grading-plan';
+import { gradingPlan, type LessonWords } from './grading-plan';
 import { explainingCounterExample, judged } from './judge';
 import { say } from '@/lib/checker/said';
+import { words } from '@/lib/words';
+import type { Locale } from '@/i18n/routing';
+import { lessonIn } from './lesson-words';
 import { BUSY_MESSAGE, disturbed, playWhileDisturbed } from './disturbance';
 import { itemDurations, itemKey, takeNext, type ItemDurations } from './plan-dealing';
 import { LabLanes } from './lab-lanes';
@@ -42,11 +45,13 @@ export async function gradeExercise(
   isDisturbed: (ended: RunEnded) => boolean = disturbed,
   /** How long plan items took before: the learner's lab takes the longest targeted one (plan-dealing.ts). */
   durations: ItemDurations = itemDurations,
+  /** The page's language: the words of the answer (a failed check's title, a probe's sentence, the hint) are in it. */
+  locale: Locale = 'en',
 ): Promise<GradeResult> {
   // A worker ready for each lab's next run: booting one is a second or two on a busy machine, per run.
   const coolDown = runs.keepWorkersWarm(spares.length);
   try {
-    return await grade(lesson, code, runs, onProgress, spares, isDisturbed, durations);
+    return await grade(lesson, code, runs, onProgress, spares, isDisturbed, durations, { locale, lesson: await lessonIn(lesson, locale) });
   } finally {
     coolDown();
   }
@@ -60,8 +65,10 @@ async function grade(
   spares: readonly LabRuns[],
   isDisturbed: (ended: RunEnded) => boolean,
   durations: ItemDurations,
+  inWords: LessonWords,
 ): Promise<GradeResult> {
-  const plan = gradingPlan(lesson, code);
+  // What runs and how it is judged is the English lesson's; only the words are the page's language.
+  const plan = gradingPlan(lesson, code, inWords);
   const minCompleted = lesson.exercise.liveness.minCompletedExecutions;
   const hiddenTotal = plan.filter((p) => p.hidden).length;
   const shown = plan.map((planned, index) => {
@@ -82,7 +89,7 @@ async function grade(
     const planned = plan[index]!;
     const kind = { hidden: planned.hidden, probe: planned.probe };
     if (!planned.program.ok) {
-      return { run: { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, result: null };
+      return { run: { scenarioId: planned.id, scenarioTitle: planned.words.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, result: null };
     }
     const began = performance.now();
     const played = await lanes.play(lane, { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
@@ -92,13 +99,14 @@ async function grade(
     const run: GradedRun = reason
       ? {
           scenarioId: planned.id,
-          scenarioTitle: planned.title,
+          scenarioTitle: planned.words.title,
           ...kind,
           seed: planned.seed,
           runId: info.runId,
           passed: false,
           reason: reason.message,
           ...(reason.words ? { reasonWords: reason.words } : {}),
+          ...(reason.shown ? { reasonShown: reason.shown } : {}),
         }
       : { scenarioId: shown[index]!.id, scenarioTitle: shown[index]!.title, ...kind, seed: planned.seed, runId: info.runId, passed: true };
     if (!reason && !isDisturbed(result)) durations.learn(key(index), performance.now() - began);
@@ -230,7 +238,7 @@ async function grade(
     passed: false,
     total: plan.length,
     runs: graded,
-    failure: { runId: failure.run.runId, counterExample, ...(window ? { window } : {}), message: failure.run.reason ?? 'failed', ...(failure.run.reasonWords ? { words: failure.run.reasonWords } : {}), hint: lesson.hints[0] ?? null },
+    failure: { runId: failure.run.runId, counterExample, ...(window ? { window } : {}), message: failure.run.reason ?? 'failed', ...(failure.run.reasonWords ? { words: failure.run.reasonWords } : {}), ...(failure.run.reasonShown ? { shown: failure.run.reasonShown } : {}), hint: inWords.lesson.hints[0] ?? null },
   };
 }
 
@@ -238,7 +246,10 @@ async function grade(
 function noted(graded: Graded, what: 'busy' | 'held'): Graded {
   const { run } = graded;
   const said = say('grading.besideYours', { reason: run.reasonWords ? { words: run.reasonWords } : (run.reason ?? 'it failed'), what });
-  return { ...graded, run: { ...run, reason: said.message, reasonWords: said.words } };
+  // A probe's sentence the server wrote in the page's language goes inside the page's words; `message` stays English.
+  const { reasonShown, ...rest } = run;
+  const shownWords = reasonShown ? words('grading.besideYours', { reason: reasonShown, what }) : said.words;
+  return { ...graded, run: { ...rest, reason: said.message, reasonWords: shownWords } };
 }
 
 /** Whether the run was one of this lab's (its last run, or the one going on). */

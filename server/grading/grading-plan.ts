@@ -10,6 +10,7 @@ import type { Adversary, Lesson } from '@/lib/lessons/load';
 import type { RunStartInput } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
 import { describeSchedule, generateSchedule } from '@/lib/schedules';
+import type { Locale } from '@/i18n/routing';
 import { probeProgram } from './probe-program';
 
 /** One run of the plan: what to run, and how to judge it. */
@@ -34,13 +35,30 @@ export interface PlannedRun {
   trace: string | null;
   /** A command order the traced call must keep (`follows` in the adversary's file). */
   follows: { after: string; command: string; why: string } | null;
+  /** A probe's sentences in English (the adversary's `says`). */
+  says: Readonly<Record<string, string>>;
+  /** Its words in the language the check was asked in: only words, never what runs or how it is judged. */
+  words: PlannedWords;
+}
+
+export interface PlannedWords {
+  locale: Locale;
+  title: string;
+  says: Readonly<Record<string, string>>;
+  followsWhy: string | null;
+}
+
+/** The lesson whose words a check speaks: the English lesson itself, or the same lesson localized (lesson-words.ts). */
+export interface LessonWords {
+  locale: Locale;
+  lesson: Lesson;
 }
 
 /** The whole plan for `code`: adversaries, then scenarios × seeds, then random schedules. */
-export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
+export function gradingPlan(lesson: Lesson, code: string, shown: LessonWords = { locale: 'en', lesson }): PlannedRun[] {
   const { exercise } = lesson;
   const livenessBoundMs = exercise.liveness.boundMs;
-  const adversaries = lesson.adversaries.map((a) => adversaryRun(lesson, a, code));
+  const adversaries = lesson.adversaries.map((a) => adversaryRun(lesson, a, code, { locale: shown.locale, adversary: shown.lesson.adversaries.find((own) => own.id === a.id) ?? a }));
   const scenarios = exercise.scenarios.flatMap((id) => {
     const entry = lesson.lessonScenarios.find((s) => s.id === id);
     if (!entry) throw new Error(`lesson ${lesson.slug}: exercise scenario "${id}" is missing`);
@@ -60,14 +78,17 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
         expect: entry.expect,
         trace: null,
         follows: null,
+        says: {},
+        words: { locale: shown.locale, title: shown.lesson.lessonScenarios.find((own) => own.id === entry.id)?.scenario.title ?? entry.scenario.title, says: {}, followsWhy: null },
       }),
     );
   });
   const random = exercise.randomSchedules.map((seed, i): PlannedRun => {
     const scenario = generateSchedule(lesson.explore, lesson.topology, seed);
+    const title = `a random schedule of faults (${i + 1} of ${exercise.randomSchedules.length}): ${describeSchedule(scenario).join('; ') || 'no fault'}`;
     return {
       id: scenario.id,
-      title: `a random schedule of faults (${i + 1} of ${exercise.randomSchedules.length}): ${describeSchedule(scenario).join('; ') || 'no fault'}`,
+      title,
       hidden: true,
       seed,
       scenario,
@@ -80,13 +101,16 @@ export function gradingPlan(lesson: Lesson, code: string): PlannedRun[] {
       expect: null,
       trace: null,
       follows: null,
+      says: {},
+      // Written by the schedule's generator, in English (not a lesson's words).
+      words: { locale: shown.locale, title, says: {}, followsWhy: null },
     };
   });
   return [...adversaries, ...scenarios, ...random];
 }
 
 /** One adversary of the lesson as a run of the plan (also what `npm run fidelity` plays many times). */
-export function adversaryRun(lesson: Lesson, a: Adversary, code: string): PlannedRun {
+export function adversaryRun(lesson: Lesson, a: Adversary, code: string, shown: { locale: Locale; adversary: Adversary } = { locale: 'en', adversary: a }): PlannedRun {
   return {
     id: a.id,
     title: a.title,
@@ -102,6 +126,8 @@ export function adversaryRun(lesson: Lesson, a: Adversary, code: string): Planne
     expect: a.expect ?? (a.probeCode === null ? { verdict: 'held' } : null),
     trace: a.trace ?? null,
     follows: a.follows ?? null,
+    says: a.says,
+    words: { locale: shown.locale, title: shown.adversary.title, says: shown.adversary.says, followsWhy: shown.adversary.follows?.why ?? null },
   };
 }
 

@@ -10,17 +10,20 @@ import type { RunEnded } from '@/lib/run';
 import { missingFollower, splitCallWords } from './command-trace';
 import type { PlannedRun } from './grading-plan';
 import { probeFailure } from './probe-program';
+import { followsReason, probeReason } from './probe-words';
 import { say } from '@/lib/checker/said';
 import type { Words } from '@/lib/words';
 
 /**
  * Why a run failed: the English sentence, and, when the sentence is the grader's or the checker's own, the same
- * as data for a page in another language. A probe's sentence, a compiler's error and the command trace come as
- * they are (English, or the learner's own words), without `words`.
+ * as data for a page in another language. A probe's sentence comes written by the server in the check's language
+ * too (`shown`); a compiler's error and the command trace come as they are (English, or the learner's own words).
  */
 export interface Reason {
   message: string;
   words?: Words;
+  /** The sentence in the language the check was asked in, when the server wrote it (a probe's, a trace rule's why). */
+  shown?: string;
 }
 
 /** Words of the checker (a counter-example, a diagnosis) as a reason, with their data when they carry it. */
@@ -90,7 +93,7 @@ export function judged(planned: PlannedRun, ended: RunEnded, minCompleted: numbe
   const { outcome, verdict } = ended;
   const probeSaid = outcome.clients.map((c) => probeFailure(c.error)).find((said) => said !== null);
   let reason: Reason | null;
-  if (probeSaid) reason = { message: probeSaid };
+  if (probeSaid) reason = probeReason(probeSaid, planned);
   else if (planned.random) reason = safetyBrokenSaid(verdict);
   else if (planned.probe) {
     // A probe's verdict is its own assertions: it may run no job at all, so the checker may rightly say "unknown".
@@ -103,13 +106,14 @@ export function judged(planned: PlannedRun, ended: RunEnded, minCompleted: numbe
   // The command order, judged on the history: what the learner's call sent, whatever the timing did with it.
   if (reason === null && planned.follows && planned.trace) {
     const missing = missingFollower(events(), planned.trace, origin, planned.follows);
-    return missing === null ? null : { message: missing };
+    return missing === null ? null : followsReason(missing, planned);
   }
   if (reason === null) return null;
   const trace = planned.trace ? splitCallWords(events(), planned.trace, origin) : null;
   if (!trace) return reason;
   // The trace stays English (what the call sent, command by command); the reason before it is still translated.
-  return reason.words ? say('grading.withTrace', { reason: { words: reason.words }, trace }) : { message: `${reason.message} ${trace}` };
+  if (reason.words) return say('grading.withTrace', { reason: { words: reason.words }, trace });
+  return { message: `${reason.message} ${trace}`, ...(reason.shown ? { shown: `${reason.shown} ${trace}` } : {}) };
 }
 
 /**

@@ -4,14 +4,21 @@
  * probe adds starts with `__`, so it cannot collide with the learner's.
  *
  * A probe reports a failure by throwing a `ProbeFailure`, whose message
- * starts with PROBE_MARK: the grader reads it from the client's error and
- * shows the sentence as it is. Its marked calls (`__probe.call`) log
+ * starts with PROBE_MARK and names a sentence of its adversary's `says` by
+ * key, with its values as JSON: the grader reads it from the client's error
+ * and writes the sentence in English and in the learner's language. Its marked calls (`__probe.call`) log
  * `probe: <name> begins` / `ends`, which scenario steps can wait for (`since`)
  * and the grader uses to quote the commands a call sent.
  */
+import type { ProbeSaid } from '@/lib/lessons/probe-says';
 import { learnerDeclarations } from './learner-declarations';
 
 export const PROBE_MARK = '✗ ';
+/**
+ * The key a probe fails with when the learner's program lacks the function it calls: one sentence for every
+ * probe, so it lives in the grader's catalogue (`grading.probeMustDefine`), not in each adversary's `says`.
+ */
+export const MUST_DEFINE = '@mustDefine';
 export const callBegins = (name: string): string => `probe: ${name} begins`;
 export const callEnds = (name: string): string => `probe: ${name} ends`;
 
@@ -34,24 +41,35 @@ const __probe = {
       __lab.log(${JSON.stringify(callEnds('@'))}.replace('@', name));
     }
   },
-  fail(message) {
-    throw new __ProbeFailure(${JSON.stringify(PROBE_MARK)} + message);
+  /** Fails with a sentence of the adversary's \`says\`, by key, with the values its template names (JSON). */
+  fail(key, values = {}) {
+    throw new __ProbeFailure(${JSON.stringify(PROBE_MARK)} + JSON.stringify({ key, values }));
   },
-  expect(condition, message) {
-    if (!condition) __probe.fail(typeof message === 'function' ? message() : message);
+  /** values may be a function, so what it shows is worked out only when the check fails. */
+  expect(condition, key, values = {}) {
+    if (!condition) __probe.fail(key, typeof values === 'function' ? values() : values);
   },
-  /** A value as a learner would write it: 'abc', null, 2.5, {"token":"x"}. */
+  /** A phrase of the adversary's \`says\`, as a value of another sentence. */
+  say(key, values = {}) {
+    return { say: key, values };
+  },
+  /** A value as a learner would write it: 'abc', null, 2.5, {"token":"x"} — a value of a sentence, kept as code. */
   show(value) {
-    if (typeof value === 'string') return "'" + (value.length > 40 ? value.slice(0, 40) + '…' : value) + "'";
-    if (value === undefined) return 'undefined';
-    try { return JSON.stringify(value); } catch { return String(value); }
+    let text;
+    if (typeof value === 'string') text = "'" + (value.length > 40 ? value.slice(0, 40) + '…' : value) + "'";
+    else if (value === undefined) text = 'undefined';
+    else {
+      try { text = JSON.stringify(value); } catch { text = String(value); }
+      if (text === undefined) text = String(value);
+    }
+    return { code: text };
   },
-  /** Waits until check() is true, or fails with message after ms (a condition, never a fixed sleep). */
-  async until(check, ms, message) {
+  /** Waits until check() is true, or fails with the sentence \`key\` after ms (a condition, never a fixed sleep). */
+  async until(check, ms, key, values = {}) {
     const giveUp = Date.now() + ms;
     for (;;) {
       if (await check()) return;
-      if (Date.now() > giveUp) __probe.fail(message);
+      if (Date.now() > giveUp) __probe.fail(key, values);
       await __lab.sleep(20);
     }
   },
@@ -107,7 +125,7 @@ const __probe = {
   },
   /** The learner's function, or a clear failure when the program no longer defines it. */
   fn(name, value) {
-    if (typeof value !== 'function') __probe.fail('the program must define the function ' + name + '() — the probe calls it by that name');
+    if (typeof value !== 'function') __probe.fail(${JSON.stringify(MUST_DEFINE)}, { fn: name });
     return value;
   },
 };
@@ -122,11 +140,24 @@ export function probeProgram(learnerCode: string, probe: string): ProbeProgram {
   return { ok: true, code: `${declarations.code}\n${PRELUDE}\n${probe}\n` };
 }
 
-/** The sentence a probe failed with, from a client's error text; null when the error is the learner's own. */
-export function probeFailure(error: string | undefined): string | null {
+/**
+ * What a probe failed with, from a client's error text: a sentence by key (`said`), or the text itself when it
+ * is not one (an older probe); null when the error is the learner's own.
+ */
+export function probeFailure(error: string | undefined): { said: ProbeSaid } | { text: string } | null {
   if (!error) return null;
   const at = error.indexOf(PROBE_MARK);
   if (at < 0) return null;
   // The sandbox appends where the error was thrown ("… (line 80)"): that line is the probe's, not the learner's.
-  return error.slice(at + PROBE_MARK.length).replace(/\s*\(line \d+(:\d+)?\)\s*$/, '').trim();
+  const text = error.slice(at + PROBE_MARK.length).replace(/\s*\(line \d+(:\d+)?\)\s*$/, '').trim();
+  try {
+    const data: unknown = JSON.parse(text);
+    if (data !== null && typeof data === 'object' && typeof (data as { key?: unknown }).key === 'string') {
+      const { key, values } = data as { key: string; values?: unknown };
+      return { said: { key, values: values !== null && typeof values === 'object' ? (values as ProbeSaid['values']) : {} } };
+    }
+  } catch {
+    // Not a sentence by key: the text as it is.
+  }
+  return { text };
 }

@@ -64,11 +64,11 @@ export const LAB_COMMANDS: LabCommandTable = {
     cancelExperiment(ctx.existingRuns());
     return ctx.runs().stop();
   },
-  'exercise:check': async (ctx, { slug, code }) => {
+  'exercise:check': async (ctx, { slug, code, locale }) => {
     const lesson = lessonBySlug(slug);
     const spares = (await ctx.spareLabs?.(lesson.topology)) ?? NO_SPARES;
     try {
-      return await gradeExercise(lesson, code, ctx.runs(), ctx.notify, spares.runs);
+      return await gradeExercise(lesson, code, ctx.runs(), ctx.notify, spares.runs, undefined, undefined, locale);
     } finally {
       await spares.release();
     }

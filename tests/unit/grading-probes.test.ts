@@ -54,7 +54,10 @@ describe('probeProgram and probeFailure', () => {
   });
 
   it('reads a probe\'s sentence from a client error, and leaves the learner\'s own errors alone', () => {
-    expect(probeFailure(`Error: ${PROBE_MARK}release() deleted Client 2's lock. (line 80)`)).toBe("release() deleted Client 2's lock.");
+    const said = { key: 'deletedForeign', values: { call: { code: "release('k', 't')" }, ttl: 300 } };
+    expect(probeFailure(`Error: ${PROBE_MARK}${JSON.stringify(said)} (line 80)`)).toEqual({ said });
+    // A sentence that is not one by key (an older probe) is read as it is.
+    expect(probeFailure(`Error: ${PROBE_MARK}release() deleted Client 2's lock. (line 80)`)).toEqual({ text: "release() deleted Client 2's lock." });
     expect(probeFailure('TypeError: x is not a function (line 5)')).toBeNull();
     expect(probeFailure(undefined)).toBeNull();
   });

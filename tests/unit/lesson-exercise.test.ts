@@ -80,7 +80,7 @@ describe('LabSocketClient.checkExercise', () => {
     close = null;
   });
 
-  it('sends slug and code, folds the progress pushes, and keeps the answer', async () => {
+  it('sends slug, code and the page language, folds the progress pushes, and keeps the answer', async () => {
     const http = createServer();
     const server = new Server<ClientToServerEvents, ServerToClientEvents>(http);
     const received: unknown[] = [];
@@ -110,14 +110,15 @@ describe('LabSocketClient.checkExercise', () => {
     client.start();
     await vi.waitFor(() => expect(store.getState().connection).toBe('ready'));
 
-    const answer = client.checkExercise('safe-release', 'code()');
+    const answer = client.checkExercise('safe-release', 'code()', 'nb');
     expect(store.getState().exercise.phase).toBe('checking');
     await vi.waitFor(() => expect(store.getState().exercise.progress?.current?.seed).toBe(21));
     expect(store.getState().exercise.progress?.done).toBe(0);
     (raw as unknown as { emit(e: string): void } | null)?.emit('answer-now');
     const result = await answer;
     expect(result.ok && result.value.passed).toBe(false);
-    expect(received).toEqual([{ slug: 'safe-release', code: 'code()' }]);
+    // The page's language travels with the check: the grader answers in it.
+    expect(received).toEqual([{ slug: 'safe-release', code: 'code()', locale: 'nb' }]);
     expect(store.getState().exercise).toMatchObject({ phase: 'done', result: { failure: { message: 'two holders' } } });
   });
 });

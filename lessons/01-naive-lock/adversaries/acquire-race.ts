@@ -12,7 +12,7 @@ if (__lab.client === 1) {
 }
 if (__token !== null) {
   const __holder = await __r.get(__K);
-  __probe.expect(__holder === __token, `Client ${__lab.client}'s acquire() returned ${__probe.show(__token)}, but the key holds ${__probe.show(__holder)}: two clients believe they hold the lock. Check and take the lock in one command (SET … NX).`);
+  __probe.expect(__holder === __token, 'twoHolders', () => ({ client: __lab.client, token: __probe.show(__token), holder: __probe.show(__holder) }));
   await __lab.job('probe-section').run(__lab.client === 1 ? 300 : 1500);
   await __r.eval(__RELEASE, 1, __K, __token);
 }

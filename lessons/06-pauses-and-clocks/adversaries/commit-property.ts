@@ -15,19 +15,13 @@ const __cases = [
 for (const __c of __cases) {
   const __said = __safe(__lockWith(__c.left), __c.ms);
   if (Boolean(__said) === __c.safe && typeof __said === 'boolean') continue;
-  const __state = __c.left < 0 ? `a lock that expired ${-__c.left} ms ago` : `a lock with ${__c.left} ms left`;
-  __probe.fail(
-    `safeToCommit(${__state}, ${__c.ms}) returned ${__probe.show(__said)}: a send of ${__c.ms} ms needs the lock for ${__c.ms} ms plus 100 ms to spare, ${__c.ms + 100} ms in all, so the answer is ${__c.safe}.` +
-      (__c.safe ? '' : ' Saying yes sends the invoice after the lock may have passed to another worker.'),
-  );
+  const __state = __c.left < 0 ? __probe.say('expiredAgo', { ago: -__c.left }) : __probe.say('withLeft', { left: __c.left });
+  __probe.fail('wrongAnswer', { state: __state, ms: __c.ms, value: __probe.show(__said), total: __c.ms + 100, answer: __probe.show(__c.safe), safe: __c.safe ? 'yes' : 'no' });
 }
 // The same lock, 400 ms later (a pause while rendering): the answer must follow the clock, not a time read earlier.
 const __lock = __lockWith(1300);
 const __before = __safe(__lock, 800);
-__probe.expect(__before === true, () => `safeToCommit(a lock with 1300 ms left, 800) returned ${__probe.show(__before)}: 1300 ms is more than 800 + 100.`);
+__probe.expect(__before === true, 'beforeNotTrue', () => ({ value: __probe.show(__before) }));
 await __lab.sleep(400);
 const __after = __safe(__lock, 800);
-__probe.expect(
-  __after === false,
-  () => `safeToCommit(lock, 800) still returned ${__probe.show(__after)} 400 ms later, when that lock had only about 900 ms left: the check must read the clock (Date.now()) when it is called — a pause between taking the time and sending is exactly what it must see.`,
-);
+__probe.expect(__after === false, 'staleClock', () => ({ value: __probe.show(__after) }));

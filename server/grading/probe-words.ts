@@ -1,0 +1,46 @@
+/**
+ * A probe's failure and a command-trace rule in words: English for logs, run
+ * files and tests (`message`), and in the language the check was asked in
+ * (`shown`), from the adversary's `says` and its translation.
+ */
+import { say } from '@/lib/checker/said';
+import { renderProbeSaid } from '@/lib/lessons/probe-says';
+import type { PlannedRun } from './grading-plan';
+import { MUST_DEFINE, type probeFailure } from './probe-program';
+
+/** Why a run failed, in English, and in the learner's language when the server wrote it (it differs from English). */
+export interface ShownReason {
+  message: string;
+  shown?: string;
+}
+
+type ProbeFailed = NonNullable<ReturnType<typeof probeFailure>>;
+
+export function probeReason(failure: ProbeFailed, planned: Pick<PlannedRun, 'says' | 'words'>): ShownReason | ReturnType<typeof say> {
+  if ('text' in failure) return { message: failure.text };
+  const { said } = failure;
+  // The same sentence for every probe: the grader's catalogue, which the page renders in its own language.
+  if (said.key === MUST_DEFINE) return say('grading.probeMustDefine', { fn: String(said.values.fn ?? '') });
+  let message: string;
+  try {
+    message = renderProbeSaid(said, planned.says, 'en');
+  } catch (error) {
+    // The lesson's load checks every key a probe names, so this is a probe changed without its `says`.
+    return { message: `the check failed (${said.key}): ${(error as Error).message}` };
+  }
+  const { locale } = planned.words;
+  if (locale === 'en') return { message };
+  try {
+    return { message, shown: renderProbeSaid(said, planned.words.says, locale) };
+  } catch {
+    return { message };
+  }
+}
+
+/** A command-trace rule broken: its why in the learner's language (the sentence around it is the trace's own). */
+export function followsReason(missing: string, planned: Pick<PlannedRun, 'follows' | 'words'>): ShownReason {
+  const why = planned.follows?.why;
+  const own = planned.words.followsWhy;
+  if (!why || !own || own === why || !missing.endsWith(why)) return { message: missing };
+  return { message: missing, shown: missing.slice(0, missing.length - why.length) + own };
+}
