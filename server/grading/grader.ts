@@ -14,6 +14,7 @@ import type { LabRuns } from '../runs/lab-runs';
 import { callWindow } from './command-trace';
 import { gradingPlan, type LessonWords } from './grading-plan';
 import { explainingCounterExample, judged } from './judge';
+import { probeErrorText } from './probe-words';
 import { say } from '@/lib/checker/said';
 import { words } from '@/lib/words';
 import type { Locale } from '@/i18n/routing';
@@ -92,10 +93,18 @@ async function grade(
       return { run: { scenarioId: planned.id, scenarioTitle: planned.words.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, result: null };
     }
     const began = performance.now();
-    const played = await lanes.play(lane, { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });
+    // A probe's failure is JSON by key: the judge reads it as it came, the learner's timeline shows its English sentence.
+    const probeErrors: string[] = [];
+    const clientError = (error: string): string => {
+      const shown = probeErrorText(error, planned);
+      if (shown !== error) probeErrors.push(error);
+      return shown;
+    };
+    const input = { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker };
+    const played = await lanes.play(lane, input, { clientError });
     if (played === null) return null; // another lab found the failure first
     const { info, ended: result } = played;
-    const reason = judged(planned, result, minCompleted, () => lane.historyOf(info.runId), info.startedAt);
+    const reason = judged(planned, result, minCompleted, () => lane.historyOf(info.runId), info.startedAt, probeErrors);
     const run: GradedRun = reason
       ? {
           scenarioId: planned.id,

@@ -89,9 +89,17 @@ export function judge(planned: PlannedRun, ended: RunEnded, minCompleted: number
 }
 
 /** `judge`, with the sentence as data when it is the grader's or the checker's own. */
-export function judged(planned: PlannedRun, ended: RunEnded, minCompleted: number, events: () => readonly HistoryEvent[], origin: number): Reason | null {
+export function judged(
+  planned: PlannedRun,
+  ended: RunEnded,
+  minCompleted: number,
+  events: () => readonly HistoryEvent[],
+  origin: number,
+  /** Clients' errors as the probe threw them, when the outcome shows them as sentences (`probeErrorText`). */
+  probeErrors: readonly string[] = [],
+): Reason | null {
   const { outcome, verdict } = ended;
-  const probeSaid = outcome.clients.map((c) => probeFailure(c.error)).find((said) => said !== null);
+  const probeSaid = [...probeErrors, ...outcome.clients.map((c) => c.error)].map(probeFailure).find((said) => said !== null);
   let reason: Reason | null;
   if (probeSaid) reason = probeReason(probeSaid, planned);
   else if (planned.random) reason = safetyBrokenSaid(verdict);

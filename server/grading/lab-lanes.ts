@@ -7,7 +7,7 @@
  */
 import { LabOperationError } from '@/lib/result';
 import type { RunEnded, RunInfo } from '@/lib/run';
-import type { LabRuns, RunStart } from '../runs/lab-runs';
+import type { LabRuns, RunOptions, RunStart } from '../runs/lab-runs';
 import { refusal } from '@/lib/refusal-words';
 
 export class LabLanes {
@@ -51,8 +51,8 @@ export class LabLanes {
   }
 
   /** Plays one run to its end; null when `stopOthers` stopped it. */
-  async play(lab: LabRuns, input: RunStart): Promise<{ info: RunInfo; ended: RunEnded } | null> {
-    const info = await lab.start(input);
+  async play(lab: LabRuns, input: RunStart, options: RunOptions = {}): Promise<{ info: RunInfo; ended: RunEnded } | null> {
+    const info = await lab.start(input, options);
     const ended = await lab.whenEnded(info.runId);
     if (ended.outcome.status === 'stopped') {
       if (this.aborted.has(lab)) return null;

@@ -6,7 +6,7 @@
 import { say } from '@/lib/checker/said';
 import { renderProbeSaid } from '@/lib/lessons/probe-says';
 import type { PlannedRun } from './grading-plan';
-import { MUST_DEFINE, type probeFailure } from './probe-program';
+import { MUST_DEFINE, PROBE_MARK, probeFailure } from './probe-program';
 
 /** Why a run failed, in English, and in the learner's language when the server wrote it (it differs from English). */
 export interface ShownReason {
@@ -43,4 +43,14 @@ export function followsReason(missing: string, planned: Pick<PlannedRun, 'follow
   const own = planned.words.followsWhy;
   if (!why || !own || own === why || !missing.endsWith(why)) return { message: missing };
   return { message: missing, shown: missing.slice(0, missing.length - why.length) + own };
+}
+
+/**
+ * A client's error as the learner's timeline shows it: a probe's failure by key becomes its English sentence
+ * (the JSON it travels as is for the judge); any other error is left as it is.
+ */
+export function probeErrorText(error: string, planned: Pick<PlannedRun, 'says' | 'words'>): string {
+  const failure = probeFailure(error);
+  if (failure === null || !('said' in failure)) return error;
+  return `${error.slice(0, error.indexOf(PROBE_MARK))}${PROBE_MARK}${probeReason(failure, planned).message}`;
 }

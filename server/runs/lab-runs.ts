@@ -41,6 +41,12 @@ export interface RunOptions {
    * were waiting for, so the grader and Explore never ask for it.
    */
   endWhenDecided?: boolean;
+  /**
+   * How a client's error reads in the history and the outcome a page shows. The grader's probes fail with a
+   * sentence named by key (JSON, server/grading/probe-program.ts): the learner watching the graded run in their
+   * lab reads that sentence in English, not its JSON.
+   */
+  clientError?: (error: string) => string;
 }
 
 interface Events {
@@ -210,7 +216,7 @@ export class LabRuns extends EventEmitter<Events> {
     const clients = asked ?? scenario?.clients ?? DEFAULT_CLIENTS;
     const admitted = await this.admit(clients);
     try {
-      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false }, admitted);
+      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, clientError: options.clientError ?? null }, admitted);
     } catch (error) {
       admitted?.release();
       throw error;
@@ -242,10 +248,11 @@ export class LabRuns extends EventEmitter<Events> {
       topology: RunStart['topology'];
       fresh: RunStart['fresh'];
       endWhenDecided: boolean;
+      clientError: ((error: string) => string) | null;
     },
     admitted: Admitted | null,
   ): Promise<RunInfo> {
-    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided } = request;
+    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided, clientError } = request;
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
     this.refuseIfRetired();
@@ -311,7 +318,8 @@ export class LabRuns extends EventEmitter<Events> {
       clock: { originEpochMs: lab.clockOrigin },
       onEvent: (event) => {
         if (lab.closed || cut) return;
-        const recorded = lab.history.append({ ...event, runId });
+        const shown = clientError && event.type === 'client' && event.event === 'error' && event.detail !== undefined ? { ...event, detail: clientError(event.detail) } : event;
+        const recorded = lab.history.append({ ...shown, runId });
         const usage = lab.history.runUsage(runId);
         const budget = lab.history.budget;
         if (usage.bytes > budget.runBytes || usage.events > budget.runEvents) cutRun(recorded, usage);
@@ -385,7 +393,8 @@ export class LabRuns extends EventEmitter<Events> {
       unsubscribe();
       const checked: Verdict = checker.verdict({ final: true });
       const verdict = cut ? cutVerdict(checked, cut) : checked;
-      const ended: RunEnded = { runId, outcome: endedOutcome(outcome, cut, run.decided), verdict, cpuWaitMs: cpuWait.stop() };
+      const shownOutcome = clientError ? { ...outcome, clients: outcome.clients.map((c) => (c.error === undefined ? c : { ...c, error: clientError(c.error) })) } : outcome;
+      const ended: RunEnded = { runId, outcome: endedOutcome(shownOutcome, cut, run.decided), verdict, cpuWaitMs: cpuWait.stop() };
       if (this.active === run) this.active = null;
       this.last = { info, ended };
       run.finish(ended);

@@ -15,8 +15,8 @@ import { adversarySchema } from '@/lib/lessons/schema';
 import { LabOperationError } from '@/lib/result';
 import { gradingPlan } from '@/server/grading/grading-plan';
 import { lessonIn } from '@/server/grading/lesson-words';
-import { MUST_DEFINE } from '@/server/grading/probe-program';
-import { probeReason } from '@/server/grading/probe-words';
+import { MUST_DEFINE, PROBE_MARK } from '@/server/grading/probe-program';
+import { probeErrorText, probeReason } from '@/server/grading/probe-words';
 import { withIntl } from './helpers/intl';
 
 const lessons = loadAllLessons();
@@ -107,6 +107,14 @@ describe('a probe\'s failure in words', () => {
     expect(renderProbeSaid(left, minority, 'nb')).toContain('på Node 1 (ingen TTL) og Node 2 (2400 ms igjen å leve):');
     const slow = inLanguage(lesson('05-redlock'), 'nb').adversaries.find((a) => a.id === 'acquire-slow-votes')!.says;
     expect(renderProbeSaid({ key: 'staleLock', values: { took: { duration: 3240 }, validity: { code: '1200' }, ttl: 3000 } }, slow, 'nb')).toMatch(/^acquire\(\) brukte 3,2 s/);
+  });
+
+  it('the learner\'s timeline reads a probe\'s failure as its English sentence, never its JSON; other errors stay as they are', () => {
+    const thrown = `Error: ${PROBE_MARK}${JSON.stringify(said)} (line 80)`;
+    const shown = probeErrorText(thrown, planned('nb'));
+    expect(shown).toBe(`Error: ${PROBE_MARK}fencedWrite('probe-invoice', …, 3) after token 5 threw EFENCED: token 3 is older than 5: a refused write is the store doing its job. Catch the EFENCED error and return false, so the worker stops cleanly instead of crashing.`);
+    expect(shown).not.toContain('{"key"');
+    expect(probeErrorText('TypeError: x is not a function', planned('en'))).toBe('TypeError: x is not a function');
   });
 
   it('a missing function is the grader\'s own sentence, as catalogue words the page translates', () => {
