@@ -63,7 +63,7 @@ interface KeyWriters {
 
 const KEPT_SEQS = 20;
 
-/** A grant that wrote a key with a token: the first write, which names it, and its highest token. */
+/** A grant that wrote a key with a token: its highest token, and the write that carried it. */
 interface GrantToken {
   client: number;
   start: number;
@@ -92,7 +92,7 @@ export class Fencing {
     this.writes += 1;
     const outOfOrder = event.token !== null && session.from === 'grant' ? this.grantOutOfOrder(event, event.token, session.start) : null;
     if (!event.accepted) {
-      if (outOfOrder) this.violateOrder(this.tokensBackwards(event, event.token as number, session.start, outOfOrder));
+      if (outOfOrder && event.token !== null) this.violateOrder(this.tokensBackwards(event, event.token, session.start, outOfOrder));
       else if (event.token !== null) {
         this.saved.count += 1;
         if (this.saved.seqs.length < KEPT_SEQS) this.saved.seqs.push(event.seq);
@@ -123,8 +123,9 @@ export class Fencing {
       if (g.client === event.client && g.start === start) own = g;
       else if (!found && ((g.start < start && g.token >= token) || (g.start > start && g.token <= token))) found = g;
     }
-    if (own) own.token = Math.max(own.token, token);
-    else {
+    if (own) {
+      if (token > own.token) Object.assign(own, { token, seq: event.seq, t: event.t });
+    } else {
       grants.push({ client: event.client, start, token, seq: event.seq, t: event.t });
       if (grants.length > KEPT_GRANTS) grants.shift();
       this.grantsByKey.set(event.key, grants);
@@ -201,7 +202,7 @@ export class Fencing {
     };
   }
 
-  /** Names both grants, the earlier first: when each was granted, what token it wrote with, and when. */
+  /** Names both grants: when each was granted, the token it wrote with, and when it wrote it. */
   private tokensBackwards(event: StoreWriteEvent, token: number, start: number, other: GrantToken): CounterExample {
     const current = { client: event.client, start, token, t: event.t, seq: event.seq };
     const [earlier, later] = other.start < start ? [other, current] : [current, other];
