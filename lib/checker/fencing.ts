@@ -11,6 +11,13 @@
  *   Date.now() on a clock that was set back, as a token): a growing number is
  *   not enough, it must grow with every grant of the lock.
  *
+ * - Tokens must follow the grants: a write whose grant came later than
+ *   another grant's, with a token not greater than the one that grant wrote
+ *   with, means the tokens went backwards (a token source restarted empty, a
+ *   token taken from another counter while it was down). Accepted or refused,
+ *   it is a violation: refused, the current holder is locked out of the store;
+ *   accepted, the store's order no longer follows the grants.
+ *
  * A session starts at the writer's grant (the lock it holds), else at its
  * entry into the critical section it writes from, so writes compare in grant
  * order; a write with neither stands alone (its own time).
@@ -56,11 +63,26 @@ interface KeyWriters {
 
 const KEPT_SEQS = 20;
 
+/** A grant that wrote a key with a token: its highest token, and the write that carried it. */
+interface GrantToken {
+  client: number;
+  start: number;
+  token: number;
+  seq: number;
+  t: number;
+}
+
+/** Grants remembered per key for the order of tokens: a run has few; a long loop's oldest are let go. */
+const KEPT_GRANTS = 256;
+
 export class Fencing {
   private readonly highestByKey = new Map<string, { token: number; seq: number; client: number }>();
   private readonly writers = new Map<string, KeyWriters>();
+  private readonly grantsByKey = new Map<string, GrantToken[]>();
   private first: CounterExample | null = null;
   private violations = 0;
+  /** Of the violations, writes whose token went backwards against the grants (the rest are stale writes accepted). */
+  private backwards = 0;
   writes = 0;
   readonly saved: SavedByFencing = { count: 0, seqs: [] };
 
@@ -68,8 +90,10 @@ export class Fencing {
 
   observe(event: StoreWriteEvent, session: Session): void {
     this.writes += 1;
+    const outOfOrder = event.token !== null && session.from === 'grant' ? this.grantOutOfOrder(event, event.token, session.start) : null;
     if (!event.accepted) {
-      if (event.token !== null) {
+      if (outOfOrder && event.token !== null) this.violateOrder(this.tokensBackwards(event, event.token, session.start, outOfOrder));
+      else if (event.token !== null) {
         this.saved.count += 1;
         if (this.saved.seqs.length < KEPT_SEQS) this.saved.seqs.push(event.seq);
       }
@@ -79,11 +103,34 @@ export class Fencing {
     const newer = newerWriter(writers, event.client, session.start);
     if (event.token === null) {
       if (newer) this.violate(this.unfencedStale(event, session.start, newer));
-    } else if (!this.observeToken(event, event.token) && newer) {
+    } else if (!this.observeToken(event, event.token)) {
       // The token looked fine to the store, yet the write comes from an older grant than one already written.
-      this.violate(this.grantOrderStale(event, event.token, session, newer));
+      if (newer) this.violate(this.grantOrderStale(event, event.token, session, newer));
+      else if (outOfOrder) this.violateOrder(this.tokensBackwards(event, event.token, session.start, outOfOrder));
     }
     this.writers.set(event.key, remember(writers, { client: event.client, session, seq: event.seq, t: event.t }));
+  }
+
+  /**
+   * Another grant of the key whose token disagrees with the grant order: granted earlier with a token not smaller
+   * than this one, or later with one not greater. The grant is remembered (with its highest token) either way.
+   */
+  private grantOutOfOrder(event: StoreWriteEvent, token: number, start: number): GrantToken | null {
+    const grants = this.grantsByKey.get(event.key) ?? [];
+    let found: GrantToken | null = null;
+    let own: GrantToken | null = null;
+    for (const g of grants) {
+      if (g.client === event.client && g.start === start) own = g;
+      else if (!found && ((g.start < start && g.token >= token) || (g.start > start && g.token <= token))) found = g;
+    }
+    if (own) {
+      if (token > own.token) Object.assign(own, { token, seq: event.seq, t: event.t });
+    } else {
+      grants.push({ client: event.client, start, token, seq: event.seq, t: event.t });
+      if (grants.length > KEPT_GRANTS) grants.shift();
+      this.grantsByKey.set(event.key, grants);
+    }
+    return found;
   }
 
   result(forced: boolean): CheckResult {
@@ -91,7 +138,11 @@ export class Fencing {
     const notes: Words[] = [];
     if (this.saved.count > 0) notes.push(words('checker.fencing.noteSaved', { n: this.saved.count }));
     const base = { check: 'fencing' as const, applicable: applicable || forced, violations: this.violations, indeterminate: 0, ...notesOf(notes) };
-    if (this.first) return { ...base, valid: 'violated', ...summary('checker.fencing.summaryViolated', { n: this.violations }), counterExample: this.first };
+    if (this.first) {
+      const stale = this.violations - this.backwards;
+      const said = stale > 0 ? summary('checker.fencing.summaryViolated', { n: stale }) : summary('checker.fencing.summaryBackwards', { n: this.backwards });
+      return { ...base, valid: 'violated', ...said, counterExample: this.first };
+    }
     if (!applicable) return { ...base, valid: forced ? 'unknown' : 'held', ...summary('checker.fencing.summaryNone'), counterExample: null };
     return { ...base, valid: 'held', ...summary('checker.fencing.summaryHeld', { n: this.writes }), counterExample: null };
   }
@@ -149,6 +200,34 @@ export class Fencing {
       window: { from: other.t, to: event.t },
       clients: sortedUnique([event.client, other.client]),
     };
+  }
+
+  /** Names both grants: when each was granted, the token it wrote with, and when it wrote it. */
+  private tokensBackwards(event: StoreWriteEvent, token: number, start: number, other: GrantToken): CounterExample {
+    const current = { client: event.client, start, token, t: event.t, seq: event.seq };
+    const [earlier, later] = other.start < start ? [other, current] : [current, other];
+    return {
+      check: 'fencing',
+      ...say('checker.fencing.tokensBackwards', {
+        key: code(event.key),
+        earlier: clientValue(earlier.client),
+        earlierGranted: this.formatTime(earlier.start),
+        earlierToken: String(earlier.token),
+        earlierAt: this.formatTime(earlier.t),
+        later: clientValue(later.client),
+        laterGranted: this.formatTime(later.start),
+        laterToken: String(later.token),
+        laterAt: this.formatTime(later.t),
+      }),
+      seqs: sortedUnique([other.seq, event.seq]),
+      window: { from: Math.min(other.t, event.t), to: Math.max(other.t, event.t) },
+      clients: sortedUnique([event.client, other.client]),
+    };
+  }
+
+  private violateOrder(counterExample: CounterExample): void {
+    this.backwards += 1;
+    this.violate(counterExample);
   }
 
   private violate(counterExample: CounterExample): void {

@@ -140,3 +140,63 @@ describe('checker: fencing tokens must grow with the grants', () => {
     expect(result.counterExample?.message).toMatch(/^The store accepted Client 1's write to 'k' at 220 ms with token 5/);
   });
 });
+
+// A token source that restarts empty (or a token taken from another counter) hands a later grant a smaller token.
+describe('checker: fencing tokens must keep growing across a restart of the token source', () => {
+  const restart = (second: number, accepted: boolean) =>
+    history()
+      .at(0).acquired(1, 'lock', { ttlMs: 1000 })
+      .at(2).redis(1, 1, 'INCR', ['fencing'], 5)
+      .at(100).write(1, 'invoice', 5, { accepted: true, highest: 4 }).mark('first')
+      .at(150).released(1, 'lock')
+      .at(300).node(1, 'down')
+      .at(400).node(1, 'up')
+      .at(600).acquired(2, 'lock', { ttlMs: 1000 })
+      .at(602).redis(2, 1, 'INCR', ['fencing'], second)
+      .at(700).write(2, 'invoice', second, { accepted, highest: 5 }).mark('second')
+      .at(750).released(2, 'lock');
+
+  it('5 → 1 after the restart: the new holder is refused, and both grants are named', () => {
+    const h = restart(1, false);
+    const verdict = check(h.build());
+    const result = verdict.checks.fencing;
+    expect(result.valid).toBe('violated');
+    expect(result.summary).toBe('violated: the fencing tokens went backwards 1 time');
+    expect(result.counterExample?.message).toBe(
+      "Client 2 was granted the lock at 600 ms and wrote 'invoice' with token 1 at 700 ms, but Client 1, granted it earlier (at 0 ms), had token 5 (written at 100 ms): " +
+        'the fencing tokens went backwards from one grant to the next, so the store refuses the current holder or takes writes out of grant order. ' +
+        'Every grant needs a greater token than the one before: take it from one counter that survives a restart, and wait for that counter when it is down.',
+    );
+    expect(result.counterExample?.seqs).toEqual([h.seq('first'), h.seq('second')]);
+    expect(result.counterExample?.clients).toEqual([1, 2]);
+    // Refused, yet not "saved by fencing": the write refused was the current holder's.
+    expect(verdict.savedByFencing.count).toBe(0);
+    expect(verdict.valid).toBe('violated');
+  });
+
+  it('5 → 5 (a tie) is backwards too', () => {
+    expect(check(restart(5, false).build()).checks.fencing.valid).toBe('violated');
+  });
+
+  it('5 → 6 after the restart: held', () => {
+    const verdict = check(restart(6, true).build());
+    expect(verdict.checks.fencing.valid).toBe('held');
+    expect(verdict.valid).toBe('held');
+  });
+
+  it('the older grant writing last, with a token not smaller than the later grant wrote with, is named too', () => {
+    // Client 2 (granted later, token 1) writes first; Client 1 (granted earlier, token 1 from a fresh counter) is refused.
+    const h = history()
+      .at(0).acquired(1, 'lock', { ttlMs: 300 })
+      .at(50).enter(1, 'send')
+      .at(60).pause(1)
+      .at(500).acquired(2, 'lock', { ttlMs: 1000 })
+      .at(600).write(2, 'k', 1, { accepted: true, highest: null }).mark('later')
+      .at(700).resume(1)
+      .at(710).write(1, 'k', 1, { accepted: false, highest: 1 }).mark('earlier');
+    const result = check(h.build()).checks.fencing;
+    expect(result.valid).toBe('violated');
+    expect(result.counterExample?.message).toMatch(/^Client 2 was granted the lock at 500 ms and wrote 'k' with token 1 at 600 ms, but Client 1, granted it earlier \(at 0 ms\), had token 1 \(written at 710 ms\)/);
+    expect(result.counterExample?.seqs).toEqual([h.seq('later'), h.seq('earlier')]);
+  });
+});

@@ -13,8 +13,10 @@ const redlock = new Redlock(nodes, { driftFactor: 0.01, retryCount: 40, retryDel
 // عدّاد الرموز. لا يستطيع Redlock أن يصنع عدّادًا كهذا (عُقده لا تتفق على
 // ترتيب)؛ في بيئة الإنتاج استخدم مخزن إجماع: رقم المراجعة في etcd، أو zxid
 // في ZooKeeper، أو تسلسلًا في قاعدة البيانات. وفي المختبر يقوم مقامه INCR واحد على العقدة 1.
-// اتصال خاص به، مع ثانية كاملة للرد: الرمز يستحق الانتظار، بخلاف صوت عقدة واحدة.
-const counter = new Redis({ host: 'redis-1.internal', port: 6379, commandTimeout: 1000 });
+// اتصال خاص به ينتظر العقدة 1 حتى ثانيتين، حتى عبر إعادة تشغيلها
+// (maxRetriesPerRequest: null): الرمز يستحق الانتظار، بخلاف صوت عقدة واحدة،
+// والرمز المأخوذ من عدّاد عقدة أخرى لن يتبع ترتيب المنح.
+const counter = new Redis({ host: 'redis-1.internal', port: 6379, commandTimeout: 2000, maxRetriesPerRequest: null });
 counter.on('error', () => undefined);
 
 const TTL_MS = 2000;

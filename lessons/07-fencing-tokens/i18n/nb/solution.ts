@@ -13,8 +13,10 @@ const redlock = new Redlock(nodes, { driftFactor: 0.01, retryCount: 40, retryDel
 // Token-telleren. Redlock kan ikke lage en (nodene er ikke enige om noen
 // rekkefølge); i produksjon bruker du et konsensuslager – en etcd-revisjon, en
 // ZooKeeper-zxid, en databasesekvens. I lab-en står én INCR på Node 1 i stedet.
-// En egen tilkobling som får et sekund på å svare: et token er verdt å vente på, i motsetning til én nodes stemme.
-const counter = new Redis({ host: 'redis-1.internal', port: 6379, commandTimeout: 1000 });
+// En egen tilkobling som venter opptil to sekunder på Node 1, også gjennom en omstart
+// (maxRetriesPerRequest: null): et token er verdt å vente på, i motsetning til én nodes stemme,
+// og et token fra en annen nodes teller ville ikke følge tildelingene.
+const counter = new Redis({ host: 'redis-1.internal', port: 6379, commandTimeout: 2000, maxRetriesPerRequest: null });
 counter.on('error', () => undefined);
 
 const TTL_MS = 2000;
