@@ -25,8 +25,10 @@ import timeline from './en/timeline.json' with { type: 'json' };
 import cluster from './en/cluster.json' with { type: 'json' };
 import clients from './en/clients.json' with { type: 'json' };
 import lab from './en/lab.json' with { type: 'json' };
+import judging from './en/judging.json' with { type: 'json' };
+import runNotes from './en/runNotes.json' with { type: 'json' };
 
-export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment, verdict, timeline, cluster, clients, lab, checker, grading };
+export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment, verdict, timeline, cluster, clients, lab, checker, grading, judging, runNotes };
 
 export type Messages = typeof english;
 export type Namespace = keyof Messages;

@@ -100,7 +100,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
         {result?.busy && (
           <p className={styles.exerciseBusy} role="status" data-testid="exercise-result" data-passed="busy">
             <span aria-hidden="true">… </span>
-            <strong>{t('notDecided')}</strong> <bdi data-server-words>{result.busy}</bdi>
+            <strong>{t('notDecided')}</strong> <bdi><CheckerText said={{ message: result.busy, words: result.busyWords }} /></bdi>
           </p>
         )}
         {result && !result.passed && !result.busy && (
@@ -109,7 +109,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
               <span aria-hidden="true">✗ </span>
               <strong>{t('notYet')}</strong> {failedWords(t, failedRun, result.runs.length, result.total, scenarios)}
             </p>
-            {/* The grader's sentence in the page's language (a probe's own words and a command trace may still be English: they take their own direction). */}
+            {/* The grader's sentence in the page's language (a probe's own words may still be English: they take their own direction). */}
             {failure && (
               <p data-testid="exercise-counter-example" dir="auto">
                 <CheckerText said={failure} />

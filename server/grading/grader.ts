@@ -15,7 +15,7 @@ import { callWindow } from './command-trace';
 import { gradingPlan } from './grading-plan';
 import { explainingCounterExample, judged } from './judge';
 import { say } from '@/lib/checker/said';
-import { BUSY_MESSAGE, disturbed, playWhileDisturbed } from './disturbance';
+import { BUSY_SAID, disturbed, playWhileDisturbed } from './disturbance';
 import { itemDurations, itemKey, takeNext, type ItemDurations } from './plan-dealing';
 import { LabLanes } from './lab-lanes';
 
@@ -214,7 +214,7 @@ async function grade(
     const graded = done.filter((g): g is Graded => g !== undefined);
     onProgress({ slug: lesson.slug, done: plan.length, total: plan.length, current: null });
     // No failure the learner's code can be blamed for; one the machine may have caused leaves nothing decided.
-    if (undecided || graded.some((g) => g.busy)) return { slug: lesson.slug, passed: false, busy: BUSY_MESSAGE, total: plan.length, runs: graded.map((g) => g.run), failure: null };
+    if (undecided || graded.some((g) => g.busy)) return { slug: lesson.slug, passed: false, busy: BUSY_SAID.message, busyWords: BUSY_SAID.words, total: plan.length, runs: graded.map((g) => g.run), failure: null };
     return { slug: lesson.slug, passed: true, total: plan.length, runs: graded.map((g) => g.run), failure: null };
   }
   const { index: failedIndex, graded: failure, onTimeline } = answer;
