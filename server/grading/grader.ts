@@ -82,7 +82,8 @@ async function grade(
     const planned = plan[index]!;
     const kind = { hidden: planned.hidden, probe: planned.probe };
     if (!planned.program.ok) {
-      return { run: { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, result: null };
+      const reasonWords = planned.program.words;
+      return { run: { scenarioId: planned.id, scenarioTitle: planned.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error, ...(reasonWords ? { reasonWords } : {}) }, result: null };
     }
     const began = performance.now();
     const played = await lanes.play(lane, { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker });

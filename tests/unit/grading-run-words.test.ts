@@ -18,7 +18,16 @@ import { BUSY_MESSAGE, BUSY_SAID } from '@/server/grading/disturbance';
 import { historyCutSaid } from '@/server/runs/history-cut';
 import { clampLimits } from '@/server/runs/run-limits';
 import { callBegins, callEnds } from '@/server/grading/probe-program';
+import { loadAllLessons } from '@/lib/lessons/load';
+import { describeStep, triggerSchema, type ScenarioStep, type Trigger } from '@/lib/scenario';
+import { neverFiredWords, stepWords, triggerWords } from '@/lib/scenario-words';
+import { describeTrigger, neverFiredText } from '@/lib/triggers';
+import { describeSchedule, describeSpace, generateSchedule, kindsFor } from '@/lib/schedules';
+import { describeScheduleWords } from '@/lib/schedules/describe-words';
+import { learnerDeclarations } from '@/server/grading/learner-declarations';
+import { describeSpaceWords } from '@/lib/schedules/space-words';
 import { catalogueOf } from './helpers/intl';
+import { everyFault, MASTERS, REPLICATED } from './schedules-fixtures';
 import { history } from './helpers/history-builder';
 
 const CATALOGUES: Record<'en' | 'ar' | 'nb', WordsCatalogue> = { en: catalogueOf('en'), ar: catalogueOf('ar'), nb: catalogueOf('nb') };
@@ -159,7 +168,7 @@ describe("the lab's notes in a run's console", () => {
   });
 
   it('opens a run file without words, or with broken ones, in English', () => {
-    const broken = events.map((e) => (e.type === 'console' && e.client === 0 ? { ...e, words: { key: 'runNotes.endedEarly', values: { reason: { time: 'soon' } } } } : e));
+    const broken = events.map((e) => (e.type === 'console' && e.client === 0 ? { ...e, words: { key: 'runNotes.endedEarly', values: { reason: { time: 'soon' } } } } : e)) as unknown as HistoryEvent[];
     for (const history of [events.map(({ ...e }) => (delete (e as { words?: unknown }).words, e)), broken]) {
       const parsed = parseRunFile(JSON.stringify(recordRun({ lesson: 'l', run, history })));
       if (!parsed.ok) throw new Error(parsed.message);
@@ -167,5 +176,116 @@ describe("the lab's notes in a run's console", () => {
       expect(note.text).toBe('The run was ended early: its outcome could no longer change (crashed).');
       expect(note.words).toBeUndefined();
     }
+  });
+});
+
+describe('a step that never fired, as words', () => {
+  const lessons = loadAllLessons();
+  const steps: ScenarioStep[] = [
+    ...lessons.flatMap((l) => [...l.lessonScenarios.map((s) => s.scenario), ...l.adversaries.map((a) => a.scenario)].flatMap((s) => s.steps)),
+    // Every fault with each of its optional parts, as a file may write it.
+    ...([
+      { action: 'node-kill', node: 3 },
+      { action: 'node-restart', node: 2, delayMs: 400, persistence: 'none' },
+      { action: 'node-restart', node: 2 },
+      { action: 'node-pause', node: 1 },
+      { action: 'node-resume', node: 1 },
+      { action: 'node-clock-jump', node: 4, jumpMs: 1500 },
+      { action: 'link-cut', client: 1, node: 2, mode: 'blackhole' },
+      { action: 'link-heal', client: 1, node: 2 },
+      { action: 'link-delay', client: 2, node: 5, delayMs: 300, jitterMs: 20 },
+      { action: 'link-delay', client: 2, node: 5, delayMs: 300 },
+      { action: 'replication-hold' },
+      { action: 'replication-release' },
+      { action: 'replication-delay', delayMs: 250 },
+      { action: 'failover' },
+      { action: 'client-pause', client: 1, durationMs: 900 },
+      { action: 'client-pause', client: 1 },
+      { action: 'client-resume', client: 1 },
+      { action: 'client-crash', client: 2 },
+      { action: 'client-skew', client: 2, offsetMs: -800 },
+      { action: 'client-disconnect', client: 1 },
+      { action: 'node-kill', node: 3, onAnsweringNode: true, when: { on: 'command-answered', client: 1, command: 'SET', nth: 3 } },
+    ].map((s) => ({ at: 0, ...s }) as ScenarioStep)),
+  ];
+  const triggers: Trigger[] = [
+    ...steps.flatMap((s) => (s.when ? [s.when] : [])),
+    ...[
+      { on: 'client-start' },
+      { on: 'client-start', client: 2, nth: 2 },
+      { on: 'lock-acquired', client: 1, nth: 11 },
+      { on: 'lock-acquired', nth: 21 },
+      { on: 'job-enter', client: 1, job: 'report', nth: 22 },
+      { on: 'job-exit', nth: 3 },
+      { on: 'command-answered', client: 1, command: '*', reply: 'OK', nth: 3, since: 'probe: acquire begins' },
+      { on: 'command-answered', command: 'del', node: 4, nth: 1, since: 'x' },
+      { on: 'log', client: 3, text: 'took the lock', nth: 113 },
+    ].map((t) => triggerSchema.parse(t)),
+  ];
+
+  it('says in English exactly what describeStep, describeTrigger and neverFiredText say', () => {
+    expect(steps.length).toBeGreaterThan(25);
+    for (const step of steps) expect(english(stepWords(step))).toBe(describeStep(step));
+    for (const trigger of triggers) expect(english(triggerWords(trigger))).toBe(describeTrigger(trigger));
+    const step = steps.at(-1)!;
+    expect(english(neverFiredWords(stepWords(step), step.when!))).toBe(neverFiredText(describeStep(step), step.when!));
+  });
+
+  it('reads in Arabic and Norwegian', () => {
+    const when = triggerSchema.parse({ on: 'command-answered', client: 1, command: 'SET', nth: 3 });
+    const step = { at: 0, action: 'node-kill', node: 3, onAnsweringNode: true, when } as ScenarioStep;
+    const said = neverFiredWords(stepWords(step), when);
+    expect(inAll(said).nb).toBe('Scenariosteget «drepe noden som svarte» ble aldri utløst: det venter til SET fra Klient 1 får svar for 3. gang, og det skjedde ikke i denne kjøringen.');
+    expect(inAll(said).ar).toBe('لم تُنفَّذ خطوة السيناريو «قتل العقدة التي أجابت»: إنها تنتظر حتى يُجاب SET من العميل 1 للمرة رقم 3، ولم يحدث ذلك في هذا التشغيل.');
+    for (const s of steps) for (const locale of ['ar', 'nb'] as const) expect(() => render(stepWords(s), locale, CATALOGUES[locale])).not.toThrow();
+  });
+});
+
+describe("Explore's schedule and fault space, as words", () => {
+  const spaces = [
+    { space: everyFault({ minMs: 200, maxMs: 2_000 }), topology: MASTERS },
+    { space: everyFault({ minMs: 50, maxMs: 1_500 }), topology: REPLICATED },
+    ...loadAllLessons().map((l) => ({ space: l.explore, topology: l.topology.kind === 'replicated' ? REPLICATED : MASTERS })),
+  ];
+
+  it('says every line of a schedule and of the space in English exactly as describeSchedule and describeSpace do', () => {
+    let lines = 0;
+    for (const { space, topology } of spaces) {
+      const kinds = { ...space, faults: kindsFor(space, topology) };
+      expect(describeSpaceWords(kinds).map(english)).toEqual(describeSpace(kinds));
+      for (let seed = 1; seed <= 60; seed++) {
+        const scenario = generateSchedule(space, topology, seed);
+        const said = describeScheduleWords(scenario);
+        expect(said.map(english)).toEqual(describeSchedule(scenario));
+        lines += said.length;
+      }
+    }
+    expect(lines).toBeGreaterThan(200);
+  });
+
+  it('reads in Norwegian with its decimal mark, and in Arabic', () => {
+    const space = { ...everyFault({ minMs: 200, maxMs: 1_500 }), faults: [{ kind: 'client-pause' as const, minMs: 200, maxMs: 1_500 }] };
+    expect(describeSpaceWords(space).map((w) => inAll(w).nb)[2]).toBe('pauser av en klient, 200 ms–1,5 s');
+    const scenario = generateSchedule(everyFault({ minMs: 200, maxMs: 2_000 }), MASTERS, 7);
+    for (const w of describeScheduleWords(scenario)) {
+      const { ar, nb } = inAll(w);
+      expect(ar).toMatch(/[\u0600-\u06FF]/);
+      expect(ar).not.toMatch(/\b(at|after|then|later|for|kill|pause|cut)\b/);
+      expect(nb).not.toMatch(/\b(after|then|later|kill|cut)\b/);
+    }
+  });
+});
+
+describe("a program the grader cannot probe, as words", () => {
+  it('keeps the compiler\'s own message as a value inside a translated sentence', () => {
+    const result = learnerDeclarations('function (');
+    if (result.ok) throw new Error('compiled');
+    expect(result.error).toMatch(/^the program does not (compile|parse): ./);
+    expect(english(result.words)).toBe(result.error);
+    const compilerSaid = result.error.replace(/^the program does not (compile|parse): /, '');
+    const { ar, nb } = inAll(result.words);
+    expect(nb).toMatch(/^programmet (kompilerer ikke|kan ikke tolkes): /);
+    expect(nb.endsWith(compilerSaid)).toBe(true);
+    expect(ar).toMatch(/^البرنامج لا (يُترجَم|يُحلَّل): /);
   });
 });
