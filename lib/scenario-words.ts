@@ -8,7 +8,10 @@ import type { FaultOp } from './faults/catalogue';
 import type { FaultInput } from './faults/inputs';
 import { FAULT_MESSAGE_KEYS } from './faults/message-keys';
 import type { ScenarioStep, Trigger } from './scenario';
-import { words, type WordValue, type Words } from './words';
+import type { WordValue, Words } from './words';
+
+/** Words as data only: the sandbox's workers load this module, and rendering (lib/words.ts) stays out of them. */
+const words = (key: string, values: Record<string, WordValue> = {}): Words => ({ key, values });
 
 /** A figure as the scenario's file writes it (no grouping, no decimal change): a string, not an ICU number. */
 const figure = (n: number): string => String(n);

@@ -25,6 +25,7 @@ import { describeTrigger, neverFiredText } from '@/lib/triggers';
 import { describeSchedule, describeSpace, generateSchedule, kindsFor } from '@/lib/schedules';
 import { describeScheduleWords } from '@/lib/schedules/describe-words';
 import { learnerDeclarations } from '@/server/grading/learner-declarations';
+import { LIMIT_WORDS } from '@/server/sandbox/worker/limit-words';
 import { describeSpaceWords } from '@/lib/schedules/space-words';
 import { catalogueOf } from './helpers/intl';
 import { everyFault, MASTERS, REPLICATED } from './schedules-fixtures';
@@ -287,5 +288,27 @@ describe("a program the grader cannot probe, as words", () => {
     expect(nb).toMatch(/^programmet (kompilerer ikke|kan ikke tolkes): /);
     expect(nb.endsWith(compilerSaid)).toBe(true);
     expect(ar).toMatch(/^البرنامج لا (يُترجَم|يُحلَّل): /);
+  });
+});
+
+describe("the sandbox's limits, as words", () => {
+  it('writes each English sentence as the catalogue renders its words', () => {
+    const all = [
+      LIMIT_WORDS.consoleLimit(2, 64),
+      LIMIT_WORDS.commandRate(1, 2000),
+      LIMIT_WORDS.outOfMemory(3, 32),
+      LIMIT_WORDS.sliceOverrun(1, 1000),
+      LIMIT_WORDS.wallOverrun(1, 10000),
+      LIMIT_WORDS.cpuTotal(2, 20000),
+      LIMIT_WORDS.storeInFlight(1, 64),
+      LIMIT_WORDS.clientWallClock(4, 30000),
+      LIMIT_WORDS.atLine(LIMIT_WORDS.commandRate(1, 2000), 12),
+      LIMIT_WORDS.internalError('Error: boom'),
+    ];
+    for (const said of all) {
+      expect(english(said.words)).toBe(said.message);
+      expect(inAll(said.words).nb).not.toBe(said.message);
+    }
+    expect(inAll(all[8]!.words).nb).toBe('Klient 1 sendte mer enn 2000 Redis-kommandoer på ett sekund, så kjøringen ble stoppet. Det var på linje 12.');
   });
 });

@@ -15,7 +15,6 @@
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import type { HistoryInput } from '@/lib/history';
-import { say } from '@/lib/checker/said';
 import type { Said, Words } from '@/lib/words';
 import { locateSpinningLoop } from '../loop-location';
 import { locateInLearnerSource, toLearnerPosition, topFramePosition } from '../transpile';
@@ -29,6 +28,7 @@ import { GuestRuntime, type GuestErrorInfo } from './guest-runtime';
 import { GuestTimers } from './guest-timers';
 import { callHost, type HostCallScope } from './host-calls';
 import { ClientLimits, isOutOfMemory } from './limits';
+import { LIMIT_WORDS } from './limit-words';
 import type { Pacer } from './pacer';
 import { ClientRequests } from './requests';
 import type { SliceMeter } from './slice-meter';
@@ -147,7 +147,7 @@ export class GuestClient {
     this.started = true;
     const { wallClockMs } = this.run.spec.limits;
     this.emit({ type: 'client', client: this.id, event: 'start', runId: this.run.spec.runId });
-    this.wallTimer = setTimeout(() => this.end('timeout', say('runNotes.clientWallClock', { client: { client: this.id }, ms: String(wallClockMs) })), wallClockMs);
+    this.wallTimer = setTimeout(() => this.end('timeout', LIMIT_WORDS.clientWallClock(this.id, wallClockMs)), wallClockMs);
     this.gate.pass(() => this.boot());
   }
 
@@ -252,7 +252,7 @@ export class GuestClient {
       if (this.requests.outboxWaiting) this.requests.takeOutbox(() => (this.limits.trip || this.pendingEnd ? null : vm.takeOutbox()));
     } catch (error) {
       // A host-side failure while running the client: end this client, keep the worker.
-      this.pendingEnd ??= { status: 'error', error: say('runNotes.internalError', { error: String(error) }) };
+      this.pendingEnd ??= { status: 'error', error: LIMIT_WORDS.internalError(String(error)) };
     } finally {
       this.limits.endSlice();
     }

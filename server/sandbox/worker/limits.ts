@@ -8,11 +8,11 @@
  * saying "interrupt", so a `.catch` in learner code cannot swallow it and loop
  * again, and the client is torn down as soon as control is back in the host.
  */
-import { say } from '@/lib/checker/said';
 import type { Said } from '@/lib/words';
 import { WALL_NET_FACTOR } from '../protocol';
 import type { SandboxLimits } from '../types';
 import type { Overrun, SliceMeter } from './slice-meter';
+import { LIMIT_WORDS } from './limit-words';
 
 /** Slice allowed for evaluating the lab's own guest modules when a client boots. */
 const BOOT_SLICE_MS = 2_000;
@@ -91,7 +91,7 @@ export class ClientLimits {
   countConsole(text: string): void {
     this.consoleBytes += Buffer.byteLength(text) + 1;
     if (this.consoleBytes > this.limits.consoleBytes) {
-      this.tripMessage = say('runNotes.consoleLimit', { client: { client: this.client }, kb: String(Math.round(this.limits.consoleBytes / 1024)) });
+      this.tripMessage = LIMIT_WORDS.consoleLimit(this.client, Math.round(this.limits.consoleBytes / 1024));
       throw new Error('console output limit reached');
     }
   }
@@ -102,25 +102,24 @@ export class ClientLimits {
     if (now - this.commandWindow.start >= 1000) this.commandWindow = { start: now, count: 0 };
     this.commandWindow.count += 1;
     if (this.commandWindow.count > this.limits.commandsPerSecond) {
-      this.tripMessage = say('runNotes.commandRate', { client: { client: this.client }, n: String(this.limits.commandsPerSecond) });
+      this.tripMessage = LIMIT_WORDS.commandRate(this.client, this.limits.commandsPerSecond);
       throw new Error('Redis command rate limit reached');
     }
   }
 
   /** QuickJS hit the runtime's memory limit. */
   outOfMemory(): void {
-    this.tripMessage = say('runNotes.outOfMemory', { client: { client: this.client }, mb: String(Math.round(this.limits.memoryBytes / 1048576)) });
+    this.tripMessage = LIMIT_WORDS.outOfMemory(this.client, Math.round(this.limits.memoryBytes / 1048576));
   }
 
   private overrunMessage(overrun: Overrun): Said {
-    const client = { client: this.client };
     switch (overrun) {
       case 'slice':
-        return say('runNotes.sliceOverrun', { client, ms: String(this.limits.cpuSliceMs) });
+        return LIMIT_WORDS.sliceOverrun(this.client, this.limits.cpuSliceMs);
       case 'wall':
-        return say('runNotes.wallOverrun', { client, ms: String(WALL_NET_FACTOR * this.sliceLimitMs) });
+        return LIMIT_WORDS.wallOverrun(this.client, WALL_NET_FACTOR * this.sliceLimitMs);
       case 'total':
-        return say('runNotes.cpuTotal', { client, ms: String(this.limits.cpuTotalMs) });
+        return LIMIT_WORDS.cpuTotal(this.client, this.limits.cpuTotalMs);
     }
   }
 }

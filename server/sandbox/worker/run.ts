@@ -6,12 +6,12 @@
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import type { HistoryInput } from '@/lib/history';
-import { say } from '@/lib/checker/said';
 import type { Said } from '@/lib/words';
 import { transpileLearnerCode } from '../transpile';
 import type { ResolvedTarget, RunSpec, WorkerToMain } from '../protocol';
 import type { ClientOutcome, Diagnostic, RunStatus } from '../types';
 import { ArmedFaults } from './armed-faults';
+import { LIMIT_WORDS } from './limit-words';
 import { boundEvent } from './bound-event';
 import { defaultResolveNode } from '../hosts';
 import { GuestClient, type RunServices } from './client';
@@ -134,7 +134,7 @@ export class SandboxRun implements RunServices {
 
   limitBroken(offender: GuestClient, message: Said): void {
     const where = offender.limitLocation();
-    const said = where ? say('runNotes.atLine', { limit: { words: message.words }, line: String(where.line) }) : message;
+    const said = where ? LIMIT_WORDS.atLine(message, where.line) : message;
     offender.end('limit', said);
     this.diagnostic({ client: offender.id, severity: 'error', kind: 'limit', message: message.message, words: message.words, line: where?.line ?? 1, column: where?.column ?? 1 });
     this.endAll('stopped');

@@ -11,13 +11,13 @@
  * the guest through the client's inbox and gate, so a paused client's request
  * still arrives (it was on the wire) and its answer waits for the resume.
  */
-import { say } from '@/lib/checker/said';
 import type { Said } from '@/lib/words';
 import type { HistoryInput } from '@/lib/history';
 import type { Random } from '@/lib/random';
 import type { CommandResult } from './connection';
 import type { FencedStore } from './fenced-store';
 import { LatencyLine } from './latency-line';
+import { LIMIT_WORDS } from './limit-words';
 
 /** One way, in ms: a store in the same data centre, with some jitter. */
 export const STORE_LATENCY_MS = { min: 3, max: 25 } as const;
@@ -75,7 +75,7 @@ export class StoreWire {
 
   private call(atStore: () => CommandResult): Promise<CommandResult> {
     if (this.inFlight >= this.deps.maxInFlight) {
-      this.deps.overLimit(say('runNotes.storeInFlight', { client: { client: this.deps.client }, n: String(this.deps.maxInFlight) }));
+      this.deps.overLimit(LIMIT_WORDS.storeInFlight(this.deps.client, this.deps.maxInFlight));
       // The client is ending: this answer is never delivered.
       return new Promise(() => undefined);
     }
