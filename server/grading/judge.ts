@@ -109,8 +109,9 @@ export function judged(planned: PlannedRun, ended: RunEnded, minCompleted: numbe
   if (reason === null) return null;
   const trace = planned.trace ? splitCallSaid(events(), planned.trace, origin) : null;
   if (!trace) return reason;
-  // A reason without words (a probe's own sentence) is said as it is, the trace after it in the page's language.
-  return say('grading.withTrace', { reason: reason.words ? { words: reason.words } : reason.message, trace: { words: trace.words } });
+  // A reason without words (a probe's own sentence) is said as it is, the trace after it in the page's language
+  // (Arabic isolates the reason, so an English sentence before it does not turn the paragraph left to right).
+  return say('judging.withTrace', { reason: reason.words ? { words: reason.words } : reason.message, trace: { words: trace.words } });
 }
 
 /**
