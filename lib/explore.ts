@@ -46,6 +46,8 @@ export type ExploreResult =
       seed: number;
       /** What the schedules were drawn from, in words ("pauses of a client, 50–400 ms; crashes; …"). */
       checked: string[];
+      /** `checked` as data, one for one, for a page in another language (absent in older answers). */
+      checkedWords?: Words[];
     }
   | {
       found: true;
@@ -53,10 +55,13 @@ export type ExploreResult =
       seconds: number;
       seed: number;
       checked: string[];
+      checkedWords?: Words[];
       /** The minimal schedule's run, in the learner's own lab (drawn on the timeline). */
       runId: string;
       /** The minimal schedule, a line per fault. */
       lines: string[];
+      /** `lines` as data, one for one (absent in older answers). */
+      linesWords?: Words[];
       message: string;
       /** `message` as data, for a page in another language. */
       words?: Words;

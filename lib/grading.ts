@@ -43,6 +43,8 @@ export interface GradeResult {
    * a CPU, every time it was played (server/grading/disturbance.ts). `passed` is false and `failure` null.
    */
   busy?: string;
+  /** `busy` as data, for a page in another language (absent in older answers). */
+  busyWords?: Words;
   /** How many runs the exercise asks for; `runs` may be shorter when grading stopped at the first failure. */
   total: number;
   runs: GradedRun[];

@@ -9,8 +9,8 @@
  * it took effect, e.g. a command that timed out or whose client crashed).
  */
 import type { FaultOp } from './faults/catalogue';
-import type { InterventionAction, InterventionCause, LinkCutMode, NodeRole, NodeState, Persistence } from './cluster';
 import type { Words } from './words';
+import type { InterventionAction, InterventionCause, LinkCutMode, NodeRole, NodeState, Persistence } from './cluster';
 
 /** A nemesis event's operation: a fault of the catalogue (lib/faults/catalogue.ts). */
 export type NemesisOp = FaultOp;
@@ -126,6 +126,8 @@ export interface ClientEvent extends Base {
   client: number;
   event: 'start' | 'exit' | 'error' | 'pause' | 'resume' | 'crash' | 'skew';
   detail?: string;
+  /** `detail` as data when it is the lab's own sentence (a limit the client broke), not the program's error. */
+  detailWords?: Words;
   /** For a pause with a planned length; for a skew, the offset. */
   durationMs?: number;
 }
@@ -134,7 +136,10 @@ export interface ConsoleEvent extends Base {
   type: 'console';
   client: number;
   level: 'log' | 'info' | 'warn' | 'error';
+  /** English: logs, run files, and what a program printed (never translated). */
   text: string;
+  /** The lab's own note (client 0) as data, so a page writes it in its language; absent for a program's output and in older runs. */
+  words?: Words;
 }
 
 export interface LockVote {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import type { Verdict } from './checker/types';
+import type { Words } from './words';
 import { MAX_CLIENTS } from './cluster';
 import { MAX_SEED } from './random';
 import { scenarioSchema } from './scenario';
@@ -66,6 +67,8 @@ export interface Diagnostic {
   severity: 'error' | 'warning';
   kind: 'syntax' | 'runtime' | 'limit';
   message: string;
+  /** `message` as data when it is the lab's own sentence (a limit), not the compiler's or the program's. */
+  words?: Words;
   line: number;
   column: number;
 }
@@ -83,6 +86,8 @@ export interface ClientOutcome {
   client: number;
   status: ClientEndStatus;
   error?: string;
+  /** `error` as data when it is the lab's own sentence (a limit, a timeout), not the program's error. */
+  errorWords?: Words;
 }
 
 export type RunStatus =
@@ -99,6 +104,8 @@ export interface RunOutcome {
   status: RunStatus;
   /** Plain words for the UI when the run did not complete normally. */
   error?: string;
+  /** `error` as data when it is the lab's own sentence (a limit, a run ended early), for a page in another language. */
+  errorWords?: Words;
   clients: ClientOutcome[];
   durationMs: number;
 }

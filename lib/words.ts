@@ -47,6 +47,38 @@ export function words(key: string, values: Record<string, WordValue> = {}): Word
   return { key, values };
 }
 
+function isRecordOf(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Whether a value read from outside (a run file) is a WordValue: a malformed one is dropped, never rendered. */
+export function isWordValue(value: unknown, depth = 0): value is WordValue {
+  if (typeof value === 'string') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (!isRecordOf(value) || depth > 8) return false;
+  const keys = Object.keys(value);
+  const one = (name: string, ok: (v: unknown) => boolean) => keys.length === 1 && keys[0] === name && ok(value[name]);
+  const finite = (v: unknown) => typeof v === 'number' && Number.isFinite(v);
+  if ('time' in value) return one('time', finite);
+  if ('duration' in value) return one('duration', (v) => v === null || finite(v));
+  if ('client' in value) return one('client', finite);
+  if ('node' in value) return one('node', finite);
+  if ('code' in value) return one('code', (v) => typeof v === 'string');
+  if ('words' in value) return one('words', (v) => isWords(v, depth + 1));
+  if ('list' in value) {
+    const andOk = !('and' in value) || typeof value.and === 'boolean';
+    return andOk && keys.every((k) => k === 'list' || k === 'and') && Array.isArray(value.list) && value.list.every((v) => isWordValue(v, depth + 1));
+  }
+  return false;
+}
+
+/** Whether a value read from outside (a run file) is Words: a dotted key and well-formed values. */
+export function isWords(value: unknown, depth = 0): value is Words {
+  if (!isRecordOf(value) || typeof value.key !== 'string' || !/^[A-Za-z0-9]+(\.[A-Za-z0-9]+)+$/.test(value.key)) return false;
+  const values = value.values;
+  return isRecordOf(values) && Object.values(values).every((v) => isWordValue(v, depth));
+}
+
 /** A span as a value: "forever" travels as null. */
 export function duration(ms: number): WordValue {
   return { duration: Number.isFinite(ms) ? ms : null };

@@ -3,6 +3,7 @@
  * history (pure; tests/unit/workspace-clients.test.ts).
  */
 import type { HistoryEvent } from '@/lib/history';
+import { words, type Words } from '@/lib/words';
 
 export type ClientStatus = 'waiting' | 'running' | 'paused' | 'crashed' | 'exited' | 'failed';
 
@@ -45,6 +46,20 @@ export interface ConsoleLine {
   client: number;
   level: 'log' | 'info' | 'warn' | 'error';
   text: string;
+  /** The lab's note as data (lib/history.ts), when it has one. */
+  words?: Words;
+}
+
+/** A client's end as a console line: the program's error as it is, or the lab's words (a crash, a limit) as data too. */
+function clientErrorLine(e: Extract<HistoryEvent, { type: 'client' }>): ConsoleLine {
+  const line = { seq: e.seq, t: e.t, client: e.client, level: 'error' as const };
+  if (e.event === 'crash') {
+    return e.detail
+      ? { ...line, text: `crashed: ${e.detail}`, words: words('runNotes.crashedWhy', { detail: e.detailWords ? { words: e.detailWords } : e.detail }) }
+      : { ...line, text: 'crashed', words: words('runNotes.crashed') };
+  }
+  if (e.detail === undefined) return { ...line, text: 'stopped by an error', words: words('runNotes.stoppedByError') };
+  return e.detailWords ? { ...line, text: e.detail, words: e.detailWords } : { ...line, text: e.detail };
 }
 
 /** Console output and client errors, oldest first, at most `limit` (the newest). */
@@ -55,9 +70,9 @@ export function consoleLines(history: readonly HistoryEvent[], limit = 500, clie
     if (!e) continue;
     if (client !== null && 'client' in e && e.client !== client) continue;
     if (e.type === 'console') {
-      lines.push({ seq: e.seq, t: e.t, client: e.client, level: e.level, text: e.text });
+      lines.push(e.words ? { seq: e.seq, t: e.t, client: e.client, level: e.level, text: e.text, words: e.words } : { seq: e.seq, t: e.t, client: e.client, level: e.level, text: e.text });
     } else if (e.type === 'client' && (e.event === 'error' || e.event === 'crash')) {
-      lines.push({ seq: e.seq, t: e.t, client: e.client, level: 'error', text: e.event === 'crash' ? `crashed${e.detail ? `: ${e.detail}` : ''}` : (e.detail ?? 'stopped by an error') });
+      lines.push(clientErrorLine(e));
     }
   }
   return lines.reverse();

@@ -9,7 +9,7 @@ import type { TimeWindow, Verdict } from '@/lib/checker';
 import { CHECK_NAMES } from '@/lib/checker';
 import type { RunOutcome } from '@/lib/run';
 import { useFormatDuration } from '@/components/lab/use-duration';
-import { CheckerText, noteSaids } from './checker-text';
+import { CheckerText, noteSaids, useCheckerText } from './checker-text';
 import { verdictHeadline } from './headline';
 import { failedWords, VALIDITY_ICONS } from './verdict-words';
 import { ForeignWords } from './foreign-words';
@@ -32,6 +32,9 @@ export interface VerdictViewProps {
 export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow, timeOrigin = 0, empty }: VerdictViewProps) {
   const t = useTranslations('verdict');
   const formatDuration = useFormatDuration();
+  // The run's end reason in the page's language when it is the lab's own sentence (errorWords).
+  const checkerText = useCheckerText();
+  const endError = outcome?.error ? checkerText({ message: outcome.error, words: outcome.errorWords }) : '';
   // A program that did not compile never ran: there is no history to judge, so no verdict — not even "unknown".
   const syntaxError = outcome ? notCompiled(outcome) : null;
   if (syntaxError !== null) {
@@ -165,13 +168,13 @@ export function VerdictView({ verdict, running, outcome, recordedVerdict, onShow
       )}
       {outcome && outcome.status === 'decided' && (
         <p className={styles.meta} data-testid="run-outcome">
-          {t('endedEarly', { duration: formatDuration(outcome.durationMs), error: outcome.error ?? '' })}
+          {t('endedEarly', { duration: formatDuration(outcome.durationMs), error: endError })}
         </p>
       )}
       {outcome && outcome.status !== 'decided' && (
         <p className={styles.meta} data-testid="run-outcome">
           {outcome.error
-            ? t('runEndedError', { status: statusKey(outcome.status), duration: formatDuration(outcome.durationMs), error: outcome.error })
+            ? t('runEndedError', { status: statusKey(outcome.status), duration: formatDuration(outcome.durationMs), error: endError })
             : t('runEnded', { status: statusKey(outcome.status), duration: formatDuration(outcome.durationMs) })}
         </p>
       )}

@@ -3,6 +3,7 @@
 import { useFormatter, useTranslations } from 'next-intl';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { consoleLines } from '@/components/clients/client-states';
+import { CheckerText } from '@/components/verdict/checker-text';
 import { formatDuration } from '@/lib/durations';
 import { useShownRun } from './use-shown-run';
 import styles from './workspace.module.css';
@@ -69,8 +70,15 @@ export function ConsolePanel({ defaultClients }: { defaultClients: number }) {
               <time className={styles.consoleTime}>{duration(line.t - shown.origin)}</time>
               <span className={styles.consoleText}>
                 {line.level === 'warn' || line.level === 'error' ? t(`level.${line.level}`) : null}
-                {/* What the program printed, or the lab's words about it (English for now). */}
-                <span data-server-words>{line.text}</span>
+                {/* The lab's note in the page's language (its own direction: the list reads left to right);
+                    what a program printed is its own words, never translated. */}
+                {line.words ? (
+                  <bdi dir="auto">
+                    <CheckerText said={{ message: line.text, words: line.words }} />
+                  </bdi>
+                ) : (
+                  <span data-server-words>{line.text}</span>
+                )}
               </span>
             </li>
           ))}

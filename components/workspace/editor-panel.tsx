@@ -9,6 +9,7 @@ import dynamic from 'next/dynamic';
 import { useState, type ReactNode } from 'react';
 import { Link } from '@/i18n/navigation';
 import type { RunDiagnostic } from '@/components/lab/run-state';
+import { CheckerText } from '@/components/verdict/checker-text';
 import type { ShownKind } from './editor-source';
 import styles from './workspace.module.css';
 
@@ -83,7 +84,15 @@ export function EditorPanel({ slug, value, ready, onChange, onRun, diagnostics, 
             <li key={`${d.line}:${d.column}:${i}`} data-kind={d.kind}>
               <span aria-hidden="true">✕ </span>
               <strong>{t('problemAt', { kind: t(`kind.${d.kind}`), line: d.line, column: d.column })}</strong>
-              {d.client ? t('problemClient', { client: d.client }) : ''}: <bdi data-server-words>{d.message}</bdi>{' '}
+              {d.client ? t('problemClient', { client: d.client }) : ''}:{' '}
+              {/* A limit is the lab's sentence, in the page's language; the compiler's and the program's errors are their own words. */}
+              {d.words ? (
+                <bdi>
+                  <CheckerText said={{ message: d.message, words: d.words }} />
+                </bdi>
+              ) : (
+                <bdi data-server-words>{d.message}</bdi>
+              )}{' '}
               <button type="button" className={styles.linkButton} onClick={() => setReveal({ line: d.line, column: d.column, nonce: Date.now() })}>
                 {t('goToLine', { line: d.line })}
               </button>

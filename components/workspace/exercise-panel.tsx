@@ -107,7 +107,7 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
         {result?.busy && (
           <p className={styles.exerciseBusy} role="status" data-testid="exercise-result" data-passed="busy">
             <span aria-hidden="true">… </span>
-            <strong>{t('notDecided')}</strong> <bdi data-server-words>{result.busy}</bdi>
+            <strong>{t('notDecided')}</strong> <bdi><CheckerText said={{ message: result.busy, words: result.busyWords }} /></bdi>
           </p>
         )}
         {result && !result.passed && !result.busy && (
@@ -116,9 +116,10 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
               <span aria-hidden="true">✗ </span>
               <strong>{t('notYet')}</strong> {failedWords(t, failedRun, result.runs.length, result.total, scenarios)}
             </p>
-            {/* The grader's sentence in the page's language (a command trace, and a sentence a translation lacks, stay English: they take their own direction). */}
+            {/* The grader's sentence in the page's language, in the page's direction (an English sentence quoted inside it is
+                isolated by the words themselves); a sentence without words (an older server, a probe's own) takes its own. */}
             {failure && (
-              <p data-testid="exercise-counter-example" dir="auto">
+              <p data-testid="exercise-counter-example" dir={failure.words ? undefined : 'auto'}>
                 <CheckerText said={failure} />
               </p>
             )}

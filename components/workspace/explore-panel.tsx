@@ -8,10 +8,9 @@
 import { useTranslations } from 'next-intl';
 import { useState, type ReactNode } from 'react';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
-import { CheckerText } from '@/components/verdict/checker-text';
+import { CheckerText, useCheckerText } from '@/components/verdict/checker-text';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import styles from './workspace.module.css';
-import { useCheckerText } from '@/components/verdict/checker-text';
 
 export interface ExplorePanelProps {
   /** The lesson whose allowed faults to draw from; absent in the playground. */
@@ -51,9 +50,9 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
       {result.lines.length > 0 ? (
         <ol data-testid="explore-schedule">
           {result.lines.map((line, i) => (
-            // The schedule's lines come from the server (English for now): each takes the direction of its words.
-            <li key={i} dir="auto" data-server-words>
-              {line}
+            // The schedule's lines in the page's language (English from an older server), each in its own direction.
+            <li key={i} dir="auto">
+              <CheckerText said={{ message: line, words: result.linesWords?.[i] }} />
             </li>
           ))}
         </ol>
@@ -139,7 +138,7 @@ export function ExplorePanel({ slug, code }: ExplorePanelProps) {
         {result && !result.found && (
           <div className={styles.exercisePassed} data-testid="explore-result" data-found="false">
             <p>
-              {t('none', { schedules: result.schedules, seconds: result.seconds, checked: result.checked.join(t('separator')) })}
+              {t('none', { schedules: result.schedules, seconds: result.seconds, checked: result.checked.map((message, i) => serverText({ message, words: result.checkedWords?.[i] })).join(t('separator')) })}
             </p>
             <p className={styles.muted}>{t('notProof')}</p>
           </div>

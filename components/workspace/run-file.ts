@@ -6,6 +6,7 @@
  */
 import { check, type Verdict } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
+import { isWords } from '@/lib/words';
 import type { RecordedRun, RunData } from '@/components/lab/run-state';
 
 export const RUN_FILE_FORMAT = 'lock-lab-run';
@@ -112,6 +113,8 @@ export function parseRunFile(text: string): ParseResult {
     return refuse({ kind: 'unknown-events', count: data.history.length - history.length });
   }
   history.sort((a, b) => a.seq - b.seq);
+  // A note's words that are not well-formed (a file edited by hand, or from another program) are dropped: the English text stays.
+  for (const event of history) if (event.type === 'console' && 'words' in event && !isWords(event.words)) delete event.words;
   const run: RecordedRun = {
     format: RUN_FILE_FORMAT,
     version: 1,
@@ -123,9 +126,18 @@ export function parseRunFile(text: string): ParseResult {
     info: isRecord(data.info) ? (data.info as unknown as RecordedRun['info']) : null,
     history,
     verdict: isRecord(data.verdict) ? (data.verdict as unknown as Verdict) : null,
-    ended: isRecord(data.ended) ? (data.ended as unknown as RecordedRun['ended']) : null,
+    ended: isRecord(data.ended) ? withValidWords(data.ended as unknown as NonNullable<RecordedRun['ended']>) : null,
   };
   return { ok: true, run };
+}
+
+/** A recorded end whose sentences' words are not well-formed keeps its English only. */
+function withValidWords(ended: NonNullable<RecordedRun['ended']>): RecordedRun['ended'] {
+  const outcome = ended.outcome as unknown;
+  if (!isRecord(outcome)) return ended;
+  if ('errorWords' in outcome && !isWords(outcome.errorWords)) delete outcome.errorWords;
+  if (Array.isArray(outcome.clients)) for (const c of outcome.clients) if (isRecord(c) && 'errorWords' in c && !isWords(c.errorWords)) delete c.errorWords;
+  return ended;
 }
 
 /** The lab-clock time a recorded run counts from: its start, or its first event for a file without one. */

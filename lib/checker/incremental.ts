@@ -6,6 +6,7 @@
  * history in one pass.
  */
 import type { HistoryEvent } from '../history';
+import type { Said } from '../words';
 import { ClientTracker } from './clients';
 import { DiagnosisLog } from './diagnoses';
 import { Duplicates } from './duplicates';
@@ -110,6 +111,11 @@ export class IncrementalChecker {
    * on, so it can show what happens next.
    */
   decided(): string | null {
+    return this.decidedSaid()?.message ?? null;
+  }
+
+  /** `decided`, in English and as data (the run's console and its end reason in the page's language). */
+  decidedSaid(): Said | null {
     // Runs after every event of a run: the in-flight commands are only looked at once a stuck violation stands.
     const stuck = this.liveness.settledStuck(() => {
       let oldest = Infinity;
@@ -118,8 +124,7 @@ export class IncrementalChecker {
     });
     if (!stuck) return null;
     const { holder } = stuck;
-    // The run's end reason travels as a string (server/runs): English, from the same catalogue as the page.
-    return say('checker.liveness.decided', { client: clientValue(holder.client), ended: ended(holder.endHow ?? 'exit'), resource: code(stuck.resource) }).message;
+    return say('checker.liveness.decided', { client: clientValue(holder.client), ended: ended(holder.endHow ?? 'exit'), resource: code(stuck.resource) });
   }
 
   private trackReplies(event: HistoryEvent): void {

@@ -2,7 +2,7 @@
 export { check } from './check';
 export { IncrementalChecker, DEFAULT_CHECKER_OPTIONS } from './incremental';
 export { mergeValidity } from './validity';
-export { unmetExpectation, type VerdictExpectation } from './expectation';
+export { unmetExpectation, unmetExpectationSaid, type VerdictExpectation } from './expectation';
 export { rootCause, ROOT_CAUSE_ORDER } from './root-cause';
 export { formatDuration, formatTime, timeWords, type TimeWords } from './format';
 export { CHECK_NAMES } from './types';

@@ -6,6 +6,8 @@
  * is what makes the counter-example click.
  */
 import type { HistoryEvent } from '@/lib/history';
+import { say } from '@/lib/checker/said';
+import { words, type Said, type WordValue, type Words } from '@/lib/words';
 import { callBegins, callEnds } from './probe-program';
 
 export interface TracedCommand {
@@ -36,19 +38,33 @@ export function tracedCalls(events: readonly HistoryEvent[], name: string, origi
   return calls;
 }
 
+/** The commands of a call as a list value: "GET at 812 ms, DEL at 813 ms" (a command stays as Redis spells it). */
+function commandList(commands: readonly TracedCommand[]): WordValue {
+  return { list: commands.map((c) => ({ words: words('judging.trace.command', { command: c.command, at: { time: c.at } }) })) };
+}
+
+/** How many commands a trace quotes before "and N more". */
+const SHOWN = 4;
+
 /**
  * A sentence about a call made of several commands, or null when every call was one command (a script, or
  * one SET): one command is atomic in Redis, and then the trace has nothing to add.
  */
-export function splitCallWords(events: readonly HistoryEvent[], name: string, origin: number): string | null {
+export function splitCallSaid(events: readonly HistoryEvent[], name: string, origin: number): Said | null {
   const split = tracedCalls(events, name, origin).find((call) => call.commands.length > 1);
   if (!split) return null;
-  const shown = split.commands.slice(0, 4).map((c) => `${c.command} at ${c.at} ms`);
-  const more = split.commands.length > 4 ? `, and ${split.commands.length - 4} more` : '';
-  return (
-    `Client ${split.client}'s ${name}() was ${split.commands.length} commands: ${shown.join(', ')}${more}. ` +
-    `Between them another client can act on the lock; one command or one Lua script cannot be interleaved.`
-  );
+  return say('judging.trace.split', {
+    client: { client: split.client },
+    fn: `${name}()`,
+    count: split.commands.length,
+    commands: commandList(split.commands.slice(0, SHOWN)),
+    more: Math.max(0, split.commands.length - SHOWN),
+  });
+}
+
+/** `splitCallSaid` in English. */
+export function splitCallWords(events: readonly HistoryEvent[], name: string, origin: number): string | null {
+  return splitCallSaid(events, name, origin)?.message ?? null;
 }
 
 /** The stretch of the run a probe's failure is about: its marked call (the first one of `name`), else the whole run. */
@@ -62,16 +78,35 @@ export function callWindow(events: readonly HistoryEvent[], name: string | null)
   return { from: begin.t, to: (end ?? events.at(-1)!).t };
 }
 
+/** Why a command must follow another: the lesson's sentence (already in the page's language), or words. */
+export type FollowsWhy = string | Words;
+
 /**
  * The first marked call of `name` in which `after` was sent and `command` did not follow it, in words with the
  * call's commands; null when every call kept the order.
  */
-export function missingFollower(events: readonly HistoryEvent[], name: string, origin: number, rule: { after: string; command: string; why: string }): string | null {
+export function missingFollowerSaid(
+  events: readonly HistoryEvent[],
+  name: string,
+  origin: number,
+  rule: { after: string; command: string; why: FollowsWhy },
+): Said | null {
   for (const call of tracedCalls(events, name, origin)) {
     const at = call.commands.findIndex((c) => c.command === rule.after);
     if (at < 0 || call.commands.slice(at + 1).some((c) => c.command === rule.command)) continue;
-    const shown = call.commands.slice(0, 6).map((c) => `${c.command} at ${c.at} ms`).join(', ');
-    return `Client ${call.client}'s ${name}() sent ${shown}: no ${rule.command} after the ${rule.after}. ${rule.why}`;
+    return say('judging.trace.missing', {
+      client: { client: call.client },
+      fn: `${name}()`,
+      commands: commandList(call.commands.slice(0, 6)),
+      command: rule.command,
+      after: rule.after,
+      why: typeof rule.why === 'string' ? rule.why : { words: rule.why },
+    });
   }
   return null;
+}
+
+/** `missingFollowerSaid` in English. */
+export function missingFollower(events: readonly HistoryEvent[], name: string, origin: number, rule: { after: string; command: string; why: FollowsWhy }): string | null {
+  return missingFollowerSaid(events, name, origin, rule)?.message ?? null;
 }

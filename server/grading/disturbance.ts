@@ -18,6 +18,7 @@
  * cannot make them miss, and a wrong lock must still fail an undisturbed run
  * to be told it is wrong.
  */
+import { say } from '@/lib/checker/said';
 import { DISTURBED_CPU_WAIT_MS, type RunEnded } from '@/lib/run';
 
 /** Waiting for a CPU this long within one second disturbs a run. On an idle machine it is ~0. */
@@ -49,9 +50,9 @@ export async function playWhileDisturbed<T>(
   return { last, plays };
 }
 
-export const BUSY_MESSAGE =
-  'The server was too busy to judge this fairly: every time one of the graded runs failed, the lab had been kept waiting for a CPU ' +
-  'long enough to break a correct lock too. Nothing was decided. Try again in a minute.';
+/** "Not decided", as data for the page and in English for the answer's `busy` (what older pages read). */
+export const BUSY_SAID = say('judging.busy');
+export const BUSY_MESSAGE = BUSY_SAID.message;
 
 function positive(text: string | undefined): number | undefined {
   const n = Number(text);

@@ -16,6 +16,8 @@ import type { Scenario } from '@/lib/scenario';
 import { describeSchedule, faultCount, generateSchedule, kindsFor, shrink, type FaultSpace } from '@/lib/schedules';
 
 import { describeSpace } from '@/lib/schedules';
+import { describeScheduleWords } from '@/lib/schedules/describe-words';
+import { describeSpaceWords } from '@/lib/schedules/space-words';
 import type { LabRuns } from '../runs/lab-runs';
 import { LabLanes } from './lab-lanes';
 import { safetyBroken, safetyBrokenSaid } from './judge';
@@ -58,7 +60,9 @@ export async function explore(
   const budgetMs = options.seconds * 1000;
   const deadline = started + budgetMs;
   // Only the faults this lab can have: no replication faults on independent masters.
-  const checked = describeSpace({ ...target.space, faults: kindsFor(target.space, target.topology) });
+  const space = { ...target.space, faults: kindsFor(target.space, target.topology) };
+  const checked = describeSpace(space);
+  const checkedWords = describeSpaceWords(space);
   let schedules = 0;
   let shrinkRuns = 0;
   let faults: number | null = null;
@@ -98,7 +102,7 @@ export async function explore(
   }).finally(coolDown);
   const seconds = () => Math.round((now() - started) / 100) / 10;
   const first = found as Found | null;
-  if (first === null) return { found: false, schedules, seconds: seconds(), seed: options.seed, checked };
+  if (first === null) return { found: false, schedules, seconds: seconds(), seed: options.seed, checked, checkedWords };
 
   // Shrink in the learner's lab, one candidate at a time, while a candidate still breaks safety.
   lanes.reopenOwn();
@@ -146,8 +150,10 @@ export async function explore(
     seconds: seconds(),
     seed: options.seed,
     checked,
+    checkedWords,
     runId: shown.runId,
     lines: describeSchedule(shown.scenario),
+    linesWords: describeScheduleWords(shown.scenario),
     message: shown.message,
     ...(said?.words ? { words: said.words } : {}),
     counterExample: shown.ended.verdict.counterExample,

@@ -19,7 +19,7 @@ import { say } from '@/lib/checker/said';
 import { words } from '@/lib/words';
 import type { Locale } from '@/i18n/routing';
 import { lessonIn } from './lesson-words';
-import { BUSY_MESSAGE, disturbed, playWhileDisturbed } from './disturbance';
+import { BUSY_SAID, disturbed, playWhileDisturbed } from './disturbance';
 import { itemDurations, itemKey, takeNext, type ItemDurations } from './plan-dealing';
 import { LabLanes } from './lab-lanes';
 
@@ -90,7 +90,8 @@ async function grade(
     const planned = plan[index]!;
     const kind = { hidden: planned.hidden, probe: planned.probe };
     if (!planned.program.ok) {
-      return { run: { scenarioId: planned.id, scenarioTitle: planned.words.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error }, result: null };
+      const reasonWords = planned.program.words;
+      return { run: { scenarioId: planned.id, scenarioTitle: planned.words.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error, ...(reasonWords ? { reasonWords } : {}) }, result: null };
     }
     const began = performance.now();
     // A probe's failure is JSON by key: the judge reads it as it came, the learner's timeline shows its English sentence.
@@ -231,7 +232,7 @@ async function grade(
     const graded = done.filter((g): g is Graded => g !== undefined);
     onProgress({ slug: lesson.slug, done: plan.length, total: plan.length, current: null });
     // No failure the learner's code can be blamed for; one the machine may have caused leaves nothing decided.
-    if (undecided || graded.some((g) => g.busy)) return { slug: lesson.slug, passed: false, busy: BUSY_MESSAGE, total: plan.length, runs: graded.map((g) => g.run), failure: null };
+    if (undecided || graded.some((g) => g.busy)) return { slug: lesson.slug, passed: false, busy: BUSY_SAID.message, busyWords: BUSY_SAID.words, total: plan.length, runs: graded.map((g) => g.run), failure: null };
     return { slug: lesson.slug, passed: true, total: plan.length, runs: graded.map((g) => g.run), failure: null };
   }
   const { index: failedIndex, graded: failure, onTimeline } = answer;

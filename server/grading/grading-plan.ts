@@ -9,6 +9,7 @@ import type { VerdictExpectation } from '@/lib/checker';
 import type { Adversary, Lesson } from '@/lib/lessons/load';
 import type { RunStartInput } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
+import type { Words } from '@/lib/words';
 import { describeSchedule, generateSchedule } from '@/lib/schedules';
 import type { Locale } from '@/i18n/routing';
 import { probeProgram } from './probe-program';
@@ -22,7 +23,8 @@ export interface PlannedRun {
   scenario: Scenario;
   checker: NonNullable<RunStartInput['checker']>;
   /** The program to run, or why the learner's code cannot be made into one. */
-  program: { ok: true; code: string } | { ok: false; error: string };
+  /** A probe program that could not be built: why, with the words learner-declarations.ts gives it. */
+  program: { ok: true; code: string } | { ok: false; error: string; words?: Words };
   /** A probe is judged by its assertions (and `expect` when given); a scenario by the liveness bound too. */
   probe: boolean;
   /** A random schedule is judged on safety alone: it may rightly starve the lock of progress. */

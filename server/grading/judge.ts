@@ -4,20 +4,20 @@
  * counter-example (the one that explains most), a scenario's `expect`, the
  * work that had to get done, or, for a random schedule, safety alone.
  */
-import { unmetExpectation, type CheckName, type CounterExample, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
+import { unmetExpectationSaid, type CheckName, type CounterExample, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import type { RunEnded } from '@/lib/run';
-import { missingFollower, splitCallWords } from './command-trace';
+import { missingFollowerSaid, splitCallSaid } from './command-trace';
 import type { PlannedRun } from './grading-plan';
 import { probeFailure } from './probe-program';
-import { followsReason, probeReason } from './probe-words';
+import { probeReason, withOwnWhy } from './probe-words';
 import { say } from '@/lib/checker/said';
-import type { Words } from '@/lib/words';
+import { words, type Words } from '@/lib/words';
 
 /**
  * Why a run failed: the English sentence, and, when the sentence is the grader's or the checker's own, the same
  * as data for a page in another language. A probe's sentence comes written by the server in the check's language
- * too (`shown`); a compiler's error and the command trace come as they are (English, or the learner's own words).
+ * too (`shown`); a compiler's error comes as it is (English, or the learner's own words).
  */
 export interface Reason {
   message: string;
@@ -47,7 +47,9 @@ function crashReason(ended: RunEnded): Reason | null {
   const crashedByCode = outcome.clients.find((c) => c.status === 'error' || c.status === 'limit' || c.status === 'timeout');
   if (crashedByCode) {
     const error = (crashedByCode.error ?? '').trimEnd();
-    return say('grading.clientFailed', { client: { client: crashedByCode.client }, status: crashedByCode.status, hasError: error.trim() ? 'yes' : 'no', error });
+    // A limit's sentence is the lab's own, with its data; a program's error is the program's words.
+    const said = crashedByCode.errorWords ? { words: crashedByCode.errorWords } : error;
+    return say('grading.clientFailed', { client: { client: crashedByCode.client }, status: crashedByCode.status, hasError: error.trim() ? 'yes' : 'no', error: said });
   }
   return null;
 }
@@ -113,15 +115,18 @@ export function judged(
   }
   // The command order, judged on the history: what the learner's call sent, whatever the timing did with it.
   if (reason === null && planned.follows && planned.trace) {
-    const missing = missingFollower(events(), planned.trace, origin, planned.follows);
-    return missing === null ? null : followsReason(missing, planned);
+    const said = missingFollowerSaid(events(), planned.trace, origin, planned.follows);
+    return said === null ? null : withOwnWhy(said, planned);
   }
   if (reason === null) return null;
-  const trace = planned.trace ? splitCallWords(events(), planned.trace, origin) : null;
+  const trace = planned.trace ? splitCallSaid(events(), planned.trace, origin) : null;
   if (!trace) return reason;
-  // The trace stays English (what the call sent, command by command); the reason before it is still translated.
-  if (reason.words) return say('grading.withTrace', { reason: { words: reason.words }, trace });
-  return { message: `${reason.message} ${trace}`, ...(reason.shown ? { shown: `${reason.shown} ${trace}` } : {}) };
+  // A reason without words (a probe's own sentence) is said as it is, the trace after it in the page's language
+  // (Arabic isolates the reason, so an English sentence before it does not turn the paragraph left to right).
+  const english = say('judging.withTrace', { reason: reason.words ? { words: reason.words } : reason.message, trace: { words: trace.words } });
+  if (reason.words || !reason.shown) return english;
+  // The probe's sentence the server wrote in the check's language goes in the page's words; `message` stays English.
+  return { message: english.message, words: words('judging.withTrace', { reason: reason.shown, trace: { words: trace.words } }) };
 }
 
 /**
@@ -138,12 +143,12 @@ function undefinedInProbe(ended: RunEnded, exercise: string): Reason | null {
 
 /** A scenario's promise not kept, in words: the checker's counter-example when there is one. */
 function unmetWords(verdict: Verdict, expect: VerdictExpectation): Reason | null {
-  const unmet = unmetExpectation(verdict, expect);
+  const unmet = unmetExpectationSaid(verdict, expect);
   if (unmet === null) return null;
   if (expect.savedByFencing && verdict.savedByFencing.count === 0) return say('grading.neverRefused');
   if (verdict.counterExample) return fromChecker(verdict.counterExample);
-  // What was unmet is the expectation's own check (lib/checker/expectation.ts): English inside the sentence.
-  return say('grading.scenarioExpects', { verdict: expect.verdict, unmet });
+  // What was unmet is the expectation's own check (lib/checker/expectation.ts), in the page's language too.
+  return say('grading.scenarioExpects', { verdict: expect.verdict, unmet: { words: unmet.words } });
 }
 
 /** The checks a random schedule may break; liveness is not one of them (a random fault may rightly starve a lock of progress). */

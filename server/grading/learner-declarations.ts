@@ -11,8 +11,13 @@
  */
 import { parse, type Node } from 'acorn';
 import { transform } from 'sucrase';
+import { say } from '@/lib/checker/said';
+import type { Said, Words } from '@/lib/words';
 
-export type Declarations = { ok: true; code: string } | { ok: false; error: string };
+/** A failure says why in English and as data (the compiler's own message stays a value, as it wrote it). */
+export type Declarations = { ok: true; code: string } | { ok: false; error: string; words: Words };
+
+const failed = (said: Said): Declarations => ({ ok: false, error: said.message, words: said.words });
 
 interface Statement extends Node {
   type: string;
@@ -27,13 +32,13 @@ export function learnerDeclarations(source: string): Declarations {
     // Types out, imports left as they are: the sandbox transpiles the whole probe program again.
     js = transform(source, { transforms: ['typescript'], production: true, disableESTransforms: true }).code;
   } catch (error) {
-    return { ok: false, error: `the program does not compile: ${(error as Error).message}` };
+    return failed(say('grading.doesNotCompile', { error: (error as Error).message }));
   }
   let body: Statement[];
   try {
     body = (parse(js, { ecmaVersion: 'latest', sourceType: 'module', allowAwaitOutsideFunction: true }) as unknown as { body: Statement[] }).body;
   } catch (error) {
-    return { ok: false, error: `the program does not parse: ${(error as Error).message}` };
+    return failed(say('judging.doesNotParse', { error: (error as Error).message }));
   }
   let driverStarted = false;
   const dropped: [number, number][] = [];

@@ -4,6 +4,7 @@
  * (`shown`), from the adversary's `says` and its translation.
  */
 import { say } from '@/lib/checker/said';
+import type { Said } from '@/lib/words';
 import { renderProbeSaid } from '@/lib/lessons/probe-says';
 import type { PlannedRun } from './grading-plan';
 import { MUST_DEFINE, PROBE_MARK, probeFailure } from './probe-program';
@@ -37,12 +38,14 @@ export function probeReason(failure: ProbeFailed, planned: Pick<PlannedRun, 'say
   }
 }
 
-/** A command-trace rule broken: its why in the learner's language (the sentence around it is the trace's own). */
-export function followsReason(missing: string, planned: Pick<PlannedRun, 'follows' | 'words'>): ShownReason {
-  const why = planned.follows?.why;
+/**
+ * A command-trace rule broken, as words whose `why` (the lesson's sentence) is the check's language's: the page
+ * renders the trace in its language around it, and `message` keeps the English why.
+ */
+export function withOwnWhy(said: Said, planned: Pick<PlannedRun, 'follows' | 'words'>): Said {
   const own = planned.words.followsWhy;
-  if (!why || !own || own === why || !missing.endsWith(why)) return { message: missing };
-  return { message: missing, shown: missing.slice(0, missing.length - why.length) + own };
+  if (!own || own === planned.follows?.why) return said;
+  return { message: said.message, words: { ...said.words, values: { ...said.words.values, why: own } } };
 }
 
 /**

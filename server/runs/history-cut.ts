@@ -8,6 +8,8 @@
  *   "unknown", with the reason as its counter-example, at the cut.
  */
 import type { CheckResult, Verdict } from '@/lib/checker';
+import { say } from '@/lib/checker/said';
+import type { Said, Words } from '@/lib/words';
 import type { HistoryBudget, RunUsage } from '../lab/history-log';
 
 /** "8 MB", "1.5 MB", "256 KB": a size as a learner reads it. */
@@ -17,14 +19,21 @@ export function sizeWords(bytes: number): string {
 }
 
 /** The learner's words: which of the run's limits it crossed. */
-export function historyCutMessage(usage: RunUsage, budget: Pick<HistoryBudget, 'runEvents' | 'runBytes'>): string {
+export function historyCutSaid(usage: RunUsage, budget: Pick<HistoryBudget, 'runEvents' | 'runBytes'>): Said {
   return usage.bytes > budget.runBytes
-    ? `This run produced more than ${sizeWords(budget.runBytes)} of history (the limit per run), so it was stopped.`
-    : `This run produced more than ${budget.runEvents.toLocaleString('en-US')} history events (the limit per run), so it was stopped.`;
+    ? say('runNotes.historyBytes', { size: sizeWords(budget.runBytes) })
+    : say('runNotes.historyEvents', { events: budget.runEvents });
+}
+
+/** `historyCutSaid` in English. */
+export function historyCutMessage(usage: RunUsage, budget: Pick<HistoryBudget, 'runEvents' | 'runBytes'>): string {
+  return historyCutSaid(usage, budget).message;
 }
 
 export interface HistoryCut {
   message: string;
+  /** `message` as data (the run's console and its end reason in the page's language). */
+  words?: Words;
   /** Lab time and seq of the last event recorded for the run. */
   t: number;
   seq: number;

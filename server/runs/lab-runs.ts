@@ -24,7 +24,9 @@ import type { RunningClients } from '../nemesis/client-faults';
 import { announceScenario, armedFault, isArmedInSandbox, isSetupStep, playSetupSteps, runScenario, type ScenarioHandle } from '../scenarios/scenario-runner';
 import type { RunHandle, SandboxLimits, SandboxPool } from '../sandbox';
 import { WORKER_HEAP_MB } from '../sandbox/pool';
-import { cutVerdict, historyCutMessage, type HistoryCut } from './history-cut';
+import { say } from '@/lib/checker/said';
+import type { Said, Words } from '@/lib/words';
+import { cutVerdict, historyCutSaid, type HistoryCut } from './history-cut';
 import type { Admitted, RunAdmission } from './run-admission';
 import { clampLimits } from './run-limits';
 import { refusal } from '@/lib/refusal-words';
@@ -71,7 +73,7 @@ class ActiveRun implements RunningClients {
   scenario: ScenarioHandle | null = null;
   verdictTimer: NodeJS.Timeout | null = null;
   /** Why the run was ended before its clients did: its verdict could no longer change. */
-  decided: string | null = null;
+  decided: Said | null = null;
   finished: Promise<RunEnded>;
   private resolveFinished!: (ended: RunEnded) => void;
 
@@ -128,9 +130,9 @@ class ActiveRun implements RunningClients {
 }
 
 /** How a run ended, as the learner is told: cut for its history, ended early once decided, or as the sandbox said. */
-function endedOutcome(outcome: RunOutcome, cut: HistoryCut | null, decided: string | null): RunOutcome {
-  if (cut) return { ...outcome, status: 'limit', error: cut.message };
-  if (decided !== null && outcome.status === 'stopped') return { ...outcome, status: 'decided', error: decided };
+function endedOutcome(outcome: RunOutcome, cut: HistoryCut | null, decided: Said | null): RunOutcome {
+  if (cut) return cut.words ? { ...outcome, status: 'limit', error: cut.message, errorWords: cut.words } : { ...outcome, status: 'limit', error: cut.message };
+  if (decided !== null && outcome.status === 'stopped') return { ...outcome, status: 'decided', error: decided.message, errorWords: decided.words };
   return outcome;
 }
 
@@ -211,12 +213,12 @@ export class LabRuns extends EventEmitter<Events> {
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
     await this.stop();
-    const { limits, notes } = clampLimits(askedLimits, this.pool.limits);
+    const { limits, notes, noteWords } = clampLimits(askedLimits, this.pool.limits);
     if (notes.length) refuse('limits-clamped', { labId: lab.id, detail: { limits: notes.length } }, notes.join(' '));
     const clients = asked ?? scenario?.clients ?? DEFAULT_CLIENTS;
     const admitted = await this.admit(clients);
     try {
-      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, clientError: options.clientError ?? null }, admitted);
+      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes: notes.map((text, i) => ({ text, words: noteWords[i] })), checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, clientError: options.clientError ?? null }, admitted);
     } catch (error) {
       admitted?.release();
       throw error;
@@ -243,7 +245,8 @@ export class LabRuns extends EventEmitter<Events> {
       scenario: RunStart['scenario'];
       seed: number;
       limits: Partial<SandboxLimits>;
-      notes: string[];
+      /** The clamped limits' notes, in English and as data. */
+      notes: { text: string; words: Words | undefined }[];
       checkerSettings: RunStart['checker'];
       topology: RunStart['topology'];
       fresh: RunStart['fresh'];
@@ -333,19 +336,20 @@ export class LabRuns extends EventEmitter<Events> {
     const run = new ActiveRun(runId, clients, handle, checker, info);
     this.active = run;
     void handle.done.finally(() => admitted?.release());
-    for (const text of notes) lab.history.append({ type: 'console', client: 0, level: 'warn', text, runId });
+    for (const { text, words } of notes) lab.history.append({ type: 'console', client: 0, level: 'warn', text, ...(words ? { words } : {}), runId });
 
     // A run past its share of the lab's history is stopped, and nothing more of it is recorded: its
     // clients may go on flooding for the few ms the stop takes to reach them (see history-cut.ts).
     function cutRun(last: HistoryEvent, usage: RunUsage): void {
-      const message = historyCutMessage(usage, lab.history.budget);
-      cut = { message, t: last.t, seq: last.seq };
+      const said = historyCutSaid(usage, lab.history.budget);
+      const message = said.message;
+      cut = { message, words: said.words, t: last.t, seq: last.seq };
       refuse(
         'history-budget',
         { labId: lab.id, detail: { runId, events: usage.events, bytes: usage.bytes, runEvents: lab.history.budget.runEvents, runBytes: lab.history.budget.runBytes } },
         message,
       );
-      lab.history.append({ type: 'console', client: 0, level: 'error', text: message, runId });
+      lab.history.append({ type: 'console', client: 0, level: 'error', text: message, words: said.words, runId });
       run.scenario?.cancel();
       handle.stop();
     }
@@ -362,12 +366,13 @@ export class LabRuns extends EventEmitter<Events> {
     // fails a run that could still recover) ends now, not when its clients give up: the rest would be
     // the same failure again. Ended on the next turn, so every subscriber sees the event that decided it first.
     const endIfDecided = (): void => {
-      const reason = checker.decided();
+      const reason = checker.decidedSaid();
       if (reason === null) return;
       run.decided = reason;
       queueMicrotask(() => {
         if (this.active !== run || cut) return;
-        lab.history.append({ type: 'console', client: 0, level: 'info', text: `The run was ended early: its outcome could no longer change (${reason}).`, runId });
+        const note = say('runNotes.endedEarly', { reason: { words: reason.words } });
+        lab.history.append({ type: 'console', client: 0, level: 'info', text: note.message, words: note.words, runId });
         run.scenario?.cancel();
         handle.stop();
       });

@@ -3,7 +3,9 @@
  * each asked limit is clamped to the server's maximum, and the clamp is said
  * (in the run's console and the log), not hidden.
  */
+import { say } from '@/lib/checker/said';
 import type { RunStartInput } from '@/lib/run';
+import type { Words } from '@/lib/words';
 import type { SandboxLimits } from '../sandbox';
 
 type AskedLimits = NonNullable<RunStartInput['limits']>;
@@ -12,26 +14,24 @@ export interface ClampedLimits {
   limits: Partial<SandboxLimits>;
   /** One sentence per limit that was lowered to the server's maximum. */
   notes: string[];
+  /** `notes` as data, one for one, for the run's console in the page's language. */
+  noteWords: Words[];
 }
-
-const WORDS: Record<keyof AskedLimits, string> = {
-  wallClockMs: 'wall-clock time per client (ms)',
-  cpuSliceMs: 'CPU time per slice (ms)',
-  commandsPerSecond: 'Redis commands per second per client',
-  commandTimeoutMs: 'Redis command timeout (ms)',
-  consoleBytes: 'console output per client (bytes)',
-};
 
 export function clampLimits(asked: AskedLimits | undefined, max: Readonly<SandboxLimits>): ClampedLimits {
   const limits: Partial<SandboxLimits> = {};
   const notes: string[] = [];
+  const noteWords: Words[] = [];
   for (const key of Object.keys(asked ?? {}) as (keyof AskedLimits)[]) {
     const value = asked?.[key];
     if (value === undefined) continue;
     if (value > max[key]) {
       limits[key] = max[key];
-      notes.push(`This run asked for ${value} as its ${WORDS[key]}; the server allows at most ${max[key]}, so it runs with ${max[key]}.`);
+      // The figures as the learner wrote them (no grouping): strings, not ICU numbers.
+      const said = say('runNotes.limitClamped', { value: String(value), limit: key, max: String(max[key]) });
+      notes.push(said.message);
+      noteWords.push(said.words);
     } else limits[key] = value;
   }
-  return { limits, notes };
+  return { limits, notes, noteWords };
 }

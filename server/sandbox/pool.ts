@@ -11,6 +11,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { BUSY_SLOTS, type MainToWorker, type WorkerToMain } from './protocol';
 import { stuckInLearnerCode } from './watchdog';
+import { say } from '@/lib/checker/said';
+import type { Said } from '@/lib/words';
 import {
   DEFAULT_LIMITS,
   type ClientOutcome,
@@ -107,7 +109,7 @@ class RunController implements RunHandle {
     this.deadlineAt = this.startedAt + limits.wallClockMs + lastStart + WALL_GRACE_MS;
     slotReady.then(
       (slot) => this.attach(slot),
-      (e: unknown) => this.kill(`The sandbox could not start: ${String(e)}`),
+      (e: unknown) => this.kill(say('runNotes.sandboxNotStarted', { error: String(e) })),
     );
     this.send({
       type: 'start',
@@ -143,12 +145,12 @@ class RunController implements RunHandle {
     slot.worker.on('message', (m: WorkerToMain) => this.onMessage(m));
     slot.worker.on('error', (e: Error & { code?: string }) => {
       if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        const message = `This run used more than the ${WORKER_HEAP_MB} MB of server memory a run may hold (for example with very large Redis replies), so it was stopped.`;
-        refuse('worker-memory', { detail: { heapMb: WORKER_HEAP_MB } }, message);
-        this.kill(message);
-      } else this.kill(`The sandbox worker failed: ${e.message}`);
+        const said = say('runNotes.workerMemory', { mb: String(WORKER_HEAP_MB) });
+        refuse('worker-memory', { detail: { heapMb: WORKER_HEAP_MB } }, said.message);
+        this.kill(said);
+      } else this.kill(say('runNotes.workerFailed', { error: e.message }));
     });
-    slot.worker.on('exit', () => this.kill('The sandbox worker exited unexpectedly.'));
+    slot.worker.on('exit', () => this.kill(say('runNotes.workerExited')));
     for (const m of this.outbox.splice(0)) slot.worker.postMessage(m);
   }
 
@@ -168,7 +170,7 @@ class RunController implements RunHandle {
         this.opts.onDiagnostic?.(m.diagnostic);
         break;
       case 'done':
-        this.finish(m.status, m.clients, m.error);
+        this.finish(m.status, m.clients, m.error !== undefined && m.errorWords ? { message: m.error, words: m.errorWords } : m.error);
         break;
       case 'ready':
         break;
@@ -181,24 +183,28 @@ class RunController implements RunHandle {
     const stuck = this.slot ? stuckInLearnerCode(this.slot.busy, epochNow, this.limits.hardKillGraceMs) : null;
     if (stuck !== null) this.kill(stuck);
     else if (now > this.deadlineAt) {
-      this.kill(`The run did not end within its wall-clock limit of ${this.limits.wallClockMs} ms, so it was terminated.`);
+      this.kill(say('runNotes.wallClockKilled', { ms: String(this.limits.wallClockMs) }));
     }
   }
 
-  private kill(reason: string): void {
+  private kill(reason: Said): void {
     if (this.finished) return;
     const clients: ClientOutcome[] = [];
     for (let c = 1; c <= this.opts.clients; c++) clients.push({ client: c, status: 'killed' });
-    this.opts.onEvent({ type: 'console', client: 0, level: 'error', text: reason, runId: this.opts.runId });
+    this.opts.onEvent({ type: 'console', client: 0, level: 'error', text: reason.message, words: reason.words, runId: this.opts.runId });
     this.finish('killed', clients, reason);
   }
 
-  private finish(status: RunStatus, clients: ClientOutcome[], error?: string): void {
+  private finish(status: RunStatus, clients: ClientOutcome[], error?: string | Said): void {
     if (this.finished) return;
     this.finished = true;
     if (this.slot) void this.slot.worker.terminate();
     const outcome: RunOutcome = { runId: this.opts.runId, status, clients, durationMs: performance.now() - this.startedAt };
-    if (error !== undefined) outcome.error = error;
+    if (typeof error === 'string') outcome.error = error;
+    else if (error !== undefined) {
+      outcome.error = error.message;
+      outcome.errorWords = error.words;
+    }
     this.onFinished(this);
     this.resolveDone(outcome);
   }
@@ -224,7 +230,7 @@ class RunController implements RunHandle {
   }
   /** For pool.close(): no waiting on a worker that may be stuck. */
   terminate(): void {
-    this.kill('The sandbox was shut down.');
+    this.kill(say('runNotes.shutDown'));
   }
 }
 

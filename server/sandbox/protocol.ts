@@ -1,5 +1,6 @@
 /** Messages between the pool (main thread) and a sandbox worker. Plain structured-clone data only. */
 import type { HistoryInput } from '@/lib/history';
+import type { Words } from '@/lib/words';
 import type { ArmedFault } from './worker/armed-faults';
 import type { ClientOutcome, Diagnostic, RedisCredentials, RunStatus, SandboxLimits } from './types';
 
@@ -47,7 +48,7 @@ export type WorkerToMain =
   | { type: 'ready' }
   | { type: 'events'; events: HistoryInput[] }
   | { type: 'diagnostic'; diagnostic: Diagnostic }
-  | { type: 'done'; status: RunStatus; error?: string; clients: ClientOutcome[] };
+  | { type: 'done'; status: RunStatus; error?: string; errorWords?: Words; clients: ClientOutcome[] };
 
 /**
  * The "busy" slots a worker shares with the main thread's watchdog (a Float64Array of BUSY_SLOTS).

@@ -6,6 +6,8 @@
  * time, so a worker that merely waits for a core on a loaded machine is left
  * alone; wall clock only as a far larger safety net.
  */
+import { say } from '@/lib/checker/said';
+import type { Said } from '@/lib/words';
 import { BUSY, WALL_NET_FACTOR } from './protocol';
 import { threadCpuMs } from './thread-cpu';
 
@@ -15,7 +17,7 @@ export function stuckInLearnerCode(
   epochNow: number,
   hardKillGraceMs: number,
   readThreadCpuMs: (tid: number) => number | null = threadCpuMs,
-): string | null {
+): Said | null {
   const since = busy[BUSY.since] ?? 0;
   if (since <= 0) return null;
   const wallMs = epochNow - since;
@@ -28,11 +30,11 @@ export function stuckInLearnerCode(
   const cpuAtStart = busy[BUSY.cpuAtStart] ?? -1;
   const cpuNow = tid > 0 && cpuAtStart >= 0 ? readThreadCpuMs(tid) : null;
   if (cpuNow === null || cpuNow - cpuAtStart > allowedMs) {
-    return `Client ${client} kept the CPU for more than ${Math.round(allowedMs)} ms without answering, so its run was terminated.`;
+    return say('runNotes.cpuKept', { client: { client }, ms: String(Math.round(allowedMs)) });
   }
   const wallNetMs = WALL_NET_FACTOR * sliceMs + hardKillGraceMs;
   if (wallMs > wallNetMs) {
-    return `Client ${client} did not answer for more than ${Math.round(wallNetMs)} ms, so its run was terminated.`;
+    return say('runNotes.noAnswer', { client: { client }, ms: String(Math.round(wallNetMs)) });
   }
   return null;
 }

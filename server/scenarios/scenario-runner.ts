@@ -9,6 +9,7 @@ import { describeScheduledStep, describeStep, resolveStep, schedule, type Scenar
 import type { HistoryEvent } from '@/lib/history';
 import { atLabTime } from '@/lib/due-timer';
 import { describeTrigger, neverFiredText, TriggerWatch } from '@/lib/triggers';
+import { neverFiredWords, stepWords } from '@/lib/scenario-words';
 import { needsProgram } from '@/lib/faults/catalogue';
 import { PROGRAM_FAULT_OPS, type ProgramFault } from '@/lib/faults/client-words';
 import type { ArmedFault } from '../sandbox/worker/armed-faults';
@@ -154,7 +155,8 @@ export function runScenario(
       stopWatching();
       for (const { item, when } of waiting.drain()) {
         if (runEnded && !lab.closed) {
-          lab.history.append({ type: 'console', client: 0, level: 'warn', text: neverFiredText(describeStep(item.step), when), ...(runId ? { runId } : {}) });
+          const words = neverFiredWords(stepWords(item.step), when);
+          lab.history.append({ type: 'console', client: 0, level: 'warn', text: neverFiredText(describeStep(item.step), when), words, ...(runId ? { runId } : {}) });
         }
         item.settle();
       }

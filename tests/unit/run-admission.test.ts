@@ -79,6 +79,6 @@ describe('clampLimits', () => {
     expect(limits).toEqual({ wallClockMs: DEFAULT_LIMITS.wallClockMs, commandTimeoutMs: 500 });
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatch(/asked for 120000 as its wall-clock time per client \(ms\); the server allows at most 30000/);
-    expect(clampLimits(undefined, DEFAULT_LIMITS)).toEqual({ limits: {}, notes: [] });
+    expect(clampLimits(undefined, DEFAULT_LIMITS)).toEqual({ limits: {}, notes: [], noteWords: [] });
   });
 });

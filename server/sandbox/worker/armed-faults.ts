@@ -19,6 +19,7 @@ import type { HistoryEvent, HistoryInput } from '@/lib/history';
 import type { Trigger } from '@/lib/scenario';
 import { describeFault } from '@/lib/faults/catalogue';
 import { neverFiredText, TriggerWatch } from '@/lib/triggers';
+import { faultWords, neverFiredWords } from '@/lib/scenario-words';
 
 export interface ArmedFault {
   when: Trigger;
@@ -77,7 +78,8 @@ export class ArmedFaults {
   /** The run ended by itself: each step whose moment never came says so in the run's console. */
   reportUnfired(): void {
     for (const { item, when } of this.waiting.drain()) {
-      this.host.emit({ type: 'console', client: 0, level: 'warn', text: neverFiredText(describeFault(item.fault.action, item.fault), when) });
+      const words = neverFiredWords(faultWords(item.fault.action, item.fault), when);
+      this.host.emit({ type: 'console', client: 0, level: 'warn', text: neverFiredText(describeFault(item.fault.action, item.fault), when), words });
     }
   }
 

@@ -15,6 +15,7 @@
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import type { HistoryInput } from '@/lib/history';
+import type { Said, Words } from '@/lib/words';
 import { locateSpinningLoop } from '../loop-location';
 import { locateInLearnerSource, toLearnerPosition, topFramePosition } from '../transpile';
 import type { ResolvedTarget, RunSpec } from '../protocol';
@@ -27,6 +28,7 @@ import { GuestRuntime, type GuestErrorInfo } from './guest-runtime';
 import { GuestTimers } from './guest-timers';
 import { callHost, type HostCallScope } from './host-calls';
 import { ClientLimits, isOutOfMemory } from './limits';
+import { LIMIT_WORDS } from './limit-words';
 import type { Pacer } from './pacer';
 import { ClientRequests } from './requests';
 import type { SliceMeter } from './slice-meter';
@@ -52,17 +54,19 @@ export interface RunServices {
   /** The client ended by itself (exit, error, crash, timeout). */
   clientEnded(client: GuestClient): void;
   /** The client broke a limit: the run ends. */
-  limitBroken(client: GuestClient, message: string): void;
+  limitBroken(client: GuestClient, message: Said): void;
 }
 
 export class GuestClient {
   private vm: GuestRuntime | null = null;
   private ended: ClientEndStatus | null = null;
   private endError: string | undefined;
+  /** `endError` as data when it is the lab's own sentence (a limit), not the program's error. */
+  private endErrorWords: Words | undefined;
   private wallTimer: ReturnType<typeof setTimeout> | null = null;
   private started = false;
   /** Set while inside learner code when the client must end (uncaught error); applied on the way out. */
-  private pendingEnd: { status: ClientEndStatus; error?: string } | null = null;
+  private pendingEnd: { status: ClientEndStatus; error?: string | Said } | null = null;
   private skewMs = 0;
   private readonly gate: Gate;
   private readonly limits: ClientLimits;
@@ -123,6 +127,9 @@ export class GuestClient {
   get error(): string | undefined {
     return this.endError;
   }
+  get errorWords(): Words | undefined {
+    return this.endErrorWords;
+  }
 
   /** The client's wall clock: the worker's plus its skew. */
   private clientNow(): number {
@@ -140,7 +147,7 @@ export class GuestClient {
     this.started = true;
     const { wallClockMs } = this.run.spec.limits;
     this.emit({ type: 'client', client: this.id, event: 'start', runId: this.run.spec.runId });
-    this.wallTimer = setTimeout(() => this.end('timeout', `Client ${this.id} reached the wall-clock limit of ${wallClockMs} ms.`), wallClockMs);
+    this.wallTimer = setTimeout(() => this.end('timeout', LIMIT_WORDS.clientWallClock(this.id, wallClockMs)), wallClockMs);
     this.gate.pass(() => this.boot());
   }
 
@@ -168,14 +175,15 @@ export class GuestClient {
   }
 
   /** Ends the client; safe from anywhere except inside learner code (see `enter`). */
-  end(status: ClientEndStatus, error?: string): void {
+  end(status: ClientEndStatus, error?: string | Said): void {
     if (this.ended) return;
     if (this.limits.inside) {
       this.pendingEnd ??= error === undefined ? { status } : { status, error };
       return;
     }
     this.ended = status;
-    this.endError = error;
+    this.endError = typeof error === 'object' ? error.message : error;
+    this.endErrorWords = typeof error === 'object' ? error.words : undefined;
     if (this.wallTimer) clearTimeout(this.wallTimer);
     this.gate.close();
     this.timers.clearAll();
@@ -186,7 +194,8 @@ export class GuestClient {
     const runId = this.run.spec.runId;
     if (status === 'crashed') this.emit({ type: 'client', client: this.id, event: 'crash', runId });
     else if (status === 'error' || status === 'limit' || status === 'timeout') {
-      this.emit({ type: 'client', client: this.id, event: 'error', runId, detail: error ?? status });
+      const words = this.endErrorWords;
+      this.emit({ type: 'client', client: this.id, event: 'error', runId, detail: this.endError ?? status, ...(words ? { detailWords: words } : {}) });
     } else this.emit({ type: 'client', client: this.id, event: 'exit', runId, detail: status });
     // A limit of the run's ends every client and the run itself (limitBroken); one of this client's own ends only it.
     const runEndsToo = (status === 'limit' && !this.endedAlone) || status === 'stopped' || status === 'killed';
@@ -199,10 +208,10 @@ export class GuestClient {
   }
 
   /** A limit that is this client's alone: a diagnostic, and only this client ends (now, or on leaving learner code). */
-  private endAlone(message: string): void {
+  private endAlone(message: Said): void {
     if (this.ended || this.endedAlone) return;
     this.endedAlone = true;
-    this.run.diagnostic({ client: this.id, severity: 'error', kind: 'limit', message, line: 1, column: 1 });
+    this.run.diagnostic({ client: this.id, severity: 'error', kind: 'limit', message: message.message, words: message.words, line: 1, column: 1 });
     this.end('limit', message);
   }
 
@@ -243,7 +252,7 @@ export class GuestClient {
       if (this.requests.outboxWaiting) this.requests.takeOutbox(() => (this.limits.trip || this.pendingEnd ? null : vm.takeOutbox()));
     } catch (error) {
       // A host-side failure while running the client: end this client, keep the worker.
-      this.pendingEnd ??= { status: 'error', error: `Internal error in the sandbox: ${String(error)}` };
+      this.pendingEnd ??= { status: 'error', error: LIMIT_WORDS.internalError(String(error)) };
     } finally {
       this.limits.endSlice();
     }

@@ -8,15 +8,17 @@
  * saying "interrupt", so a `.catch` in learner code cannot swallow it and loop
  * again, and the client is torn down as soon as control is back in the host.
  */
+import type { Said } from '@/lib/words';
 import { WALL_NET_FACTOR } from '../protocol';
 import type { SandboxLimits } from '../types';
 import type { Overrun, SliceMeter } from './slice-meter';
+import { LIMIT_WORDS } from './limit-words';
 
 /** Slice allowed for evaluating the lab's own guest modules when a client boots. */
 const BOOT_SLICE_MS = 2_000;
 
 export class ClientLimits {
-  private tripMessage: string | null = null;
+  private tripMessage: Said | null = null;
   /** The trip was a slice that never yielded (an endless loop, most likely), not a budget spent over time. */
   private tripSpun = false;
   private inSlice = false;
@@ -34,7 +36,7 @@ export class ClientLimits {
   ) {}
 
   /** Why the run must stop, once a limit is broken; final. */
-  get trip(): string | null {
+  get trip(): Said | null {
     return this.tripMessage;
   }
 
@@ -89,7 +91,7 @@ export class ClientLimits {
   countConsole(text: string): void {
     this.consoleBytes += Buffer.byteLength(text) + 1;
     if (this.consoleBytes > this.limits.consoleBytes) {
-      this.tripMessage = `Client ${this.client} printed more than ${Math.round(this.limits.consoleBytes / 1024)} KB of console output, so the run was stopped.`;
+      this.tripMessage = LIMIT_WORDS.consoleLimit(this.client, Math.round(this.limits.consoleBytes / 1024));
       throw new Error('console output limit reached');
     }
   }
@@ -100,24 +102,24 @@ export class ClientLimits {
     if (now - this.commandWindow.start >= 1000) this.commandWindow = { start: now, count: 0 };
     this.commandWindow.count += 1;
     if (this.commandWindow.count > this.limits.commandsPerSecond) {
-      this.tripMessage = `Client ${this.client} sent more than ${this.limits.commandsPerSecond} Redis commands in one second, so the run was stopped.`;
+      this.tripMessage = LIMIT_WORDS.commandRate(this.client, this.limits.commandsPerSecond);
       throw new Error('Redis command rate limit reached');
     }
   }
 
   /** QuickJS hit the runtime's memory limit. */
   outOfMemory(): void {
-    this.tripMessage = `Client ${this.client} ran out of memory (limit ${Math.round(this.limits.memoryBytes / 1048576)} MB), so the run was stopped.`;
+    this.tripMessage = LIMIT_WORDS.outOfMemory(this.client, Math.round(this.limits.memoryBytes / 1048576));
   }
 
-  private overrunMessage(overrun: Overrun): string {
+  private overrunMessage(overrun: Overrun): Said {
     switch (overrun) {
       case 'slice':
-        return `Client ${this.client} ran for more than ${this.limits.cpuSliceMs} ms without yielding (an endless loop?), so the run was stopped.`;
+        return LIMIT_WORDS.sliceOverrun(this.client, this.limits.cpuSliceMs);
       case 'wall':
-        return `Client ${this.client} ran for more than ${WALL_NET_FACTOR * this.sliceLimitMs} ms of wall-clock time without yielding, so the run was stopped.`;
+        return LIMIT_WORDS.wallOverrun(this.client, WALL_NET_FACTOR * this.sliceLimitMs);
       case 'total':
-        return `Client ${this.client} used more than ${this.limits.cpuTotalMs} ms of CPU, so the run was stopped.`;
+        return LIMIT_WORDS.cpuTotal(this.client, this.limits.cpuTotalMs);
     }
   }
 }

@@ -6,10 +6,12 @@
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import type { HistoryInput } from '@/lib/history';
+import type { Said } from '@/lib/words';
 import { transpileLearnerCode } from '../transpile';
 import type { ResolvedTarget, RunSpec, WorkerToMain } from '../protocol';
 import type { ClientOutcome, Diagnostic, RunStatus } from '../types';
 import { ArmedFaults } from './armed-faults';
+import { LIMIT_WORDS } from './limit-words';
 import { boundEvent } from './bound-event';
 import { defaultResolveNode } from '../hosts';
 import { GuestClient, type RunServices } from './client';
@@ -130,11 +132,11 @@ export class SandboxRun implements RunServices {
     }
   }
 
-  limitBroken(offender: GuestClient, message: string): void {
+  limitBroken(offender: GuestClient, message: Said): void {
     const where = offender.limitLocation();
-    const said = where ? `${message} It was at line ${where.line}.` : message;
+    const said = where ? LIMIT_WORDS.atLine(message, where.line) : message;
     offender.end('limit', said);
-    this.diagnostic({ client: offender.id, severity: 'error', kind: 'limit', message, line: where?.line ?? 1, column: where?.column ?? 1 });
+    this.diagnostic({ client: offender.id, severity: 'error', kind: 'limit', message: message.message, words: message.words, line: where?.line ?? 1, column: where?.column ?? 1 });
     this.endAll('stopped');
     this.finish('limit', said);
   }
@@ -149,7 +151,8 @@ export class SandboxRun implements RunServices {
     for (const c of this.clients) c.end(status);
   }
 
-  private finish(status: RunStatus, error?: string): void {
+  /** `error`: the compiler's words as they are, or the lab's own sentence (a limit) with its data. */
+  private finish(status: RunStatus, error?: string | Said): void {
     if (this.finished) return;
     // A program that ran to its end without the moment a step waits for is told so; a stopped one is not.
     if (status === 'completed' || status === 'timeout') this.armed?.reportUnfired();
@@ -162,8 +165,11 @@ export class SandboxRun implements RunServices {
     const clients: ClientOutcome[] = this.clients.map((c) => {
       const outcome: ClientOutcome = { client: c.id, status: c.status ?? 'stopped' };
       if (c.error !== undefined) outcome.error = c.error;
+      if (c.errorWords !== undefined) outcome.errorWords = c.errorWords;
       return outcome;
     });
-    this.post(error === undefined ? { type: 'done', status, clients } : { type: 'done', status, error, clients });
+    if (error === undefined) this.post({ type: 'done', status, clients });
+    else if (typeof error === 'string') this.post({ type: 'done', status, error, clients });
+    else this.post({ type: 'done', status, error: error.message, errorWords: error.words, clients });
   }
 }

@@ -11,11 +11,13 @@
  * the guest through the client's inbox and gate, so a paused client's request
  * still arrives (it was on the wire) and its answer waits for the resume.
  */
+import type { Said } from '@/lib/words';
 import type { HistoryInput } from '@/lib/history';
 import type { Random } from '@/lib/random';
 import type { CommandResult } from './connection';
 import type { FencedStore } from './fenced-store';
 import { LatencyLine } from './latency-line';
+import { LIMIT_WORDS } from './limit-words';
 
 /** One way, in ms: a store in the same data centre, with some jitter. */
 export const STORE_LATENCY_MS = { min: 3, max: 25 } as const;
@@ -30,7 +32,7 @@ export interface StoreWireDeps {
   readonly maxInFlight: number;
   emit(event: HistoryInput): void;
   /** The client asked for more than `maxInFlight` at once: it ends, with these words. */
-  overLimit(message: string): void;
+  overLimit(message: Said): void;
 }
 
 export interface StoreWritePayload {
@@ -73,9 +75,7 @@ export class StoreWire {
 
   private call(atStore: () => CommandResult): Promise<CommandResult> {
     if (this.inFlight >= this.deps.maxInFlight) {
-      this.deps.overLimit(
-        `Client ${this.deps.client} had more than ${this.deps.maxInFlight} lab.store calls waiting for an answer at once (a store call in a loop without await?), so it was stopped.`,
-      );
+      this.deps.overLimit(LIMIT_WORDS.storeInFlight(this.deps.client, this.deps.maxInFlight));
       // The client is ending: this answer is never delivered.
       return new Promise(() => undefined);
     }
