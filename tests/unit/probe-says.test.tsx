@@ -15,8 +15,10 @@ import { adversarySchema } from '@/lib/lessons/schema';
 import { LabOperationError } from '@/lib/result';
 import { gradingPlan } from '@/server/grading/grading-plan';
 import { lessonIn } from '@/server/grading/lesson-words';
-import { MUST_DEFINE, PROBE_MARK } from '@/server/grading/probe-program';
-import { probeErrorText, probeReason } from '@/server/grading/probe-words';
+import { callBegins, callEnds, MUST_DEFINE, PROBE_MARK } from '@/server/grading/probe-program';
+import { probeErrorText, probeReason, withOwnWhy } from '@/server/grading/probe-words';
+import { missingFollowerSaid } from '@/server/grading/command-trace';
+import type { HistoryEvent } from '@/lib/history';
 import { withIntl } from './helpers/intl';
 
 const lessons = loadAllLessons();
@@ -115,6 +117,27 @@ describe('a probe\'s failure in words', () => {
     expect(shown).toBe(`Error: ${PROBE_MARK}fencedWrite('probe-invoice', …, 3) after token 5 threw EFENCED: token 3 is older than 5: a refused write is the store doing its job. Catch the EFENCED error and return false, so the worker stops cleanly instead of crashing.`);
     expect(shown).not.toContain('{"key"');
     expect(probeErrorText('TypeError: x is not a function', planned('en'))).toBe('TypeError: x is not a function');
+  });
+
+  it('a broken command-order rule says its why in the check\'s language inside the trace\'s words; the English stays in message', () => {
+    const failover = lesson('04-failover');
+    const plannedIn = (locale: 'en' | 'nb') =>
+      gradingPlan(failover, failover.solution, { locale, lesson: inLanguage(failover, locale) }).find((p) => Boolean(p.follows))!;
+    const events = [
+      { seq: 1, t: 0, type: 'console', client: 1, level: 'info', text: callBegins('acquire') },
+      { seq: 2, t: 12, type: 'redis', phase: 'invoke', opId: 1, client: 1, node: 1, command: 'wait', args: ['1', '100'] },
+      { seq: 3, t: 13, type: 'redis', phase: 'invoke', opId: 2, client: 1, node: 1, command: 'set', args: ['lock', 't', 'NX', 'PX', '1000'] },
+      { seq: 4, t: 20, type: 'console', client: 1, level: 'info', text: callEnds('acquire') },
+    ] as unknown as HistoryEvent[];
+    const en = plannedIn('en');
+    const nb = plannedIn('nb');
+    const said = missingFollowerSaid(events, 'acquire', 0, en.follows!)!;
+    expect(withOwnWhy(said, en)).toBe(said);
+    const shown = withOwnWhy(said, nb);
+    expect(shown.message).toBe(said.message);
+    expect(shown.message).toContain(en.follows!.why);
+    expect(shown.words.values.why).toBe(nb.words.followsWhy);
+    expect(nb.words.followsWhy).not.toBe(en.follows!.why);
   });
 
   it('a missing function is the grader\'s own sentence, as catalogue words the page translates', () => {
