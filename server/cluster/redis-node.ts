@@ -129,9 +129,10 @@ export class RedisNode extends EventEmitter<Events> {
         stillStarting: () => proc.alive,
       });
     } catch (error) {
-      const log = proc.recentLog().slice(-5).join('\n');
       this.expectedExit = true;
       await proc.kill();
+      // Read after the exit, to the end of its output: the line that says why may come after the exit itself.
+      const log = (await proc.settledLog()).slice(-5).join('\n');
       throw new Error(`${this.label} failed to start: ${(error as Error).message}${log ? `\n${log}` : ''}`);
     }
     this.control = new Redis({

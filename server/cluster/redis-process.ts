@@ -155,6 +155,23 @@ export class RedisProcess extends EventEmitter<Events> {
     });
   }
 
+  /**
+   * The last lines redis printed, once its output pipes have been read to the end (or `withinMs` passed): a
+   * process that died while starting says why ("Address already in use") in lines that may arrive after its exit.
+   */
+  async settledLog(withinMs = 500): Promise<string[]> {
+    const pipes = [this.child.stdout, this.child.stderr].filter((p) => p !== null && !p.readableEnded && !p.destroyed);
+    if (pipes.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.all(pipes.map((p) => new Promise((resolve) => p!.once('close', resolve)))),
+        new Promise((resolve) => (timer = setTimeout(resolve, withinMs))),
+      ]);
+      clearTimeout(timer);
+    }
+    return [...this.log];
+  }
+
   get alive(): boolean {
     return this.exitInfo === null && this.pid > 0;
   }
