@@ -16,14 +16,13 @@ import { gradeExercise } from '@/server/grading/grader';
 import { withLessonLabs } from './lab-lanes';
 import { isLocale, LOCALES, type Locale } from '@/i18n/routing';
 import { render, type WordsCatalogue } from '@/lib/words';
-import arChecker from '@/messages/ar/checker.json' with { type: 'json' };
-import arGrading from '@/messages/ar/grading.json' with { type: 'json' };
-import nbChecker from '@/messages/nb/checker.json' with { type: 'json' };
-import nbGrading from '@/messages/nb/grading.json' with { type: 'json' };
+import { english, NAMESPACES } from '@/messages/catalogue';
 
-/** The catalogue a page in `locale` renders the grader's words with. */
+/** The catalogue a page in `locale` renders the grader's words with: every namespace, as the page has them. */
 function catalogueOf(locale: Locale): WordsCatalogue {
-  return locale === 'ar' ? { checker: arChecker, grading: arGrading } : locale === 'nb' ? { checker: nbChecker, grading: nbGrading } : {};
+  if (locale === 'en') return english;
+  const dir = path.join(process.cwd(), 'messages', locale);
+  return Object.fromEntries(NAMESPACES.map((ns) => [ns, JSON.parse(fs.readFileSync(path.join(dir, `${ns}.json`), 'utf8')) as unknown]));
 }
 
 async function main(): Promise<void> {
