@@ -27,8 +27,9 @@ import clients from './en/clients.json' with { type: 'json' };
 import lab from './en/lab.json' with { type: 'json' };
 import refusals from './en/refusals.json' with { type: 'json' };
 import demos from './en/demos.json' with { type: 'json' };
+import history from './en/history.json' with { type: 'json' };
 
-export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment, verdict, timeline, cluster, clients, lab, checker, grading, refusals, demos };
+export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment, verdict, timeline, cluster, clients, lab, checker, grading, refusals, demos, history };
 
 export type Messages = typeof english;
 export type Namespace = keyof Messages;

@@ -93,6 +93,23 @@ function isEvent(value: unknown): value is HistoryEvent {
   return isRecord(value) && typeof value.seq === 'number' && typeof value.t === 'number' && typeof value.type === 'string' && EVENT_TYPES.has(value.type);
 }
 
+/** A sentence as data, as far as its shape goes (the page renders it, and falls back to the English if its catalogue lacks the key). */
+function isWords(value: unknown): boolean {
+  return isRecord(value) && typeof value.key === 'string' && isRecord(value.values);
+}
+
+/** The history's sentences as data (`detailWords`, `reasonWords`) are optional: a malformed one is dropped, the event and its English kept. */
+const WORDS_FIELDS = ['detailWords', 'reasonWords'] as const;
+
+function withValidWords(event: HistoryEvent): HistoryEvent {
+  const record = event as unknown as Record<string, unknown>;
+  const bad = WORDS_FIELDS.filter((field) => field in record && !isWords(record[field]));
+  if (bad.length === 0) return event;
+  const kept = { ...record };
+  for (const field of bad) delete kept[field];
+  return kept as unknown as HistoryEvent;
+}
+
 /** Reads a run file; refuses anything that is not one, in words a learner can act on. */
 export function parseRunFile(text: string): ParseResult {
   if (text.length > MAX_RUN_FILE_BYTES) return refuse({ kind: 'too-big' });
@@ -107,7 +124,7 @@ export function parseRunFile(text: string): ParseResult {
   }
   if (data.version !== 1) return refuse({ kind: 'version', version: String(data.version) });
   if (!Array.isArray(data.history)) return refuse({ kind: 'no-history' });
-  const history = data.history.filter(isEvent);
+  const history = data.history.filter(isEvent).map(withValidWords);
   if (history.length !== data.history.length) {
     return refuse({ kind: 'unknown-events', count: data.history.length - history.length });
   }

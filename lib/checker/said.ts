@@ -6,9 +6,10 @@ import checker from '../../messages/en/checker.json' with { type: 'json' };
 import grading from '../../messages/en/grading.json' with { type: 'json' };
 import refusals from '../../messages/en/refusals.json' with { type: 'json' };
 import demos from '../../messages/en/demos.json' with { type: 'json' };
+import history from '../../messages/en/history.json' with { type: 'json' };
 import { render, words, type Said, type WordValue, type Words } from '../words';
 
-export const ENGLISH_WORDS = { checker, grading, refusals, demos } as const;
+export const ENGLISH_WORDS = { checker, grading, refusals, demos, history } as const;
 
 export function english(said: Words): string {
   return render(said, 'en', ENGLISH_WORDS);

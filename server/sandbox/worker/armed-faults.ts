@@ -99,7 +99,8 @@ export class ArmedFaults {
     if (refused !== null || !target) return emit({ ...base, phase: 'fail', detail: refused ?? '' });
     // Recorded before it is carried out, as the server records its own client faults (its ok comes before the
     // client's pause or crash event) — and because a crash may end the run, after which nothing more is sent.
-    emit({ ...base, phase: 'ok', detail: programFaultDone(fault) });
+    const done = programFaultDone(fault);
+    emit({ ...base, phase: 'ok', detail: done.message, detailWords: done.words });
     switch (fault.action) {
       case 'client-pause':
         target.pause(fault.durationMs);
