@@ -39,7 +39,7 @@ const START_TIMEOUT_MS = 10_000;
 function unexpectedExit(info: ExitInfo): Said {
   const exited = info.signal ? historySaid('node.exitedSignal', { signal: info.signal }) : historySaid('node.exitedCode', { code: String(info.code) });
   const log = info.log.at(-1);
-  return log === undefined || info.log.length === 0 ? exited : historySaid('node.withLog', { reason: { words: exited.words }, log });
+  return log === undefined ? exited : historySaid('node.withLog', { reason: { words: exited.words }, log });
 }
 
 export class RedisNode extends EventEmitter<Events> {
