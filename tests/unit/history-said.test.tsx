@@ -97,6 +97,15 @@ describe('the history sentences', () => {
     });
   });
 
+  it('counts keys and TTLs in Arabic with the plural the number needs', () => {
+    const jump = (expired: number, shortened: number) =>
+      strip(render(words('history.nemesis.clockJump', { jumpMs: '500', node: { node: 1 }, expired, shortened }), 'ar', catalogueOf('ar')));
+    expect(jump(5, 0)).toContain('انتهت صلاحية 5 مفاتيح مبكرًا');
+    expect(jump(11, 1)).toContain('انتهت صلاحية 11 مفتاحًا مبكرًا');
+    expect(jump(0, 2)).toContain('لم ينتهِ أي مفتاح مبكرًا');
+    expect(jump(0, 2)).toContain('مدتا صلاحية');
+  });
+
   it('covers every sentence of the catalogue', () => {
     const tested = new Set(SENTENCES.map(([key]) => key));
     const all = Object.entries(catalogue.history).flatMap(([group, keys]) => Object.keys(keys).map((k) => `${group}.${k}`));
