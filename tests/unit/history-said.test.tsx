@@ -19,6 +19,7 @@ import { recentLines, type LabT } from '@/components/lab/history-words';
 import { NodeIntervention } from '@/components/cluster/node-intervention';
 import { emptyRunData, reduceRunRequested, reduceRunStarted } from '@/components/lab/run-state';
 import { parseRunFile, recordRun } from '@/components/workspace/run-file';
+import { faultBands } from '@/lib/measurements/faults';
 import { catalogueOf, withIntl } from './helpers/intl';
 
 const keeps = (persistence: string): WordValue => ({ words: words('history.nemesis.keeps', { persistence }) });
@@ -174,6 +175,14 @@ describe('the recent events in Norwegian', () => {
     expect(lines.join('\n')).toContain('Startet på nytt: brukte 200 MB');
     // English as always without a page language.
     expect(recentLines(events, 10).map((l) => l.text)).toContain('Node 3 killed with SIGKILL');
+  });
+});
+
+describe("the measurements' fault bands", () => {
+  it('carry the words of what the fault did, for the page to write', () => {
+    const [band] = faultBands(events);
+    expect(band).toMatchObject({ label: 'Node 3 killed with SIGKILL', labelWords: killed.words });
+    expect(faultBands(events.map((e) => ({ ...e, detailWords: undefined })) as HistoryEvent[])[0]).not.toHaveProperty('labelWords');
   });
 });
 
