@@ -1,4 +1,5 @@
 /** The vocabulary of a lab's cluster, shared by server and browser. */
+import type { Words } from './words';
 
 export const PERSISTENCE_MODES = ['none', 'aof-everysec', 'aof-always'] as const;
 export type Persistence = (typeof PERSISTENCE_MODES)[number];
@@ -54,6 +55,8 @@ export interface NodeIntervention {
   cause: InterventionCause;
   /** In a learner's words: "Script stopped: it ran over 0.5 s without ending…", "Restarted: used 200 MB, over its 192 MB budget". */
   text: string;
+  /** `text` as data: the card writes it in the page's language. */
+  words?: Words;
 }
 
 export interface NodeView {

@@ -46,7 +46,7 @@ export interface NemesisEvent extends Base {
   args: Record<string, Scalar>;
   /** For `fail`: why it was refused or failed. For `ok`: what it did, in words. */
   detail?: string;
-  /** For `fail`: `detail` as data, when the server worded the refusal (a page writes it in its language). */
+  /** `detail` as data, when the server worded it (a refusal, or what an operation did): a page writes it in its language. */
   detailWords?: Words;
 }
 
@@ -58,6 +58,8 @@ export interface NodeStateEvent extends Base {
   persistence: Persistence;
   /** Why it changed: "killed (SIGKILL)", "exited with code 1", "restarted", "promoted to master". */
   reason: string;
+  /** `reason` as data (absent in run files from before): a page writes it in its language. */
+  reasonWords?: Words;
 }
 
 /**
@@ -73,6 +75,8 @@ export interface NodeGuardEvent extends Base {
   cause: InterventionCause;
   /** In a learner's words, as the node's card shows it. */
   detail: string;
+  /** `detail` as data (absent in run files from before): a page writes it in its language. */
+  detailWords?: Words;
 }
 
 export interface RedisInvokeEvent extends Base {

@@ -29,8 +29,9 @@ import refusals from './en/refusals.json' with { type: 'json' };
 import demos from './en/demos.json' with { type: 'json' };
 import judging from './en/judging.json' with { type: 'json' };
 import runNotes from './en/runNotes.json' with { type: 'json' };
+import history from './en/history.json' with { type: 'json' };
 
-export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment, verdict, timeline, cluster, clients, lab, checker, grading, refusals, demos, judging, runNotes };
+export const english = { common, course, lesson, pages, workspace, exercise, editor, quiz, progress, playground, classroom, measurements, experiment, verdict, timeline, cluster, clients, lab, checker, grading, refusals, demos, judging, runNotes, history };
 
 export type Messages = typeof english;
 export type Namespace = keyof Messages;

@@ -5,15 +5,17 @@
  */
 import { useTranslations } from 'next-intl';
 import type { NodeIntervention as Intervention } from '@/lib/cluster';
+import { useCheckerText } from '@/components/verdict/checker-text';
 import styles from './cluster.module.css';
 
 export function NodeIntervention({ intervention }: { intervention: Intervention | null }) {
   const t = useTranslations('cluster');
+  const said = useCheckerText();
   if (!intervention) return null;
   return (
     <p className={styles.intervention} data-testid="node-intervention" data-cause={intervention.cause}>
-      {/* The detail is the server's sentence (English until the server's texts are translated). */}
-      <strong>{t('steppedIn')}</strong> {intervention.text}
+      {/* The detail is the server's sentence, in the page's language when it sent its words. */}
+      <strong>{t('steppedIn')}</strong> {said({ message: intervention.text, words: intervention.words })}
     </p>
   );
 }

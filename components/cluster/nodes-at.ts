@@ -95,7 +95,7 @@ export class NodesAt {
       past.role = event.role;
       past.persistence = event.persistence;
     } else if (event.type === 'guard') {
-      this.pastOf(event.node).intervention = { t: event.t, action: event.action, cause: event.cause, text: event.detail };
+      this.pastOf(event.node).intervention = { t: event.t, action: event.action, cause: event.cause, text: event.detail, ...(event.detailWords ? { words: event.detailWords } : {}) };
     } else if (event.type === 'nemesis' && event.op === 'node-clock-jump' && event.phase === 'ok' && event.node !== undefined) {
       const jump = event.args['jumpMs'];
       if (typeof jump === 'number') this.pastOf(event.node).clockJumpMs += jump;

@@ -27,6 +27,11 @@ const ENGLISH: Words = {
   duration: englishDuration,
 };
 
+/** A server's sentence (a reason, what an operation did) in the page's language when it sent its words; else its English. */
+function serverText(message: string, data: WordsData | undefined, { said }: Words): string {
+  return said ? said({ message, words: data }) : message;
+}
+
 
 /** Who an operation hit, in the page's words where the event says it by number; else the server's words. */
 function targetWords(event: NemesisEvent, { t }: Words): string {
@@ -76,20 +81,22 @@ function describeNemesis(event: NemesisEvent, words: Words): HistoryLine | null 
     const attempt = words.t(`op.${FAULT_MESSAGE_KEYS[event.op]}.attempt`);
     const target = targetWords(event, words);
     // The reason is the server's, in the page's language when it sent its words.
-    const why = event.detail && words.said ? words.said({ message: event.detail, words: event.detailWords }) : event.detail;
+    const why = event.detail && serverText(event.detail, event.detailWords, words);
     const text = why ? words.t('history.refusedWhy', { attempt, target, why }) : words.t('history.refused', { attempt, target });
     return { ...base, text, tone: 'refused' };
   }
   // The server words what each operation did ("Node 2 killed with SIGKILL"); ours are the fallback.
-  return { ...base, text: event.detail ?? fallbackOkWords(event, words), tone: isRecovery(event.op) ? 'recovery' : 'fault' };
+  const text = event.detail !== undefined ? serverText(event.detail, event.detailWords, words) : fallbackOkWords(event, words);
+  return { ...base, text, tone: isRecovery(event.op) ? 'recovery' : 'fault' };
 }
 
 /** "Node 3 is down: killed (SIGKILL)", "Nodes 1, 2, 3 are up: started" (the reason is the server's). */
-function nodesWords(nodes: readonly number[], state: NodeState, reason: string, { t }: Words): string {
+function nodesWords(nodes: readonly number[], state: NodeState, reason: string, reasonWords: WordsData | undefined, words: Words): string {
+  const { t } = words;
   const sorted = [...nodes].sort((a, b) => a - b);
   const who = sorted.length === 1 ? t('target.node', { n: sorted[0] ?? 0 }) : t('history.nodes', { list: sorted.join(t('history.listSeparator')) });
   const args = { who, count: sorted.length, state: t(`state.${state}`) };
-  return reason ? t('history.nodeStateWhy', { ...args, why: reason }) : t('history.nodeState', args);
+  return reason ? t('history.nodeStateWhy', { ...args, why: serverText(reason, reasonWords, words) }) : t('history.nodeState', args);
 }
 
 /** One line for the event, or null when the compact list leaves it out. */
@@ -99,10 +106,10 @@ export function describeEvent(event: HistoryEvent, words: Words = ENGLISH): Hist
       return describeNemesis(event, words);
     case 'guard':
       // The lab stepped in on a node the learner's code was harming; the detail is already in a learner's words (the server's).
-      return { seq: event.seq, t: event.t, text: words.t('history.guard', { node: words.t('target.node', { n: event.node }), detail: event.detail }), tone: 'info' };
+      return { seq: event.seq, t: event.t, text: words.t('history.guard', { node: words.t('target.node', { n: event.node }), detail: serverText(event.detail, event.detailWords, words) }), tone: 'info' };
     case 'node': {
       const tone: HistoryTone = event.state === 'up' ? 'recovery' : 'fault';
-      return { seq: event.seq, t: event.t, text: nodesWords([event.node], event.state, event.reason, words), tone };
+      return { seq: event.seq, t: event.t, text: nodesWords([event.node], event.state, event.reason, event.reasonWords, words), tone };
     }
     default:
       return null;
@@ -190,7 +197,7 @@ export function recentLines(
         group.line.t - event.t <= GROUP_WITHIN_MS;
       if (group && joins) {
         group.nodes.push(event.node);
-        group.line.text = nodesWords(group.nodes, event.state, event.reason, words);
+        group.line.text = nodesWords(group.nodes, event.state, event.reason, event.reasonWords, words);
         group.line.t = event.t;
         continue;
       }

@@ -8,11 +8,13 @@ import { timeChart } from './chart-options';
 import { ChartTable } from './chart-table';
 import { UPlotChart } from './uplot-chart';
 import { useMeasureSay } from './use-measure-say';
+import { useCheckerText } from '@/components/verdict/checker-text';
 import styles from './measurements.module.css';
 
 export function TimePanel({ m, cursorMs }: { m: RunMeasurements; cursorMs: number | null }) {
   const t = useTranslations('measurements');
   const say = useMeasureSay();
+  const said = useCheckerText();
   const { locale } = say;
   const build = useCallback<Parameters<typeof UPlotChart>[0]['build']>((colors, size) => timeChart(m, colors, size, cursorMs, say), [m, cursorMs, say]);
   const time = (ms: number) => formatRunTime(ms, locale);
@@ -44,16 +46,19 @@ export function TimePanel({ m, cursorMs }: { m: RunMeasurements; cursorMs: numbe
       />
       {m.faults.length > 0 && (
         <ul className={styles.faults} aria-label={t('time.faultsLabel')}>
-          {m.faults.map((f, i) => (
-            // The fault's label is the history's own words (the lab server's): not translated here.
-            <li key={i}>
-              {f.instant
-                ? t('time.faultAt', { label: f.label, at: time(f.from) })
-                : f.open
-                  ? t('time.faultFromToEnd', { label: f.label, from: time(f.from) })
-                  : t('time.faultFromTo', { label: f.label, from: time(f.from), to: time(f.to) })}
-            </li>
-          ))}
+          {m.faults.map((f, i) => {
+            // The fault's label is the lab server's sentence: in the page's language when the history has its words.
+            const label = said({ message: f.label, words: f.labelWords });
+            return (
+              <li key={i}>
+                {f.instant
+                  ? t('time.faultAt', { label, at: time(f.from) })
+                  : f.open
+                    ? t('time.faultFromToEnd', { label, from: time(f.from) })
+                    : t('time.faultFromTo', { label, from: time(f.from), to: time(f.to) })}
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

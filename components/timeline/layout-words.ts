@@ -4,9 +4,10 @@
  * by default (tests, code outside a page), the page's language when the
  * timeline hands in `layoutWords(t)`. Plain functions: a layout labels
  * 10,000s of intervals, and a translator is only called per label.
- * The server's own words (a node's reason, an operation's detail, a Redis
- * error) are passed through as they came, except a refused fault's reason,
- * which the server also sends as words: the page writes it in its language.
+ * The server's own sentences (a refused fault's reason, what an operation
+ * did, a node's reason, the node guard's detail) come with their words: the
+ * page writes them in its language; without words (a run file from before, a
+ * Redis error) they are passed through as they came.
  */
 import type { NodeState } from '@/lib/cluster';
 import type { NemesisOp } from '@/lib/history';
@@ -20,8 +21,10 @@ export interface LayoutWords {
   write(accepted: boolean, key: string, token: string | number | null, reason: string | undefined): string;
   nemesis(op: NemesisOp, target: string): string;
   refused(op: NemesisOp, target: string, detail: string | undefined, detailWords?: Words): string;
-  node(node: number, state: NodeState, reason: string): string;
-  guard(node: number, detail: string): string;
+  /** What an operation did (the server's sentence, with its words when it sent them); without one, `nemesis(op, target)`. */
+  done(op: NemesisOp, target: string, detail: string | undefined, detailWords?: Words): string;
+  node(node: number, state: NodeState, reason: string, reasonWords?: Words): string;
+  guard(node: number, detail: string, detailWords?: Words): string;
   scenario(text: string): string;
   acquiring(what: string, attempt: number | undefined): string;
   attempted(ok: boolean, what: string, votes: { granted: number; total: number; quorum: number | undefined } | null): string;
@@ -47,6 +50,7 @@ export const ENGLISH_LAYOUT_WORDS: LayoutWords = {
   write: (accepted, key, token, reason) =>
     `${accepted ? 'wrote' : 'write rejected:'} ${key}${token === null ? ' (no token)' : ` with token ${token}`}${accepted ? '' : reason ? ` (${reason})` : ''}`,
   nemesis: (op, target) => `${op} ${target}`,
+  done: (op, target, detail) => detail ?? `${op} ${target}`,
   refused: (op, target, detail) => `refused: ${op} ${target}${detail ? ` (${detail})` : ''}`,
   node: (node, state, reason) => `Node ${node} ${state}${reason ? ` (${reason})` : ''}`,
   guard: (node, detail) => `Node ${node}: ${detail}`,
@@ -73,6 +77,8 @@ export const ENGLISH_LAYOUT_WORDS: LayoutWords = {
 /** `said` writes a server sentence (its words, else its English) in the page's language. */
 export function layoutWords(t: TimelineT, said?: (s: { message: string; words?: Words }) => string): LayoutWords {
   const opWords = (op: NemesisOp) => t(`shape.op.${FAULT_MESSAGE_KEYS[op]}`);
+  // A server sentence: in the page's language from its words when it sent them, else as it came.
+  const server = (message: string, data: Words | undefined) => (said ? said(data ? { message, words: data } : { message }) : message);
   return {
     lane: (client) => t('client', { n: client }),
     section: (job, execution) => t('shape.section', { job, execution }),
@@ -84,11 +90,13 @@ export function layoutWords(t: TimelineT, said?: (s: { message: string; words?: 
     nemesis: (op, target) => t('shape.nemesis', { op: opWords(op), target }),
     refused: (op, target, detail, detailWords) => {
       if (!detail) return t('shape.refused', { op: opWords(op), target });
-      const why = said ? said(detailWords ? { message: detail, words: detailWords } : { message: detail }) : detail;
+      const why = server(detail, detailWords);
       return t('shape.refusedWhy', { op: opWords(op), target, detail: why });
     },
-    node: (node, state, reason) => (reason ? t('shape.nodeWhy', { node, state: t(`shape.state.${state}`), reason }) : t('shape.node', { node, state: t(`shape.state.${state}`) })),
-    guard: (node, detail) => t('shape.guard', { node, detail }),
+    done: (op, target, detail, detailWords) => (detail === undefined ? t('shape.nemesis', { op: opWords(op), target }) : server(detail, detailWords)),
+    node: (node, state, reason, reasonWords) =>
+      reason ? t('shape.nodeWhy', { node, state: t(`shape.state.${state}`), reason: server(reason, reasonWords) }) : t('shape.node', { node, state: t(`shape.state.${state}`) }),
+    guard: (node, detail, detailWords) => t('shape.guard', { node, detail: server(detail, detailWords) }),
     scenario: (text) => t('shape.scenario', { text }),
     acquiring: (what, attempt) => (attempt && attempt > 1 ? t('shape.acquiringAttempt', { what, attempt }) : t('shape.acquiring', { what })),
     attempted: (ok, what, votes) => {

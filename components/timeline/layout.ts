@@ -200,7 +200,7 @@ class LayoutBuilder {
         break;
       case 'nemesis':
         if (e.phase === 'ok') {
-          this.markers.push({ kind: 'nemesis', t: e.t, seq: e.seq, label: e.detail ?? this.words.nemesis(e.op, e.target), tone: isRecovery(e.op) ? 'recovery' : 'fault' });
+          this.markers.push({ kind: 'nemesis', t: e.t, seq: e.seq, label: this.words.done(e.op, e.target, e.detail, e.detailWords), tone: isRecovery(e.op) ? 'recovery' : 'fault' });
         } else if (e.phase === 'fail') {
           this.markers.push({ kind: 'nemesis-refused', t: e.t, seq: e.seq, label: this.words.refused(e.op, e.target, e.detail, e.detailWords), tone: 'info' });
         }
@@ -210,13 +210,13 @@ class LayoutBuilder {
           kind: 'node',
           t: e.t,
           seq: e.seq,
-          label: this.words.node(e.node, e.state, e.reason),
+          label: this.words.node(e.node, e.state, e.reason, e.reasonWords),
           tone: e.state === 'up' ? 'recovery' : 'fault',
         });
         break;
       case 'guard':
         // The lab stopped a script or restarted a node: a lab-wide mark like a node's own change.
-        this.markers.push({ kind: 'node', t: e.t, seq: e.seq, label: this.words.guard(e.node, e.detail), tone: 'info' });
+        this.markers.push({ kind: 'node', t: e.t, seq: e.seq, label: this.words.guard(e.node, e.detail, e.detailWords), tone: 'info' });
         break;
       case 'scenario':
         this.markers.push({ kind: 'scenario', t: e.t, seq: e.seq, label: this.words.scenario(e.detail || e.step), tone: 'info' });

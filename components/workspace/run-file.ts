@@ -94,6 +94,18 @@ function isEvent(value: unknown): value is HistoryEvent {
   return isRecord(value) && typeof value.seq === 'number' && typeof value.t === 'number' && typeof value.type === 'string' && EVENT_TYPES.has(value.type);
 }
 
+/** The history's sentences as data (`detailWords`, `reasonWords`) are optional: a malformed one is dropped, the event and its English kept. */
+const WORDS_FIELDS = ['detailWords', 'reasonWords'] as const;
+
+function withValidWords(event: HistoryEvent): HistoryEvent {
+  const record = event as unknown as Record<string, unknown>;
+  const bad = WORDS_FIELDS.filter((field) => field in record && !isWords(record[field]));
+  if (bad.length === 0) return event;
+  const kept = { ...record };
+  for (const field of bad) delete kept[field];
+  return kept as unknown as HistoryEvent;
+}
+
 /** Reads a run file; refuses anything that is not one, in words a learner can act on. */
 export function parseRunFile(text: string): ParseResult {
   if (text.length > MAX_RUN_FILE_BYTES) return refuse({ kind: 'too-big' });
@@ -108,7 +120,7 @@ export function parseRunFile(text: string): ParseResult {
   }
   if (data.version !== 1) return refuse({ kind: 'version', version: String(data.version) });
   if (!Array.isArray(data.history)) return refuse({ kind: 'no-history' });
-  const history = data.history.filter(isEvent);
+  const history = data.history.filter(isEvent).map(withValidWords);
   if (history.length !== data.history.length) {
     return refuse({ kind: 'unknown-events', count: data.history.length - history.length });
   }
@@ -126,13 +138,13 @@ export function parseRunFile(text: string): ParseResult {
     info: isRecord(data.info) ? (data.info as unknown as RecordedRun['info']) : null,
     history,
     verdict: isRecord(data.verdict) ? (data.verdict as unknown as Verdict) : null,
-    ended: isRecord(data.ended) ? withValidWords(data.ended as unknown as NonNullable<RecordedRun['ended']>) : null,
+    ended: isRecord(data.ended) ? endedWithValidWords(data.ended as unknown as NonNullable<RecordedRun['ended']>) : null,
   };
   return { ok: true, run };
 }
 
 /** A recorded end whose sentences' words are not well-formed keeps its English only. */
-function withValidWords(ended: NonNullable<RecordedRun['ended']>): RecordedRun['ended'] {
+function endedWithValidWords(ended: NonNullable<RecordedRun['ended']>): RecordedRun['ended'] {
   const outcome = ended.outcome as unknown;
   if (!isRecord(outcome)) return ended;
   if ('errorWords' in outcome && !isWords(outcome.errorWords)) delete outcome.errorWords;

@@ -8,9 +8,10 @@ import refusals from '../../messages/en/refusals.json' with { type: 'json' };
 import demos from '../../messages/en/demos.json' with { type: 'json' };
 import judging from '../../messages/en/judging.json' with { type: 'json' };
 import runNotes from '../../messages/en/runNotes.json' with { type: 'json' };
+import history from '../../messages/en/history.json' with { type: 'json' };
 import { render, words, type Said, type WordValue, type Words } from '../words';
 
-export const ENGLISH_WORDS = { checker, grading, refusals, demos, judging, runNotes } as const;
+export const ENGLISH_WORDS = { checker, grading, refusals, demos, judging, runNotes, history } as const;
 
 export function english(said: Words): string {
   return render(said, 'en', ENGLISH_WORDS);

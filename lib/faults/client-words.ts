@@ -5,9 +5,9 @@
  * server/sandbox/worker/armed-faults.ts). One text for both, so the history
  * reads the same.
  */
-import { clientLabel } from '../cluster';
 import type { FaultInput } from './inputs';
 import { refusal } from '../refusal-words';
+import { historySaid, ms } from '../history-said';
 import type { Said } from '../words';
 
 export type ProgramFaultOp = 'client-pause' | 'client-resume' | 'client-crash' | 'client-skew';
@@ -16,17 +16,17 @@ export const PROGRAM_FAULT_OPS: readonly ProgramFaultOp[] = ['client-pause', 'cl
 /** A fault on the program with its input: what the sandbox needs to carry one out itself. */
 export type ProgramFault = { [K in ProgramFaultOp]: FaultInput<K> & { action: K } }[ProgramFaultOp];
 
-export function programFaultDone(fault: ProgramFault): string {
-  const who = clientLabel(fault.client);
+export function programFaultDone(fault: ProgramFault): Said {
+  const client = { client: fault.client };
   switch (fault.action) {
     case 'client-pause':
-      return `${who} paused ${fault.durationMs ? `for ${fault.durationMs} ms` : 'until resumed'}: none of its code runs; replies and timers wait`;
+      return fault.durationMs ? historySaid('program.pauseFor', { client, durationMs: ms(fault.durationMs) }) : historySaid('program.pauseUntilResumed', { client });
     case 'client-resume':
-      return `${who} resumed: what waited arrives now, late`;
+      return historySaid('program.resume', { client });
     case 'client-crash':
-      return `${who} crashed: its connections dropped, nothing released`;
+      return historySaid('program.crash', { client });
     case 'client-skew':
-      return `${who}'s clock now reads ${fault.offsetMs >= 0 ? '+' : ''}${fault.offsetMs} ms off`;
+      return historySaid('program.skew', { client, offset: `${fault.offsetMs >= 0 ? '+' : ''}${fault.offsetMs}` });
   }
 }
 

@@ -7,6 +7,7 @@
 import { clientLabel } from '../cluster';
 import { isRecovery, type FaultOp } from '../faults/catalogue';
 import type { HistoryEvent } from '../history';
+import type { Words } from '../words';
 
 export interface FaultBand {
   op: FaultOp;
@@ -14,6 +15,8 @@ export interface FaultBand {
   target: string;
   /** In words, as the history has it: "Node 3 killed (SIGKILL)". */
   label: string;
+  /** `label` as data, when the history had it: a page writes it in its language. */
+  labelWords?: Words;
   /** Lab clock. */
   from: number;
   to: number;
@@ -48,7 +51,7 @@ export function faultBands(history: readonly HistoryEvent[], endT?: number): Fau
     const lasting = LASTING.has(e.op);
     // A second fault on a target already hit (a delay changed while it lasts) continues the band already drawn.
     if (lasting && open.has(e.target)) continue;
-    const band: FaultBand = { op: e.op, target: e.target, label: e.detail ?? `${e.op} ${e.target}`, from: e.t, to: e.t, instant: !lasting, open: lasting };
+    const band: FaultBand = { op: e.op, target: e.target, label: e.detail ?? `${e.op} ${e.target}`, ...(e.detail !== undefined && e.detailWords ? { labelWords: e.detailWords } : {}), from: e.t, to: e.t, instant: !lasting, open: lasting };
     bands.push(band);
     if (lasting) open.set(e.target, band);
   }

@@ -21,6 +21,8 @@ import fs from 'node:fs';
 import type { InterventionAction, InterventionCause } from '@/lib/cluster';
 import { BUSY_REPLY_THRESHOLD_MS } from './redis-config';
 import type { RedisNode } from './redis-node';
+import { historySaid } from '@/lib/history-said';
+import { words, type Said, type Words } from '@/lib/words';
 
 export interface NodeGuardOptions {
   /** A node whose RSS passes this many MiB is restarted (LOCKLAB_NODE_RSS_MB). */
@@ -29,6 +31,8 @@ export interface NodeGuardOptions {
   periodMs: number;
 }
 
+const detailOf = (said: Said): Pick<Intervention, 'detail' | 'detailWords'> => ({ detail: said.message, detailWords: said.words });
+
 export const DEFAULT_NODE_GUARD: NodeGuardOptions = { rssBudgetMb: 192, periodMs: 250 };
 
 export interface Intervention {
@@ -36,6 +40,8 @@ export interface Intervention {
   cause: InterventionCause;
   /** What happened, in words a learner understands (shown on the card and in the history). */
   detail: string;
+  /** The same as data, for a page in another language. */
+  detailWords: Words;
   /** For `memory`: what the node used and its budget, MiB. */
   rssMb?: number;
   budgetMb?: number;
@@ -47,7 +53,7 @@ export interface NodeGuardHost {
    * Restarts the node in its turn of the lab's queue, unless it is no longer
    * process `pid` or no longer up by then. Resolves whether it did.
    */
-  restart(node: RedisNode, pid: number, why: string): Promise<boolean>;
+  restart(node: RedisNode, pid: number, why: Words): Promise<boolean>;
   record(node: RedisNode, intervention: Intervention): void;
 }
 
@@ -150,8 +156,7 @@ export class NodeGuard {
     const client = this.node.controlClient;
     if (!client) return;
     const kind = killCommandFor(busyMessage);
-    const what = kind === 'FUNCTION' ? 'Function' : 'Script';
-    const after = `it ran over ${BUSY_REPLY_THRESHOLD_MS / 1000} s without ending, so the node answered BUSY to everyone`;
+    const after = { words: words('history.guard.busy', { seconds: BUSY_REPLY_THRESHOLD_MS / 1000 }) };
     try {
       await client.call(kind, 'KILL');
     } catch (error) {
@@ -159,28 +164,28 @@ export class NodeGuard {
       if (/^NOTBUSY/.test(text)) return; // it ended by itself meanwhile
       if (!/^UNKILLABLE/.test(text)) throw error;
       // The script wrote: Redis will not undo half a script, so only a restart stops it.
-      const restarted = await this.host.restart(this.node, pid, 'a script that wrote and did not end');
+      const restarted = await this.host.restart(this.node, pid, words('history.guard.whyUnkillable'));
       if (restarted) {
         this.host.record(this.node, {
           action: 'restarted',
           cause: 'unkillable-script',
-          detail: `Restarted: a script wrote, then ${after}; a script that wrote cannot be killed`,
+          ...detailOf(historySaid('guard.restartedUnkillable', { after })),
         });
       }
       return;
     }
-    this.host.record(this.node, { action: 'script-killed', cause: 'busy-script', detail: `${what} stopped: ${after}` });
+    this.host.record(this.node, { action: 'script-killed', cause: 'busy-script', ...detailOf(historySaid('guard.stopped', { kind, after })) });
   }
 
   private async restartForMemory(pid: number, rss: number): Promise<void> {
     const rssMb = Math.round(rss / MIB);
     const budgetMb = this.options.rssBudgetMb;
-    const restarted = await this.host.restart(this.node, pid, `used ${rssMb} MB, over its ${budgetMb} MB memory budget`);
+    const restarted = await this.host.restart(this.node, pid, words('history.guard.whyMemory', { rssMb: String(rssMb), budgetMb: String(budgetMb) }));
     if (restarted) {
       this.host.record(this.node, {
         action: 'restarted',
         cause: 'memory',
-        detail: `Restarted: used ${rssMb} MB, over its ${budgetMb} MB budget`,
+        ...detailOf(historySaid('guard.restartedMemory', { rssMb: String(rssMb), budgetMb: String(budgetMb) })),
         rssMb,
         budgetMb,
       });

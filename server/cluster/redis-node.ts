@@ -16,10 +16,15 @@ import { redisConfig, type NodeCredentials } from './redis-config';
 import { nodeUser, RedisProcess, type ExitInfo } from './redis-process';
 import { waitForPing } from './wait-ready';
 import { refusal } from '@/lib/refusal-words';
+import { historySaid } from '@/lib/history-said';
+import type { Said, Words } from '@/lib/words';
 
 export interface NodeStateChange {
   state: NodeState;
+  /** Why, in English (the history's `reason`). */
   reason: string;
+  /** The same as data, for a page in another language. */
+  reasonWords: Words;
 }
 
 interface Events {
@@ -29,6 +34,13 @@ interface Events {
 }
 
 const START_TIMEOUT_MS = 10_000;
+
+/** "exited unexpectedly (SIGSEGV): <redis's last log line>": the log line is Redis's own, never translated. */
+function unexpectedExit(info: ExitInfo): Said {
+  const exited = info.signal ? historySaid('node.exitedSignal', { signal: info.signal }) : historySaid('node.exitedCode', { code: String(info.code) });
+  const log = info.log.at(-1);
+  return log === undefined ? exited : historySaid('node.withLog', { reason: { words: exited.words }, log });
+}
 
 export class RedisNode extends EventEmitter<Events> {
   readonly label: string;
@@ -40,7 +52,7 @@ export class RedisNode extends EventEmitter<Events> {
   /** Whether the lab asked for this process to stop; unexpected exits are reported with redis's log. */
   private stopping = false;
   /** Why the next expected exit happens, when someone other than the nemesis asked (the node guard). */
-  private exitReason: string | null = null;
+  private exitReason: Said | null = null;
 
   constructor(
     readonly id: number,
@@ -83,17 +95,17 @@ export class RedisNode extends EventEmitter<Events> {
     this.lastAnsweredAt = performance.now();
   }
 
-  private setState(state: NodeState, reason: string): void {
+  private setState(state: NodeState, reason: Said): void {
     if (state === this._state) return;
     this._state = state;
-    this.emit('state', { state, reason });
+    this.emit('state', { state, reason: reason.message, reasonWords: reason.words });
   }
 
   /**
    * Starts a process and resolves once it answers PING. Keeps the port across restarts when it can.
    * `reason` is what the node's `up` event says ("started", or why the lab restarted it).
    */
-  async start(reason = 'started'): Promise<void> {
+  async start(reason: Said = historySaid('node.started')): Promise<void> {
     if (this.proc?.alive) throw new LabOperationError('conflict', refusal('node.alreadyRunning', { node: { node: this.id } }));
     this.stopping = false;
     for (let attempt = 0; ; attempt++) {
@@ -108,7 +120,7 @@ export class RedisNode extends EventEmitter<Events> {
     }
   }
 
-  private async spawnOnce(reason: string): Promise<void> {
+  private async spawnOnce(reason: Said): Promise<void> {
     const config = redisConfig({
       port: this._port,
       persistence: this.persistence,
@@ -161,19 +173,14 @@ export class RedisNode extends EventEmitter<Events> {
     if (proc !== this.proc) return;
     this.control?.disconnect();
     this.control = null;
-    const reason = this.expectedExit
-      ? this.exitReason ?? (info.signal === 'SIGKILL'
-        ? 'killed (SIGKILL)'
-        : 'stopped')
-      : `exited unexpectedly (${info.signal ?? `code ${info.code}`})${info.log.length ? `: ${info.log.at(-1)}` : ''}`;
-    this.setState('down', reason);
+    this.setState('down', this.expectedExit ? this.exitReason ?? historySaid(info.signal === 'SIGKILL' ? 'node.killed' : 'node.stopped') : unexpectedExit(info));
   }
 
   /**
    * SIGKILL: no shutdown, no final fsync — a crash. Resolves when the exit has been observed.
    * `reason` replaces "killed (SIGKILL)" in the node's `down` event.
    */
-  async kill(reason?: string): Promise<void> {
+  async kill(reason?: Said): Promise<void> {
     const proc = this.proc;
     if (!proc?.alive) throw new LabOperationError('conflict', refusal('node.alreadyDown', { node: { node: this.id } }));
     this.expectedExit = true;
@@ -184,13 +191,13 @@ export class RedisNode extends EventEmitter<Events> {
   pause(): void {
     if (this._state !== 'up' || !this.proc) throw new LabOperationError('conflict', refusal('node.notUp', { node: { node: this.id }, state: this._state }));
     this.proc.signal('SIGSTOP');
-    this.setState('paused', 'paused (SIGSTOP)');
+    this.setState('paused', historySaid('node.paused'));
   }
 
   resume(): void {
     if (this._state !== 'paused' || !this.proc) throw new LabOperationError('conflict', refusal('node.notPaused', { node: { node: this.id }, state: this._state }));
     this.proc.signal('SIGCONT');
-    this.setState('up', 'resumed (SIGCONT)');
+    this.setState('up', historySaid('node.resumed'));
   }
 
   /** Drops what the node persisted, so its next start has an empty data set. */

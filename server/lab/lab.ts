@@ -24,6 +24,7 @@ import { nodeInterventionsTotal } from '../ops/metrics';
 import { refuse } from '../ops/refusals';
 import { HistoryLog, type HistoryBudget } from './history-log';
 import { refusal } from '@/lib/refusal-words';
+import { historySaid } from '@/lib/history-said';
 
 export interface LabOptions {
   id?: string;
@@ -199,12 +200,12 @@ export class Lab extends EventEmitter<Events> {
   private watch(node: RedisNode): void {
     const monitor = new NodeMonitor(node, this.credentials, () => this.now(), (_sample: KeySample) => this.emit('nodes', [node.id]));
     this.monitors.set(node.id, monitor);
-    node.on('state', ({ state, reason }) => {
+    node.on('state', ({ state, reason, reasonWords }) => {
       if (this._closed) return;
       // Before anyone hears of it: a client reconnecting at once must reach the node where it now is.
       this.links.refreshTargets();
       this.replication?.link.refreshTarget();
-      this.history.append({ type: 'node', node: node.id, state, role: node.role, persistence: node.persistence, reason });
+      this.history.append({ type: 'node', node: node.id, state, role: node.role, persistence: node.persistence, reason, reasonWords });
       this.emit('nodes', [node.id], true);
     });
     this.guards.set(
@@ -229,21 +230,21 @@ export class Lab extends EventEmitter<Events> {
    * `pid` and up with no restart pending: a node the learner killed, paused
    * or restarted meanwhile is the learner's, not ours.
    */
-  private restartForGuard(node: RedisNode, pid: number, why: string): Promise<boolean> {
+  private restartForGuard(node: RedisNode, pid: number, why: Words): Promise<boolean> {
     return this.serial(async () => {
       if (this._closed || node.isStopping || node.state !== 'up' || node.pid !== pid || this.pendingRestarts.has(node.id)) return false;
-      await node.kill(`killed by the lab: ${why}`);
+      await node.kill(historySaid('node.killedByLab', { why: { words: why } }));
       if (node.persistence === 'none') node.wipeData();
-      await node.start(`restarted by the lab (${why})`);
+      await node.start(historySaid('node.restartedByLab', { why: { words: why } }));
       return true;
     }, nodeLabel(node.id));
   }
 
   private recordIntervention(node: RedisNode, intervention: Intervention): void {
     if (this._closed) return;
-    const { action, cause, detail } = intervention;
-    const event = this.history.append({ type: 'guard', node: node.id, action, cause, detail });
-    this.interventions.set(node.id, { t: event.t, action, cause, text: detail });
+    const { action, cause, detail, detailWords } = intervention;
+    const event = this.history.append({ type: 'guard', node: node.id, action, cause, detail, detailWords });
+    this.interventions.set(node.id, { t: event.t, action, cause, text: detail, words: detailWords });
     nodeInterventionsTotal.inc({ kind: `${action}:${cause}` });
     // refuse() counts the limit hit and logs it (lab, node, what) with `log`; never the script, which the guard never sees.
     refuse(cause === 'memory' ? 'node-memory' : 'node-busy-script', {

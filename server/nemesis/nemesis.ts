@@ -13,7 +13,8 @@ import { LabOperationError } from '@/lib/result';
 import type { FaultInput } from '@/lib/faults/inputs';
 import type { Lab } from '../lab/lab';
 import { linkWords, refusal } from '@/lib/refusal-words';
-import { words } from '@/lib/words';
+import { words, type Said } from '@/lib/words';
+import { historySaid, ms } from '@/lib/history-said';
 
 interface Target {
   target: string;
@@ -30,7 +31,7 @@ export async function operate<T>(
   op: NemesisOp,
   where: Target,
   args: Record<string, Scalar>,
-  run: () => Promise<{ value: T; detail: string }>,
+  run: () => Promise<{ value: T; detail: Said }>,
 ): Promise<T> {
   if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
   // Faults on one node, link or client are ordered per target; replication and failover are lab-wide.
@@ -39,7 +40,7 @@ export async function operate<T>(
     lab.history.append({ type: 'nemesis', op, phase: 'invoke', ...where, args });
     try {
       const { value, detail } = await run();
-      lab.history.append({ type: 'nemesis', op, phase: 'ok', ...where, args, detail });
+      lab.history.append({ type: 'nemesis', op, phase: 'ok', ...where, args, detail: detail.message, detailWords: detail.words });
       return value;
     } catch (error) {
       const words = error instanceof LabOperationError ? error.words : undefined;
@@ -56,7 +57,7 @@ export async function killNode(lab: Lab, { node }: FaultInput<'node-kill'>): Pro
   lab.node(node);
   return operate(lab, 'node-kill', nodeTarget(node), {}, async () => {
     await lab.node(node).kill();
-    return { value: lab.nodeView(node), detail: `${nodeLabel(node)} killed with SIGKILL` };
+    return { value: lab.nodeView(node), detail: historySaid('nemesis.nodeKill', { node: { node } }) };
   });
 }
 
@@ -68,25 +69,25 @@ export async function restartNode(lab: Lab, { node, delayMs = 0, persistence }: 
     if (target.state !== 'down') throw new LabOperationError('conflict', refusal('node.restartNotDown', { node: { node }, state: target.state }));
     if (lab.pendingRestarts.has(node)) throw new LabOperationError('conflict', refusal('node.restartPending', { node: { node } }));
     if (persistence) target.persistence = persistence;
-    const keeps = target.persistence === 'none' ? 'without persistence: its data is lost' : `with ${target.persistence}: it reloads its AOF`;
+    const keeps = { words: words('history.nemesis.keeps', { persistence: target.persistence }) };
     if (target.persistence === 'none') target.wipeData();
     if (delayMs === 0) {
       await target.start();
-      return { value: lab.nodeView(node), detail: `${nodeLabel(node)} restarted ${keeps}` };
+      return { value: lab.nodeView(node), detail: historySaid('nemesis.nodeRestart', { node: { node }, keeps }) };
     }
     const dueAt = lab.now() + delayMs;
     const timer = setTimeout(() => {
       lab.pendingRestarts.delete(node);
       void operate(lab, 'node-restart', nodeTarget(node), { delayed: true }, async () => {
         await target.start();
-        return { value: null, detail: `${nodeLabel(node)} came back after its ${delayMs} ms delay, ${keeps}` };
+        return { value: null, detail: historySaid('nemesis.nodeRestartDelayed', { node: { node }, delayMs: ms(delayMs), keeps }) };
       }).catch(() => undefined /* recorded as fail in the history */);
       lab.emit('nodes', [node]);
     }, delayMs);
     timer.unref();
     lab.pendingRestarts.set(node, { timer, dueAt });
     lab.emit('nodes', [node]);
-    return { value: lab.nodeView(node), detail: `${nodeLabel(node)} will restart in ${delayMs} ms, ${keeps}` };
+    return { value: lab.nodeView(node), detail: historySaid('nemesis.nodeRestartScheduled', { node: { node }, delayMs: ms(delayMs), keeps }) };
   });
 }
 
@@ -94,7 +95,7 @@ export async function pauseNode(lab: Lab, { node }: FaultInput<'node-pause'>): P
   lab.node(node);
   return operate(lab, 'node-pause', nodeTarget(node), {}, async () => {
     lab.node(node).pause();
-    return { value: lab.nodeView(node), detail: `${nodeLabel(node)} paused with SIGSTOP: it accepts connections but answers nothing` };
+    return { value: lab.nodeView(node), detail: historySaid('nemesis.nodePause', { node: { node } }) };
   });
 }
 
@@ -103,7 +104,7 @@ export async function resumeNode(lab: Lab, { node }: FaultInput<'node-resume'>):
   return operate(lab, 'node-resume', nodeTarget(node), {}, async () => {
     lab.node(node).resume();
     lab.monitor(node).sampleSoon();
-    return { value: lab.nodeView(node), detail: `${nodeLabel(node)} resumed with SIGCONT` };
+    return { value: lab.nodeView(node), detail: historySaid('nemesis.nodeResume', { node: { node } }) };
   });
 }
 
@@ -142,7 +143,7 @@ export async function jumpClock(lab: Lab, { node, jumpMs }: FaultInput<'node-clo
     lab.emit('nodes', [node]);
     return {
       value: lab.nodeView(node),
-      detail: `Simulated a ${jumpMs} ms forward clock jump on ${nodeLabel(node)}: ${expired} key(s) expired early, ${shortened} TTL(s) shortened`,
+      detail: historySaid('nemesis.clockJump', { jumpMs: ms(jumpMs), node: { node }, expired, shortened }),
     };
   });
 }
@@ -155,8 +156,7 @@ export async function cutLink(lab: Lab, { client, node, mode }: FaultInput<'link
     if (link.cut) throw new LabOperationError('conflict', refusal('link.alreadyCut', { link: { words: linkWords(client, node) }, mode: link.cut }));
     await link.cutLink(mode);
     lab.emit('links');
-    const how = mode === 'refuse' ? 'connections are refused' : 'packets vanish (timeouts)';
-    return { value: lab.links.view(client, node), detail: `${clientLabel(client)} → ${nodeLabel(node)} cut: ${how}` };
+    return { value: lab.links.view(client, node), detail: historySaid('nemesis.linkCut', { client: { client }, node: { node }, mode }) };
   });
 }
 
@@ -167,7 +167,7 @@ export async function healLink(lab: Lab, { client, node }: FaultInput<'link-heal
     if (!link.cut) throw new LabOperationError('conflict', refusal('link.notCut', { link: { words: linkWords(client, node) } }));
     await link.heal();
     lab.emit('links');
-    return { value: lab.links.view(client, node), detail: `${clientLabel(client)} → ${nodeLabel(node)} healed` };
+    return { value: lab.links.view(client, node), detail: historySaid('nemesis.linkHeal', { client: { client }, node: { node } }) };
   });
 }
 
@@ -176,8 +176,9 @@ export async function delayLink(lab: Lab, { client, node, delayMs, jitterMs }: F
   return operate(lab, 'link-delay', linkTarget(client, node), { delayMs, jitterMs }, async () => {
     lab.links.get(client, node).setDelay(delayMs, jitterMs);
     lab.emit('links');
-    const jitter = jitterMs ? ` (+ up to ${jitterMs} ms jitter)` : '';
-    return { value: lab.links.view(client, node), detail: `${clientLabel(client)} → ${nodeLabel(node)} delayed by ${delayMs} ms each way${jitter}` };
+    const link = { client: { client }, node: { node }, delayMs: ms(delayMs) };
+    const detail = jitterMs ? historySaid('nemesis.linkDelayJitter', { ...link, jitterMs: ms(jitterMs) }) : historySaid('nemesis.linkDelay', link);
+    return { value: lab.links.view(client, node), detail };
   });
 }
 
@@ -191,7 +192,7 @@ export async function dropConnections(lab: Lab, { client }: FaultInput<'client-d
   if (client > lab.clients) throw new LabOperationError('not-found', refusal('client.noSuchClient', { client: { client }, n: lab.clients }));
   return operate(lab, 'client-disconnect', { target: clientLabel(client), client }, {}, async () => {
     lab.links.resetWhere((c) => c === client);
-    return { value: { client }, detail: `${clientLabel(client)}'s connections to every node were reset: commands in flight get no answer; it may reconnect` };
+    return { value: { client }, detail: historySaid('nemesis.clientDisconnect', { client: { client } }) };
   });
 }
 
@@ -213,7 +214,7 @@ export async function holdReplication(lab: Lab): Promise<ReplicationView> {
     if (link.cut) throw new LabOperationError('conflict', refusal('link.alreadyCut', { link: { words: replicationLinkWords }, mode: link.cut }));
     await link.cutLink('blackhole');
     lab.emit('links');
-    return { value: lab.replicationView()!, detail: 'Replication held back: writes to Node 1 no longer reach Node 2' };
+    return { value: lab.replicationView()!, detail: historySaid('nemesis.replicationHold', { master: { node: 1 }, replica: { node: 2 } }) };
   });
 }
 
@@ -223,7 +224,7 @@ export async function releaseReplication(lab: Lab): Promise<ReplicationView> {
     if (!link.cut) throw new LabOperationError('conflict', refusal('link.notCut', { link: { words: replicationLinkWords } }));
     await link.heal();
     lab.emit('links');
-    return { value: lab.replicationView()!, detail: 'Replication released: Node 2 catches up' };
+    return { value: lab.replicationView()!, detail: historySaid('nemesis.replicationRelease', { replica: { node: 2 } }) };
   });
 }
 
@@ -231,7 +232,7 @@ export async function delayReplication(lab: Lab, { delayMs }: FaultInput<'replic
   return operate(lab, 'replication-delay', replicationTarget, { delayMs }, async () => {
     replicationOf(lab).link.setDelay(delayMs);
     lab.emit('links');
-    return { value: lab.replicationView()!, detail: `Replication lag set to ${delayMs} ms` };
+    return { value: lab.replicationView()!, detail: historySaid('nemesis.replicationDelay', { delayMs: ms(delayMs) }) };
   });
 }
 
@@ -255,13 +256,14 @@ export async function failover(lab: Lab): Promise<NodeView[]> {
     await replica.controlClient!.call('REPLICAOF', 'NO', 'ONE');
     replica.role = 'master';
     replica.replicaOf = null;
-    lab.history.append({ type: 'node', node: replica.id, state: replica.state, role: 'master', persistence: replica.persistence, reason: 'promoted to master (REPLICAOF NO ONE)' });
+    const promoted = historySaid('node.promoted');
+    lab.history.append({ type: 'node', node: replica.id, state: replica.state, role: 'master', persistence: replica.persistence, reason: promoted.message, reasonWords: promoted.words });
     lab.emit('nodes', [master.id, replica.id], true);
     lab.emit('links');
     await lab.monitor(replica.id).sample();
     return {
       value: [lab.nodeView(master.id), lab.nodeView(replica.id)],
-      detail: `${master.label} killed with replication held back; ${replica.label} promoted to master without the writes it never received`,
+      detail: historySaid('nemesis.failover', { master: { node: master.id }, replica: { node: replica.id } }),
     };
   });
 }

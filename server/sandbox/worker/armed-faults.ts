@@ -13,7 +13,7 @@
  * nemesis invoke and its ok (or fail), and the client's own pause/crash/skew.
  */
 import { clientLabel } from '@/lib/cluster';
-import { programFaultArgs, programFaultDone, programFaultRefusal, type ProgramFault } from '@/lib/faults/client-words';
+import { programFaultArgs, programFaultDone, programFaultRefusalWords, type ProgramFault } from '@/lib/faults/client-words';
 import { atLabTime } from '@/lib/due-timer';
 import type { HistoryEvent, HistoryInput } from '@/lib/history';
 import type { Trigger } from '@/lib/scenario';
@@ -97,11 +97,14 @@ export class ArmedFaults {
     emit({ type: 'scenario', step: fault.action, detail });
     emit({ ...base, phase: 'invoke' });
     const target = this.host.target(fault.client);
-    const refused = target ? programFaultRefusal(fault, { ended: target.status !== null, paused: target.isPaused }) : `${who} is not part of this run`;
-    if (refused !== null || !target) return emit({ ...base, phase: 'fail', detail: refused ?? '' });
+    if (!target) return emit({ ...base, phase: 'fail', detail: `${who} is not part of this run` });
+    // The refusal with its words, as the server's nemesis records one: a page writes it in its language.
+    const refused = programFaultRefusalWords(fault, { ended: target.status !== null, paused: target.isPaused });
+    if (refused !== null) return emit({ ...base, phase: 'fail', detail: refused.message, detailWords: refused.words });
     // Recorded before it is carried out, as the server records its own client faults (its ok comes before the
     // client's pause or crash event) — and because a crash may end the run, after which nothing more is sent.
-    emit({ ...base, phase: 'ok', detail: programFaultDone(fault) });
+    const done = programFaultDone(fault);
+    emit({ ...base, phase: 'ok', detail: done.message, detailWords: done.words });
     switch (fault.action) {
       case 'client-pause':
         target.pause(fault.durationMs);
