@@ -162,7 +162,9 @@ export class Keyspace {
   private observeNode(event: NodeStateEvent): void {
     const wasRole = this.roles.get(event.node);
     this.roles.set(event.node, event.role);
-    if (event.role === 'master' && event.state === 'up' && (wasRole === 'replica' || /promoted/i.test(event.reason))) this.promote(event);
+    // A promotion by its words' key; a run file from before words, by its English reason.
+    const saysPromoted = event.reasonWords ? event.reasonWords.key === 'history.node.promoted' : /promoted/i.test(event.reason);
+    if (event.role === 'master' && event.state === 'up' && (wasRole === 'replica' || saysPromoted)) this.promote(event);
     if (event.state === 'down') {
       if (!this.nodeDownAt.has(event.node)) this.nodeDownAt.set(event.node, event.t);
       return;

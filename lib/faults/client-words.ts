@@ -36,8 +36,9 @@ export function programFaultRefusal(fault: ProgramFault, client: { ended: boolea
 }
 
 /** The same refusal with its words, for a page that writes it in its own language. */
-export function programFaultRefusalWords(fault: ProgramFault, client: { ended: boolean; paused: boolean }): Said | null {
+export function programFaultRefusalWords(fault: ProgramFault, client: { ended: boolean; paused: boolean } | null): Said | null {
   const who = { client: fault.client };
+  if (client === null) return refusal('client.notInThisRun', { client: who });
   if (client.ended) return refusal('client.ended', { client: who });
   if (fault.action === 'client-pause' && client.paused) return refusal('client.alreadyPaused', { client: who });
   if (fault.action === 'client-resume' && !client.paused) return refusal('client.notPaused', { client: who });

@@ -51,6 +51,7 @@ const REFUSALS: [key: string, values: Record<string, WordValue>, english: string
   ['replication.none', {}, 'This lab has no replica: use the replicated topology (Node 1 master, Node 2 replica)'],
   ['client.noProgram', {}, 'No program is running: press Run first'],
   ['client.notInRun', { client: { client: 4 }, n: 3 }, 'Client 4 is not part of this run (it has 3 clients)'],
+  ['client.notInThisRun', { client: { client: 4 } }, 'Client 4 is not part of this run'],
   ['client.ended', { client: { client: 2 } }, 'Client 2 has already ended'],
   ['client.alreadyPaused', { client: { client: 2 } }, 'Client 2 is already paused'],
   ['client.notPaused', { client: { client: 2 } }, 'Client 2 is not paused'],

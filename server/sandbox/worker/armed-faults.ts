@@ -97,10 +97,10 @@ export class ArmedFaults {
     emit({ type: 'scenario', step: fault.action, detail });
     emit({ ...base, phase: 'invoke' });
     const target = this.host.target(fault.client);
-    if (!target) return emit({ ...base, phase: 'fail', detail: `${who} is not part of this run` });
     // The refusal with its words, as the server's nemesis records one: a page writes it in its language.
-    const refused = programFaultRefusalWords(fault, { ended: target.status !== null, paused: target.isPaused });
+    const refused = programFaultRefusalWords(fault, target ? { ended: target.status !== null, paused: target.isPaused } : null);
     if (refused !== null) return emit({ ...base, phase: 'fail', detail: refused.message, detailWords: refused.words });
+    if (!target) return; // refused above: a client that is not part of the run
     // Recorded before it is carried out, as the server records its own client faults (its ok comes before the
     // client's pause or crash event) — and because a crash may end the run, after which nothing more is sent.
     const done = programFaultDone(fault);
