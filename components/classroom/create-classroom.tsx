@@ -47,7 +47,8 @@ export function CreateClassroom() {
     };
     socket.on('connect_error', (e) => done(t('create.unreachable', { detail: e.message })));
     socket.on('connect', () => {
-      const input = { token: token.trim(), ...(name.trim() ? { name: name.trim() } : {}) };
+      // A class without a name is named in the instructor's language (the server's own default is English).
+      const input = { token: token.trim(), name: name.trim() || t('create.defaultName') };
       socket.timeout(30_000).emit('classroom:create', input, (err, result) => {
         if (err) return done(t('create.slow'));
         if (!result.ok) return done(result.error.code === 'forbidden' ? t('create.forbidden') : serverText(result.error));
