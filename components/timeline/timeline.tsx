@@ -6,7 +6,8 @@
  * dragging or with the arrow keys, click to put the time-travel cursor.
  * Below it, the same timeline as text.
  */
-import { useFormatter, useTranslations } from 'next-intl';
+import { useFormatter, useLocale, useTranslations } from 'next-intl';
+import { directionOf } from '@/i18n/routing';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import type { TimeWindow } from '@/lib/checker';
 import { useFormatDuration } from '@/components/lab/use-duration';
@@ -68,6 +69,7 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const endT = shown.cursorT ?? liveEnd;
 
   const t = useTranslations('timeline');
+  const locale = useLocale();
   const checkerText = useCheckerText();
   const shapeWords = useMemo(() => layoutWords(t, checkerText), [t, checkerText]);
   const layout = useMemo(
@@ -277,8 +279,13 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
           onKeyDown={onKeyDown}
         />
         {hover && (
-          <div className={styles.tooltip} style={{ insetInlineStart: Math.min(hover.x + 12, width - 260), insetBlockStart: hover.y + 14 }} role="tooltip" dir="auto">
-            <strong>{at(hover.t)}</strong> {hover.label}
+          // Placed by the canvas's own (physical, left-to-right) x; its words read in the page's direction, the time
+          // isolated (dir="auto" would take "13.7 s" for the direction and garble an Arabic label after it).
+          <div className={styles.tooltip} style={{ left: Math.min(hover.x + 12, width - 260), top: hover.y + 14 }} role="tooltip" dir={directionOf(locale)}>
+            <strong>
+              <bdi>{at(hover.t)}</bdi>
+            </strong>{' '}
+            {hover.label}
           </div>
         )}
       </div>
