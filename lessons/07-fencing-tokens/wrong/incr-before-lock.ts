@@ -17,7 +17,11 @@ const redlock = new Redlock(nodes, { driftFactor: 0.01, retryCount: 40, retryDel
 // The token counter. Redlock cannot make one (its nodes do not agree on an
 // order); in production use a consensus store — an etcd revision, a ZooKeeper
 // zxid, a database sequence. In the lab, one INCR on Node 1 stands in for it.
-const counter = nodes[0]!;
+// Its own connection, which waits up to two seconds for Node 1, even through a restart
+// (maxRetriesPerRequest: null): a token is worth waiting for, unlike one node's vote, and one
+// taken from another node's counter would not follow the grants.
+const counter = new Redis({ host: 'redis-1.internal', port: 6379, commandTimeout: 2000, maxRetriesPerRequest: null });
+counter.on('error', () => undefined);
 
 const TTL_MS = 2000;
 const SEND_MS = 800;
@@ -51,3 +55,4 @@ try {
   await lock.release().catch(() => undefined);
 }
 await redlock.quit().catch(() => undefined);
+await counter.quit().catch(() => undefined);
