@@ -97,11 +97,11 @@ describe.skipIf(!linux)('thread CPU time (Linux /proc)', () => {
     // 900 ms inside learner code, 50 ms of CPU: waiting for a core, not stuck.
     expect(stuckInLearnerCode(busy, now, 400, read)).toBeNull();
     cpu = 1_700;
-    expect(stuckInLearnerCode(busy, now, 400, read)).toMatch(/Client 2 kept the CPU for more than 600 ms/);
+    expect(stuckInLearnerCode(busy, now, 400, read)?.message).toMatch(/Client 2 kept the CPU for more than 600 ms/);
     // Not scheduled at all for ten slices: terminated anyway.
     cpu = 1_000;
     busy[BUSY.since] = now - (WALL_NET_FACTOR * 200 + 401);
-    expect(stuckInLearnerCode(busy, now, 400, read)).toMatch(/did not answer for more than 2400 ms/);
+    expect(stuckInLearnerCode(busy, now, 400, read)?.message).toMatch(/did not answer for more than 2400 ms/);
     // Outside learner code: nothing to judge.
     busy[BUSY.since] = 0;
     expect(stuckInLearnerCode(busy, now, 400, read)).toBeNull();
@@ -115,6 +115,6 @@ describe('without a CPU clock', () => {
     busy[BUSY.cpuAtStart] = -1;
     busy[BUSY.since] = 10_000;
     expect(stuckInLearnerCode(busy, 10_000 + 500, 400, () => null)).toBeNull();
-    expect(stuckInLearnerCode(busy, 10_000 + 700, 400, () => null)).toMatch(/kept the CPU for more than 600 ms/);
+    expect(stuckInLearnerCode(busy, 10_000 + 700, 400, () => null)?.message).toMatch(/kept the CPU for more than 600 ms/);
   });
 });
