@@ -94,8 +94,11 @@ function isEvent(value: unknown): value is HistoryEvent {
   return isRecord(value) && typeof value.seq === 'number' && typeof value.t === 'number' && typeof value.type === 'string' && EVENT_TYPES.has(value.type);
 }
 
-/** The history's sentences as data (`detailWords`, `reasonWords`) are optional: a malformed one is dropped, the event and its English kept. */
-const WORDS_FIELDS = ['detailWords', 'reasonWords'] as const;
+/**
+ * The history's sentences as data (`detailWords`, `reasonWords`, a console note's `words`) are optional: a malformed
+ * one (a file edited by hand, or from another program) is dropped, the event and its English kept.
+ */
+const WORDS_FIELDS = ['detailWords', 'reasonWords', 'words'] as const;
 
 function withValidWords(event: HistoryEvent): HistoryEvent {
   const record = event as unknown as Record<string, unknown>;
@@ -125,8 +128,6 @@ export function parseRunFile(text: string): ParseResult {
     return refuse({ kind: 'unknown-events', count: data.history.length - history.length });
   }
   history.sort((a, b) => a.seq - b.seq);
-  // A note's words that are not well-formed (a file edited by hand, or from another program) are dropped: the English text stays.
-  for (const event of history) if (event.type === 'console' && 'words' in event && !isWords(event.words)) delete event.words;
   const run: RecordedRun = {
     format: RUN_FILE_FORMAT,
     version: 1,
