@@ -15,15 +15,8 @@ import { CPU_WAIT_LIMIT_MS } from '@/server/grading/disturbance';
 import { gradeExercise } from '@/server/grading/grader';
 import { withLessonLabs } from './lab-lanes';
 import { isLocale, LOCALES, type Locale } from '@/i18n/routing';
-import { render, type WordsCatalogue } from '@/lib/words';
-import { english, NAMESPACES } from '@/messages/catalogue';
-
-/** The catalogue a page in `locale` renders the grader's words with: every namespace, as the page has them. */
-function catalogueOf(locale: Locale): WordsCatalogue {
-  if (locale === 'en') return english;
-  const dir = path.join(process.cwd(), 'messages', locale);
-  return Object.fromEntries(NAMESPACES.map((ns) => [ns, JSON.parse(fs.readFileSync(path.join(dir, `${ns}.json`), 'utf8')) as unknown]));
-}
+import { render } from '@/lib/words';
+import { catalogueOf } from '@/messages/read-catalogue';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
