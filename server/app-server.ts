@@ -17,6 +17,7 @@ import { RunAdmission } from './runs/run-admission';
 import { attachRealtime, type LabServer } from './realtime/socket-server';
 import { addMetricsSource, metricsText } from './ops/metrics';
 import { BrowserIdentities } from './realtime/browser-identity';
+import { startLinkProcess } from './cluster/link-host';
 
 async function serveMetrics(res: http.ServerResponse): Promise<void> {
   try {
@@ -58,6 +59,13 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   // Not world-readable: the labs' data and PID files live below it (node configs are never written: they go on stdin).
   fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(runDir, 0o700);
+  try {
+    // Before anything else: a link process that cannot run here would fail every run, so the server does not start.
+    await startLinkProcess();
+  } catch (error) {
+    fs.rmSync(runDir, { recursive: true, force: true });
+    throw error;
+  }
   const labs = new LabManager({
     dir: runDir,
     maxLabs: config.maxLabs,

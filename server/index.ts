@@ -3,12 +3,22 @@
  * SIGINT / SIGTERM stop every redis-server of every lab and remove the run folder.
  */
 import { createLabServer } from './app-server';
+import { LinkProcessStartError } from './cluster/link-host/link-host';
+import { EntryBundleError } from './unprivileged/entry-source';
 import { configFromEnv } from './config';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 
 const config = configFromEnv();
-const server = await createLabServer(config);
+let server: Awaited<ReturnType<typeof createLabServer>>;
+try {
+  server = await createLabServer(config);
+} catch (error) {
+  // A machine the lab cannot run on is said in one sentence, at the start, not at a learner's first run.
+  if (!(error instanceof LinkProcessStartError || error instanceof EntryBundleError)) throw error;
+  console.error(`[locklab] Lock Lab cannot start: ${error.message}`);
+  process.exit(1);
+}
 console.log(`[locklab] Lock Lab is serving on ${server.url} (${config.dev ? 'development' : 'production'}; up to ${config.maxLabs} labs)`);
 
 let stopping = false;

@@ -19,7 +19,18 @@ export function linkProcessPid(): number | null {
   return host && host.runningPid > 0 ? host.runningPid : null;
 }
 
+/** Whether links live in the link process (the default) or, with LOCKLAB_LINK_PROCESS=0, on the server's loop. */
+const inLinkProcess = (): boolean => process.env.LOCKLAB_LINK_PROCESS !== '0';
+
+/**
+ * Starts the link process before the server takes its first visitor; rejects with a
+ * `LinkProcessStartError` (one sentence) when it cannot run here.
+ */
+export async function startLinkProcess(): Promise<void> {
+  if (inLinkProcess()) await linkHost().start();
+}
+
 export function openLink(name: string, target: LinkTarget): Link {
-  if (process.env.LOCKLAB_LINK_PROCESS === '0') return new LinkProxy(name, target);
+  if (!inLinkProcess()) return new LinkProxy(name, target);
   return linkHost().open(name, target);
 }

@@ -7,17 +7,17 @@
  * If the process dies, calls in flight fail, and a new one is started that
  * opens every live link again with its port, cut, delay and node.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import os from 'node:os';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import type { LinkCutMode } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import { log } from '../../ops/log';
 import { LinkFaults, type Link, type LinkTarget } from '../link-proxy';
 import type { FromLinkProcess, LinkCall, LinkState, ToLinkProcess } from './protocol';
 import { refusal } from '@/lib/refusal-words';
+import { entrySource } from '../../unprivileged/entry-source';
+import { spawnHelper, UNPRIVILEGED_USER } from '../../unprivileged/spawn-unprivileged';
 
-const ENTRY = fileURLToPath(new URL('./link-process.ts', import.meta.url));
+const ENTRY = 'server/cluster/link-host/link-process.ts';
 /**
  * With the redis-servers (5): a link and its node carry the same bytes, and a link below its node only
  * adds queueing on a busy machine (at 10, a correct Redlock's retries slowed past the liveness bound
@@ -28,8 +28,11 @@ export const LINK_PROCESS_NICE = 5;
 export const LINK_PROCESS_HEAP_MB = 256;
 /** A link process that dies within this long of starting is restarted only after it. */
 const RESTART_BACKOFF_MS = 1_000;
-/** Who the link process runs as when the server is root: it needs no privilege at all. */
-const UNPRIVILEGED = { uid: 65534, gid: 65534 };
+/** How long the server's start waits for a first link process to say it runs (it takes ~50 ms). */
+const READY_TIMEOUT_MS = 15_000;
+
+/** The link process could not be started at all: the server cannot serve a run, and says so at its start. */
+export class LinkProcessStartError extends Error {}
 
 interface Pending {
   resolve: (port: number) => void;
@@ -83,24 +86,47 @@ export class LinkHost {
     this.links.delete(link.id);
   }
 
+  /**
+   * Starts the link process and waits until it runs: the server calls this at
+   * its start, so a machine where it cannot run (a node binary the unprivileged
+   * user may not execute, a broken install) stops the server with one sentence
+   * instead of failing every learner's first run.
+   */
+  async start(): Promise<void> {
+    const child = this.process();
+    await new Promise<void>((resolve, reject) => {
+      const user = process.getuid?.() === 0 ? `as uid ${UNPRIVILEGED_USER.uid}` : 'as the server\'s user';
+      const fail = (why: string) => {
+        cleanup();
+        reject(new LinkProcessStartError(`The link process (${user}, ${process.execPath}) could not start: ${why}.`));
+      };
+      const onMessage = (message: FromLinkProcess) => {
+        if (message.type !== 'ready') return;
+        cleanup();
+        resolve();
+      };
+      const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+        fail(signal ? `it was killed by ${signal}` : `it exited with code ${code} (its error is printed above)`);
+      const onError = (error: Error) => fail(error.message);
+      const timer = setTimeout(() => fail(`it did not answer within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
+      const cleanup = () => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+        child.off('error', onError);
+      };
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      child.once('error', onError);
+    });
+  }
+
   private process(): ChildProcess {
     if (this.child) return this.child;
-    const root = process.getuid?.() === 0;
-    const child = fork(ENTRY, [], {
-      execArgv: ['--import', 'tsx', `--max-old-space-size=${LINK_PROCESS_HEAP_MB}`],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      serialization: 'json',
-      // The server's own temp folder may be private to it; the unprivileged process gets the system's.
-      ...(root ? { ...UNPRIVILEGED, env: { ...process.env, TMPDIR: '/tmp' } } : {}),
-    });
+    const child = spawnHelper({ source: entrySource(ENTRY), heapMb: LINK_PROCESS_HEAP_MB, nice: LINK_PROCESS_NICE });
     this.child = child;
     this.starts += 1;
     this.startedAt = performance.now();
-    try {
-      if (child.pid) os.setPriority(child.pid, LINK_PROCESS_NICE);
-    } catch {
-      /* not permitted here: it still works, only at the server's priority */
-    }
     child.on('message', (message: FromLinkProcess) => this.receive(message));
     child.on('error', (error) => log.error({ err: error.message }, 'link process error'));
     child.once('exit', (code, signal) => this.lost(child, code, signal));
@@ -116,6 +142,7 @@ export class LinkHost {
   }
 
   private receive(message: FromLinkProcess): void {
+    if (message.type === 'ready') return;
     const pending = this.pending.get(message.req);
     if (!pending) return;
     this.pending.delete(message.req);

@@ -2,7 +2,8 @@
  * The link process: every link proxy of the lab server, every byte learners
  * and replicas send to a node, out of the web server's event loop. Started by
  * `link-host.ts` (niced, with its own heap limit, unprivileged when the server
- * runs as root); it exits when the server does (its IPC channel closes), so it
+ * runs as root), from a bundle on its standard input: it never reads the
+ * checkout, which may be private to the server's user. It exits when the server does (its IPC channel closes), so it
  * never outlives it. Should it die, the server starts another and opens every
  * link again on its port: the runs going on lose their connections, nothing else.
  */
@@ -90,6 +91,7 @@ function handle(message: ToLinkProcess): void {
 }
 
 process.on('message', (message: ToLinkProcess) => handle(message));
+send({ type: 'ready' });
 // The server is gone (exited, killed, crashed): so are we, and with us every link's port.
 process.on('disconnect', () => process.exit(0));
 // Ctrl-C or a supervisor's SIGTERM reaches the whole process group: the server closes its labs, and their

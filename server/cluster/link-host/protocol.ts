@@ -28,5 +28,7 @@ export type ToLinkProcess =
   | { type: 'target-is'; id: number; port: number | null };
 
 export type FromLinkProcess =
+  /** Sent once, as soon as the process runs: the server's start waits for it (see LinkHost.start). */
+  | { type: 'ready' }
   | { type: 'reply'; req: number; ok: true; port: number }
   | { type: 'reply'; req: number; ok: false; code: ErrorCode; message: string };

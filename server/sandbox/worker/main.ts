@@ -7,13 +7,23 @@ import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
-import type { MainToWorker, WorkerToMain } from '../protocol';
+import { WORKER_NICE, type MainToWorker, type WorkerToMain } from '../protocol';
 import { currentThreadId } from '../thread-cpu';
 import { transpileLearnerCode } from '../transpile';
 import { GUEST_NAMES } from './guest-names';
 import { installHost } from './guest-runtime';
 import { SandboxRun } from './run';
 import { SliceMeter } from './slice-meter';
+
+/**
+ * Where there is no thread id (not Linux) there is nothing to lower; on Linux,
+ * raising one's own nice value is always allowed, so a failure is a bug and
+ * fails the worker's boot rather than hiding (a swallowed error here once left
+ * every learner at nice 0: WORKER_NICE was read above its declaration).
+ */
+function lowerThreadPriority(tid: number | null): void {
+  if (tid !== null) setPriority(tid, WORKER_NICE);
+}
 
 const WARM_UP_PROGRAM = `import Redis from 'ioredis';
 const r: Redis = new Redis({ host: 'redis-1', port: 6379 });
@@ -70,27 +80,6 @@ port.on('message', (m: MainToWorker) => {
   }
 });
 post({ type: 'ready' });
-
-/**
- * Learner code competes for the CPU with the server's main thread, which also
- * carries every link proxy: starving it slows every learner's Redis round trip
- * and every browser. On Linux a thread has its own nice value. Nice 15 (weight
- * 36 against the main thread's 1024) keeps the main thread ahead even with 20
- * runs' workers runnable at once (20 × 36 < 1024); nice 10 (weight 110) let
- * those workers take two thirds of a core from it (bench/sandbox.bench.ts, same
- * machine load: event → socket latency p50 68 → 233 ms). The limits count CPU time, so a low
- * priority only slows a run on a busy machine, never stops it.
- * Best effort: elsewhere it simply keeps the default.
- */
-const WORKER_NICE = 15;
-
-function lowerThreadPriority(tid: number | null): void {
-  try {
-    if (tid !== null) setPriority(tid, WORKER_NICE);
-  } catch {
-    /* not Linux, or not allowed */
-  }
-}
 
 /**
  * Evaluates the guest modules once in a throwaway context while the worker is

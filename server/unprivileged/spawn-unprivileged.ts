@@ -1,0 +1,59 @@
+/**
+ * Starts one of the server's helper processes (the link process today) from a
+ * bundled source, as an unprivileged user when the server is root, below the
+ * server's priority and with a heap of its own. What it needs from the machine
+ * is the node binary and nothing else: its program arrives on standard input
+ * (see entry-source.ts), its working folder is `/`, and its environment is a
+ * short list — not the server's, whose NODE_OPTIONS may name a loader inside
+ * the checkout.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+
+/** Who a helper runs as when the server is root: it needs no privilege at all. */
+export const UNPRIVILEGED_USER = { uid: 65534, gid: 65534 } as const;
+
+export interface HelperProcessOptions {
+  /** The whole program, as `entrySource` makes it. */
+  source: string;
+  heapMb: number;
+  nice: number;
+}
+
+/** The environment a helper gets: enough for Node and for a log line's locale, nothing that points into the checkout. */
+function helperEnv(): NodeJS.ProcessEnv {
+  // An undefined value is left out of the child's environment by spawn.
+  const { NODE_ENV, LANG, LC_ALL, TZ } = process.env;
+  return { PATH: process.env.PATH ?? '/usr/bin:/bin', TMPDIR: '/tmp', NODE_ENV, LANG, LC_ALL, TZ };
+}
+
+/**
+ * Forks the helper with an IPC channel (JSON messages). Its standard input
+ * carries its program and is closed once written; stdout and stderr are the
+ * server's. The caller listens for 'exit' to learn that it died, and why.
+ */
+export function spawnHelper({ source, heapMb, nice }: HelperProcessOptions): ChildProcess {
+  const root = process.getuid?.() === 0;
+  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '-'], {
+    stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
+    serialization: 'json',
+    cwd: '/',
+    env: helperEnv(),
+    ...(root ? UNPRIVILEGED_USER : {}),
+  });
+  // A child that dies before reading its program makes this write fail with EPIPE; its 'exit' says why, so the
+  // caller learns of it there. Any other error on the pipe is unexpected and goes to the same place: the child is ended.
+  child.stdin?.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') child.kill('SIGKILL');
+  });
+  child.stdin?.end(source);
+  if (child.pid) {
+    try {
+      os.setPriority(child.pid, nice);
+    } catch (error) {
+      // Raising a nice value is always allowed on Linux; failing means the child is already gone (its exit reports it).
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+    }
+  }
+  return child;
+}
