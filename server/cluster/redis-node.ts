@@ -12,9 +12,10 @@ import type { NodeRole, NodeState, Persistence } from '@/lib/cluster';
 import { nodeLabel } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import { freePort } from './ports';
-import { redisConfig, type NodeCredentials } from './redis-config';
+import { IDLE_HZ, redisConfig, RUN_HZ, type NodeCredentials } from './redis-config';
 import { nodeUser, RedisProcess, type ExitInfo } from './redis-process';
 import { waitForPing } from './wait-ready';
+import { log } from '../ops/log';
 import { refusal } from '@/lib/refusal-words';
 import { historySaid } from '@/lib/history-said';
 import type { Said, Words } from '@/lib/words';
@@ -53,6 +54,9 @@ export class RedisNode extends EventEmitter<Events> {
   private stopping = false;
   /** Why the next expected exit happens, when someone other than the nemesis asked (the node guard). */
   private exitReason: Said | null = null;
+  /** Whether a run goes in the lab (see RUN_HZ), and the hz the process was last given (null: not known). */
+  private busy = false;
+  private appliedHz: number | null = null;
 
   constructor(
     readonly id: number,
@@ -126,6 +130,7 @@ export class RedisNode extends EventEmitter<Events> {
       persistence: this.persistence,
       credentials: this.credentials,
       replicaOf: this.replicaOf ?? undefined,
+      busy: this.busy,
     });
     const proc = new RedisProcess(config, this.dir);
     this.proc = proc;
@@ -165,6 +170,7 @@ export class RedisNode extends EventEmitter<Events> {
     });
     // maxmemory-clients evicts the biggest clients when a learner's connections grow; never the lab's own.
     this.control.call('CLIENT', 'NO-EVICT', 'on').catch(() => undefined);
+    this.appliedHz = this.busy ? RUN_HZ : IDLE_HZ;
     this.setState('up', reason);
     this.emit('started');
   }
@@ -198,6 +204,33 @@ export class RedisNode extends EventEmitter<Events> {
     if (this._state !== 'paused' || !this.proc) throw new LabOperationError('conflict', refusal('node.notPaused', { node: { node: this.id }, state: this._state }));
     this.proc.signal('SIGCONT');
     this.setState('up', historySaid('node.resumed'));
+    // A run may have started or ended while it was stopped.
+    void this.applyHz();
+  }
+
+  /**
+   * A run started (true) or ended (false) in the node's lab: housekeeping at
+   * RUN_HZ or IDLE_HZ. Resolves once an up node has it; a node that is down
+   * gets it in its next config, a paused one when it is resumed.
+   */
+  async setBusy(busy: boolean): Promise<void> {
+    this.busy = busy;
+    await this.applyHz();
+  }
+
+  private async applyHz(): Promise<void> {
+    const hz = this.busy ? RUN_HZ : IDLE_HZ;
+    const control = this._state === 'up' ? this.control : null;
+    if (hz === this.appliedHz || !control) return;
+    this.appliedHz = null;
+    try {
+      await control.call('CONFIG', 'SET', 'hz', String(hz));
+      if (control === this.control) this.appliedHz = hz;
+    } catch (error) {
+      // Not fatal to anyone (expiry is only less prompt until the next try, at the next run's start or end),
+      // but not silent either: a node that refuses CONFIG SET is a node that is dying or stopped meanwhile.
+      log.warn({ event: 'node-hz', node: this.id, hz, err: (error as Error).message }, 'could not set the node\'s housekeeping rate');
+    }
   }
 
   /** Drops what the node persisted, so its next start has an empty data set. */

@@ -143,6 +143,25 @@ export class Lab extends EventEmitter<Events> {
     return run;
   }
 
+  /** Runs going in this lab (one, but a stopped run's end may come after the next one's start). */
+  private runsGoing = 0;
+
+  /**
+   * A run starts: the nodes keep time for it (RUN_HZ, see redis-config.ts)
+   * until the function returned is called, once, when it ends.
+   */
+  async runStarting(): Promise<() => void> {
+    this.runsGoing += 1;
+    if (this.runsGoing === 1) await Promise.all(this.nodes.map((node) => node.setBusy(true)));
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.runsGoing -= 1;
+      if (this.runsGoing === 0 && !this._closed) void Promise.all(this.nodes.map((node) => node.setBusy(false)));
+    };
+  }
+
   /** Spawns every node and resolves when all answer PING. */
   async start(): Promise<void> {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
@@ -153,6 +172,8 @@ export class Lab extends EventEmitter<Events> {
         new RedisNode(i + 1, path.join(this.dir, `node-${i + 1}`), persistence, kind === 'replicated' && i === 1 ? 'replica' : 'master', this.credentials),
     );
     for (const node of this.nodes) this.watch(node);
+    // Fresh nodes of a lab rebuilt for a run start at the run's housekeeping rate (a down node only takes the flag).
+    if (this.runsGoing > 0) await Promise.all(this.nodes.map((node) => node.setBusy(true)));
     try {
       if (kind === 'replicated') {
         const [master, replica] = this.nodes as [RedisNode, RedisNode];

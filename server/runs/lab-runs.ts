@@ -308,29 +308,38 @@ export class LabRuns extends EventEmitter<Events> {
       await playSetupSteps(lab, setup, runId).finally(collect);
       checker.push(seen);
     }
-    const handle = this.pool.startRun({
-      runId,
-      code,
-      clients,
-      startDelaysMs: scenario ? Array.from({ length: clients }, (_, i) => clientStart(scenario, i + 1)) : undefined,
-      armed: armed.map(({ at, step }) => armedFault(step, at)),
-      nodes,
-      linkPort: (client, node) => ports.get(`${client}:${node}`) ?? null,
-      credentials: lab.credentials.learner,
-      limits,
-      clock: { originEpochMs: lab.clockOrigin },
-      onEvent: (event) => {
-        if (lab.closed || cut) return;
-        const shown = clientError && event.type === 'client' && event.event === 'error' && event.detail !== undefined ? { ...event, detail: clientError(event.detail) } : event;
-        const recorded = lab.history.append({ ...shown, runId });
-        const usage = lab.history.runUsage(runId);
-        const budget = lab.history.budget;
-        if (usage.bytes > budget.runBytes || usage.events > budget.runEvents) cutRun(recorded, usage);
-      },
-      onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...diagnostic, runId }),
-      opIdBase: this.runCount * OP_IDS_PER_RUN + 1,
-      seed,
-    });
+    // The nodes keep time for the run (prompt expiry) from before its first command to its end.
+    const runEnded = await lab.runStarting();
+    let handle: RunHandle;
+    try {
+      handle = this.pool.startRun({
+        runId,
+        code,
+        clients,
+        startDelaysMs: scenario ? Array.from({ length: clients }, (_, i) => clientStart(scenario, i + 1)) : undefined,
+        armed: armed.map(({ at, step }) => armedFault(step, at)),
+        nodes,
+        linkPort: (client, node) => ports.get(`${client}:${node}`) ?? null,
+        credentials: lab.credentials.learner,
+        limits,
+        clock: { originEpochMs: lab.clockOrigin },
+        onEvent: (event) => {
+          if (lab.closed || cut) return;
+          const shown = clientError && event.type === 'client' && event.event === 'error' && event.detail !== undefined ? { ...event, detail: clientError(event.detail) } : event;
+          const recorded = lab.history.append({ ...shown, runId });
+          const usage = lab.history.runUsage(runId);
+          const budget = lab.history.budget;
+          if (usage.bytes > budget.runBytes || usage.events > budget.runEvents) cutRun(recorded, usage);
+        },
+        onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...diagnostic, runId }),
+        opIdBase: this.runCount * OP_IDS_PER_RUN + 1,
+        seed,
+      });
+    } catch (error) {
+      runEnded();
+      throw error;
+    }
+    void handle.done.finally(runEnded);
     // How long this run's processes wait for a CPU: a failure seen while the machine held them up is not the learner's.
     const cpuWait = new CpuWaitMeter(() => [...lab.nodes.map((n) => n.pid), linkProcessPid(), process.pid]);
     const run = new ActiveRun(runId, clients, handle, checker, info);
