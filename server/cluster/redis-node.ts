@@ -13,7 +13,8 @@ import { nodeLabel } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import { freePort } from './ports';
 import { IDLE_HZ, redisConfig, RUN_HZ, type NodeCredentials } from './redis-config';
-import { nodeUser, RedisProcess, type ExitInfo } from './redis-process';
+import type { NodeUser } from './lab-users';
+import { RedisProcess, type ExitInfo } from './redis-process';
 import { waitForPing } from './wait-ready';
 import { log } from '../ops/log';
 import { refusal } from '@/lib/refusal-words';
@@ -66,6 +67,8 @@ export class RedisNode extends EventEmitter<Events> {
     private readonly credentials: NodeCredentials,
     /** For a replica: where to reach its master (the replication link's port). */
     public replicaOf: { host: string; port: number; node: number } | null = null,
+    /** Who its process runs as: its lab's own uid under a root server (lab-users.ts), null for the server's user. */
+    private readonly user: NodeUser | null = null,
   ) {
     super();
     this.label = nodeLabel(id);
@@ -73,7 +76,6 @@ export class RedisNode extends EventEmitter<Events> {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     fs.chmodSync(dir, 0o700);
     // An unprivileged node owns its own folder (it writes its data there), and nothing above it.
-    const user = nodeUser();
     if (user) fs.chownSync(dir, user.uid, user.gid);
   }
 
@@ -132,7 +134,7 @@ export class RedisNode extends EventEmitter<Events> {
       replicaOf: this.replicaOf ?? undefined,
       busy: this.busy,
     });
-    const proc = new RedisProcess(config, this.dir);
+    const proc = new RedisProcess(config, this.dir, this.user);
     this.proc = proc;
     this.expectedExit = false;
     this.exitReason = null;
@@ -227,8 +229,10 @@ export class RedisNode extends EventEmitter<Events> {
       await control.call('CONFIG', 'SET', 'hz', String(hz));
       if (control === this.control) this.appliedHz = hz;
     } catch (error) {
-      // Not fatal to anyone (expiry is only less prompt until the next try, at the next run's start or end),
-      // but not silent either: a node that refuses CONFIG SET is a node that is dying or stopped meanwhile.
+      // A connection lost meanwhile is a node killed or stopped (its state says so, and its next start's config
+      // carries the rate): nothing more to report. A node still connected that refused or did not answer is
+      // another matter: not fatal to anyone (expiry is only less prompt until the next try), but not silent.
+      if (control.status !== 'ready') return;
       log.warn({ event: 'node-hz', node: this.id, hz, err: (error as Error).message }, 'could not set the node\'s housekeeping rate');
     }
   }

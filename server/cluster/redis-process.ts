@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { log } from '../ops/log';
+import type { NodeUser } from './lab-users';
 import { NODE_PID_FILE } from './run-dir';
 
 export const REDIS_SERVER_BIN = process.env.LOCKLAB_REDIS_SERVER ?? 'redis-server';
@@ -24,7 +25,7 @@ export const REDIS_SERVER_BIN = process.env.LOCKLAB_REDIS_SERVER ?? 'redis-serve
 const SETPRIV_BIN = process.env.LOCKLAB_SETPRIV ?? '/usr/bin/setpriv';
 let setprivUsable: boolean | null = null;
 
-function withParentDeathSignal(): boolean {
+export function withParentDeathSignal(): boolean {
   if (setprivUsable === null) {
     try {
       if (!SETPRIV_BIN) throw new Error('turned off by LOCKLAB_SETPRIV');
@@ -42,30 +43,13 @@ function withParentDeathSignal(): boolean {
 }
 
 /**
- * Who the nodes run as. A learner's Lua runs inside redis-server: should it
- * ever break out, it must not hold the server's rights. So a server running
- * as root starts its nodes as an unprivileged user (LOCKLAB_NODE_UID, default
- * 65534 "nobody"; empty = the server's own user), through setpriv, which keeps
- * the parent-death signal across the change of user. A server that is not
- * root runs them as itself (it could not do otherwise).
- */
-export function nodeUser(): { uid: number; gid: number } | null {
-  if (process.getuid?.() !== 0 || !withParentDeathSignal()) return null;
-  const configured = process.env.LOCKLAB_NODE_UID ?? '65534';
-  if (configured === '') return null;
-  const uid = Number(configured);
-  return Number.isInteger(uid) && uid > 0 ? { uid, gid: uid } : null;
-}
-
-/**
  * The command that starts redis-server, under setpriv when it can. Its
  * config comes on stdin (`-`): it holds the lab's control password, which so
  * never touches the disk, and an unprivileged node needs no path to it
  * through the server's private folders.
  */
-export function redisCommand(): [string, string[]] {
+export function redisCommand(user: NodeUser | null): [string, string[]] {
   if (!withParentDeathSignal()) return [REDIS_SERVER_BIN, ['-']];
-  const user = nodeUser();
   const as = user ? ['--reuid', String(user.uid), '--regid', String(user.gid), '--clear-groups'] : [];
   return [SETPRIV_BIN, ['--pdeathsig', 'SIGKILL', ...as, '--', REDIS_SERVER_BIN, '-']];
 }
@@ -106,13 +90,14 @@ export class RedisProcess extends EventEmitter<Events> {
   readonly exited: Promise<ExitInfo>;
   readonly pid: number;
 
-  /** Starts redis-server in `dir` with `config` (a redis.conf's text, handed over on its stdin). */
+  /** Starts redis-server in `dir` with `config` (a redis.conf's text, handed over on its stdin), as `user` (null: the server's own; see lab-users.ts). */
   constructor(
     config: string,
     readonly dir: string,
+    user: NodeUser | null,
   ) {
     super();
-    const [command, args] = redisCommand();
+    const [command, args] = redisCommand(user);
     this.child = spawn(command, args, {
       cwd: dir,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -19,6 +19,7 @@ import { LinkTable } from '../cluster/links';
 import { DEFAULT_NODE_GUARD, NodeGuard, type Intervention, type NodeGuardOptions } from '../cluster/node-guard';
 import { NodeMonitor, type KeySample } from '../cluster/node-monitor';
 import type { NodeCredentials } from '../cluster/redis-config';
+import { takeLabUser, type LabUser } from '../cluster/lab-users';
 import { RedisNode } from '../cluster/redis-node';
 import { nodeInterventionsTotal } from '../ops/metrics';
 import { refuse } from '../ops/refusals';
@@ -90,6 +91,7 @@ export class Lab extends EventEmitter<Events> {
       learner: { username: 'learner', password: randomSecret() },
     };
     this.history = new HistoryLog(() => this.now(), options.history);
+    this.labUser = takeLabUser();
     this.history.subscribe((event) => this.emit('history', event));
     this.links = new LinkTable((node) => ({ port: () => this.reachablePort(node) }));
   }
@@ -143,6 +145,9 @@ export class Lab extends EventEmitter<Events> {
     return run;
   }
 
+  /** The uid this lab's nodes run as, its own (lab-users.ts); given back once they are gone. */
+  private readonly labUser: LabUser;
+
   /** Runs going in this lab (one, but a stopped run's end may come after the next one's start). */
   private runsGoing = 0;
 
@@ -169,7 +174,15 @@ export class Lab extends EventEmitter<Events> {
     this.nodes = Array.from(
       { length: count },
       (_, i) =>
-        new RedisNode(i + 1, path.join(this.dir, `node-${i + 1}`), persistence, kind === 'replicated' && i === 1 ? 'replica' : 'master', this.credentials),
+        new RedisNode(
+          i + 1,
+          path.join(this.dir, `node-${i + 1}`),
+          persistence,
+          kind === 'replicated' && i === 1 ? 'replica' : 'master',
+          this.credentials,
+          null,
+          this.labUser.user,
+        ),
     );
     for (const node of this.nodes) this.watch(node);
     // Fresh nodes of a lab rebuilt for a run start at the run's housekeeping rate (a down node only takes the flag).
@@ -335,6 +348,7 @@ export class Lab extends EventEmitter<Events> {
       this.replication?.link.close() ?? Promise.resolve(),
     ]);
     fs.rmSync(this.dir, { recursive: true, force: true });
+    this.labUser.release();
     if (typeof reason === 'string') this.emit('closed', reason);
     else this.emit('closed', reason.message, reason.words);
   }

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { redisConfig } from '@/server/cluster/redis-config';
 import { RedisNode } from '@/server/cluster/redis-node';
 import { RedisProcess } from '@/server/cluster/redis-process';
+import { takeLabUser } from '@/server/cluster/lab-users';
 
 const credentials = { control: { username: 'control', password: 'c-secret' }, learner: { username: 'learner', password: 'l-secret' } } as const;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -28,9 +29,11 @@ describe('a redis-server that cannot bind its port', () => {
     cleanups.push(() => fs.rmSync(root, { recursive: true, force: true }));
     // As a lab prepares it: the node's own folder, owned by the node's user when the server drops privileges.
     fs.chmodSync(root, 0o711);
-    const dir = new RedisNode(1, path.join(root, 'node-1'), 'aof-always', 'master', credentials).dir;
+    const user = takeLabUser();
+    cleanups.push(() => user.release());
+    const dir = new RedisNode(1, path.join(root, 'node-1'), 'aof-always', 'master', credentials, null, user.user).dir;
 
-    const proc = new RedisProcess(redisConfig({ port, persistence: 'aof-always', credentials }), dir);
+    const proc = new RedisProcess(redisConfig({ port, persistence: 'aof-always', credentials }), dir, user.user);
     cleanups.push(async () => void (await proc.kill()));
     const exit = await proc.exited;
     expect(exit.code).not.toBe(0);
