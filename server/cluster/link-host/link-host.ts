@@ -11,6 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { LinkCutMode } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import { log } from '../../ops/log';
+import { LEARNER_NICE } from '../../ops/priority';
 import { LinkFaults, type Link, type LinkTarget } from '../link-proxy';
 import type { FromLinkProcess, LinkCall, LinkState, ToLinkProcess } from './protocol';
 import { refusal } from '@/lib/refusal-words';
@@ -18,12 +19,6 @@ import { entrySource } from '../../unprivileged/entry-source';
 import { spawnHelper, UNPRIVILEGED_USER } from '../../unprivileged/spawn-unprivileged';
 
 const ENTRY = 'server/cluster/link-host/link-process.ts';
-/**
- * With the redis-servers (5): a link and its node carry the same bytes, and a link below its node only
- * adds queueing on a busy machine (at 10, a correct Redlock's retries slowed past the liveness bound
- * under a 20-lab soak). Below the web server (0); above the learners' sandbox threads (15).
- */
-export const LINK_PROCESS_NICE = 5;
 /** Its JS heap: delayed chunks wait here; a learner who fills it ends the runs' connections, not the server. */
 export const LINK_PROCESS_HEAP_MB = 256;
 /** A link process that dies within this long of starting is restarted only after it. */
@@ -94,6 +89,8 @@ export class LinkHost {
    */
   async start(): Promise<void> {
     const child = this.process();
+    // A second server in one process (tests) finds the process running and already answered.
+    if (this.readyChild === child) return;
     await new Promise<void>((resolve, reject) => {
       const user = process.getuid?.() === 0 ? `as uid ${UNPRIVILEGED_USER.uid}` : 'as the server\'s user';
       const fail = (why: string) => {
@@ -123,11 +120,11 @@ export class LinkHost {
 
   private process(): ChildProcess {
     if (this.child) return this.child;
-    const child = spawnHelper({ source: entrySource(ENTRY), heapMb: LINK_PROCESS_HEAP_MB, nice: LINK_PROCESS_NICE });
+    const child = spawnHelper({ source: entrySource(ENTRY), heapMb: LINK_PROCESS_HEAP_MB, nice: LEARNER_NICE });
     this.child = child;
     this.starts += 1;
     this.startedAt = performance.now();
-    child.on('message', (message: FromLinkProcess) => this.receive(message));
+    child.on('message', (message: FromLinkProcess) => this.receive(child, message));
     child.on('error', (error) => log.error({ err: error.message }, 'link process error'));
     child.once('exit', (code, signal) => this.lost(child, code, signal));
     // It must not keep the server alive, and it dies with it (link-process.ts exits on disconnect).
@@ -141,8 +138,14 @@ export class LinkHost {
     return child;
   }
 
-  private receive(message: FromLinkProcess): void {
-    if (message.type === 'ready') return;
+  /** The process that has said it runs (null until the current one has). */
+  private readyChild: ChildProcess | null = null;
+
+  private receive(child: ChildProcess, message: FromLinkProcess): void {
+    if (message.type === 'ready') {
+      this.readyChild = child;
+      return;
+    }
     const pending = this.pending.get(message.req);
     if (!pending) return;
     this.pending.delete(message.req);
