@@ -147,7 +147,7 @@ const order = new Map(trials.map((t, i) => [t.key, i]));
 const results = [...byScenario.values()].sort(
   (a, b) => (order.get(`${a.lesson}/${a.scenario}`) ?? 0) - (order.get(`${b.lesson}/${b.scenario}`) ?? 0),
 );
-// A seed left undecided (the machine kept the lab waiting every time it failed) is not a confirmation either.
+// A seed left undecided (the machine kept the lab waiting every time it was played) is not a confirmation either.
 const goalMet = (r: TrialResult) => (r.role === 'fix' ? r.met === r.runs && !r.undecided : r.met / r.runs >= 0.95);
 console.log(`\n### Fidelity (${((performance.now() - started) / 60_000).toFixed(1)} min)\n`);
 console.log('| lesson | scenario | role | confirmed | rate | goal | met | replayed (busy machine) |');

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { log } from '../ops/log';
+import { LEARNER_NICE } from '../ops/priority';
 import type { NodeUser } from './lab-users';
 import { NODE_PID_FILE } from './run-dir';
 
@@ -67,19 +68,15 @@ interface Events {
 
 const LOG_LINES = 30;
 
-/**
- * Nodes run below the server (nice 5, weight 335 against its 1024): a hundred
- * busy redis-servers woken by learners' commands otherwise preempt the one
- * event loop that carries every browser's faults and pushes. They stay above
- * the sandbox workers (nice 15), whose commands they answer.
- */
-const NODE_NICE = 5;
-
+/** Below the web server, with the rest of the learners' work (ops/priority.ts). */
 function lowerPriority(pid: number): void {
   try {
-    os.setPriority(pid, NODE_NICE);
-  } catch {
-    /* not allowed here: the node keeps the server's priority */
+    os.setPriority(pid, LEARNER_NICE);
+  } catch (error) {
+    // A process that already exited has nothing to lower (its exit is reported on its own); anything else is
+    // a node left at the server's priority, which a busy class would feel: said, not hidden.
+    if ((error as NodeJS.ErrnoException).code === 'ESRCH') return;
+    log.warn({ event: 'node-nice', pid, err: (error as Error).message }, 'could not lower a node\'s priority');
   }
 }
 

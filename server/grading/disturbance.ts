@@ -1,5 +1,5 @@
 /**
- * When the machine, not the learner, may have made a run fail.
+ * When the machine, not the learner, may have decided how a run came out.
  *
  * Every run reports how long its processes waited for a CPU (`cpuWaitMs`,
  * runs/cpu-wait.ts). A lesson's margins are five hundred milliseconds and up
@@ -11,37 +11,43 @@
  * waited a second and more. So a run that waited CPU_WAIT_LIMIT_MS or more
  * within one second is disturbed; below it, a failure is the learner's.
  *
- * A failure in a disturbed run is never counted against the learner: the
- * run is played again, and if the machine stays that busy the answer is "too
- * busy to tell", never "failed". A pass is not discounted: the targeted
- * adversaries wait for events of the run, not for times, so a slow machine
- * cannot make them miss, and a wrong lock must still fail an undisturbed run
- * to be told it is wrong.
+ * A disturbed run says nothing of the answer, either way. A failure in it
+ * is never counted against the learner, and a pass is never counted for
+ * them: a targeted adversary waits for events of the run, but what it sets
+ * up between them takes time (a 600 ms lock that must still be held when the
+ * release it interrupts begins), and a client starved of a CPU lets that
+ * moment slip by, so a wrong lock could pass. The run is played again, and if
+ * the machine stays that busy the answer is "too busy to tell", never
+ * "failed" and never "passed".
+ *
+ * The clients' worker thread is among what is measured, with the nodes and
+ * the link process: all run below the server (ops/priority.ts), so they are
+ * the first to wait when the machine is busy.
  */
 import { say } from '@/lib/checker/said';
 import { DISTURBED_CPU_WAIT_MS, type RunEnded } from '@/lib/run';
 
 /** Waiting for a CPU this long within one second disturbs a run. On an idle machine it is ~0. */
 export const CPU_WAIT_LIMIT_MS = positive(process.env.LOCKLAB_GRADING_CPU_WAIT_MS) ?? DISTURBED_CPU_WAIT_MS;
-/** How many times a failure in a disturbed run is played (the first included) before "too busy to tell". */
+/** How many times an item whose run was disturbed is played (the first included) before "too busy to tell". */
 export const DISTURBED_PLAYS = positive(process.env.LOCKLAB_GRADING_DISTURBED_PLAYS) ?? 3;
 
 export const disturbed = (ended: Pick<RunEnded, 'cpuWaitMs'> | null): boolean => (ended?.cpuWaitMs ?? 0) >= CPU_WAIT_LIMIT_MS;
 
 /**
- * Plays an item again while its last play failed in a disturbed run, up to DISTURBED_PLAYS plays in all (the
+ * Plays an item again while its last play was disturbed, up to DISTURBED_PLAYS plays in all (the
  * grader's deferred replays and `npm run fidelity` follow this one rule). Answers the last play and how many
- * there were, or null when a play was stopped; the last play may still be a disturbed failure (then nothing
- * can be said of the item).
+ * there were, or null when a play was stopped; the last play may still be disturbed (then nothing can be said
+ * of the item).
  */
 export async function playWhileDisturbed<T>(
   first: T,
-  disturbedFailure: (play: T) => boolean,
+  isDisturbed: (play: T) => boolean,
   again: () => Promise<T | null>,
 ): Promise<{ last: T; plays: number } | null> {
   let last = first;
   let plays = 1;
-  while (disturbedFailure(last) && plays < DISTURBED_PLAYS) {
+  while (isDisturbed(last) && plays < DISTURBED_PLAYS) {
     const next = await again();
     if (next === null) return null;
     last = next;

@@ -25,9 +25,9 @@ export interface TrialResult {
   met: number;
   /** The first few misses, for the author: seed and why. */
   misses: { seed: number; why: string }[];
-  /** Runs played again because they failed while the machine kept the lab waiting for a CPU (disturbance.ts). */
+  /** Runs played again because the machine kept the lab waiting for a CPU (disturbance.ts). */
   replayed?: number;
-  /** Seeds that failed in a disturbed run every time they were played: neither met nor missed. */
+  /** Seeds whose every play the machine disturbed: neither met nor missed. */
   undecided?: number;
 }
 
@@ -47,7 +47,9 @@ export async function trialScenario(
   const runs = new LabRuns(lab, pool);
   const result: TrialResult = { lesson: lesson.slug, scenario: entry.id, role: entry.role, runs: 0, met: 0, misses: [] };
   try {
-    for (const seed of seeds) {
+    result.replayed = 0;
+    result.undecided = 0;
+    const play = async (seed: number): Promise<RunEnded> => {
       const info = await runs.start({
         code: entry.code,
         scenario: { ...entry.scenario, seed },
@@ -55,7 +57,18 @@ export async function trialScenario(
         fresh: true,
         checker: { ...lesson.checker, ...entry.checker },
       });
-      const ended = await runs.whenEnded(info.runId);
+      return runs.whenEnded(info.runId);
+    };
+    for (const seed of seeds) {
+      // As the grader does: a run the machine held up shows nothing either way, and is played again.
+      const settled = await playWhileDisturbed(await play(seed), disturbed, () => play(seed));
+      if (settled === null) continue; // never: these plays are not stopped
+      result.replayed += settled.plays - 1;
+      const ended = settled.last;
+      if (disturbed(ended)) {
+        result.undecided++;
+        continue;
+      }
       const why = ended.outcome.status === 'completed' ? unmetExpectation(ended.verdict, entry.expect) : `the run ended as ${ended.outcome.status}: ${ended.outcome.error ?? ''}`;
       result.runs++;
       if (why === null) result.met++;
@@ -99,14 +112,14 @@ export async function trialAdversary(
       const ended = await runs.whenEnded(info.runId);
       return { ended, failed: judge(planned, ended, lesson.exercise.liveness.minCompletedExecutions, () => runs.historyOf(info.runId), info.startedAt) };
     };
-    // As the grader does: a failure of the solution while the machine held the lab up is played again.
-    const busyFailure = (p: Awaited<ReturnType<typeof play>>) => role === 'fix' && p.failed !== null && disturbed(p.ended);
+    // As the grader does: a play while the machine held the lab up counts neither way, and is played again.
+    const busyPlay = (p: Awaited<ReturnType<typeof play>>) => disturbed(p.ended);
     for (const seed of seeds) {
-      const settled = await playWhileDisturbed(await play(seed), busyFailure, () => play(seed));
+      const settled = await playWhileDisturbed(await play(seed), busyPlay, () => play(seed));
       if (settled === null) continue; // never: these plays are not stopped
       const { last, plays } = settled;
       result.replayed += plays - 1;
-      if (busyFailure(last)) {
+      if (busyPlay(last)) {
         result.undecided++;
         continue;
       }

@@ -27,7 +27,7 @@ import { LabLanes } from './lab-lanes';
 interface Graded {
   run: GradedRun;
   result: RunEnded | null;
-  /** It failed only in runs the machine disturbed, each time it was played: nothing can be said. */
+  /** Its run was one the machine disturbed (each time it was played, once replays are done): nothing can be said. */
   busy?: true;
 }
 
@@ -119,9 +119,14 @@ async function grade(
           ...(reason.shown ? { reasonShown: reason.shown } : {}),
         }
       : { scenarioId: shown[index]!.id, scenarioTitle: shown[index]!.title, ...kind, seed: planned.seed, runId: info.runId, passed: true };
-    if (!reason && !isDisturbed(result)) durations.learn(key(index), performance.now() - began);
-    // A failure while the machine kept the lab waiting for a CPU is not the learner's (yet): see below.
-    return reason && isDisturbed(result) ? { run, result, busy: true } : { run, result };
+    if (!isDisturbed(result)) {
+      if (!reason) durations.learn(key(index), performance.now() - began);
+      return { run, result };
+    }
+    // A run the machine kept waiting for a CPU says nothing either way (see below): a failure may be the
+    // machine's, and a pass may be a probe whose moment slipped by (a lock that expired before the release it
+    // was meant to interrupt began), which would let a wrong lock through.
+    return { run, result, busy: true };
   };
 
   /** What each lab is playing, so a failure can stop the plays it makes pointless. */
@@ -167,7 +172,7 @@ async function grade(
     return runItem(index, runs);
   };
 
-  /** Items whose failure came in a run the machine disturbed: to be played again alone before the plan goes on. */
+  /** Items whose run the machine disturbed (failed or passed): to be played again alone before the plan goes on. */
   let disturbedFailures: number[] = [];
   /** Failures seen in a spare lab that held when played again in the learner's: they depend on timing. */
   const heldOnReplay: { index: number; graded: Graded }[] = [];
@@ -202,11 +207,11 @@ async function grade(
       continue;
     }
     if (disturbedFailures.length === 0) break; // the plan is played out
-    // A failure seen while the machine held the lab up: the labs finish what they play and take nothing new,
-    // then it is played again alone in the learner's lab (the check itself no longer loads the machine). A
-    // failure in an undisturbed run is the learner's; a pass clears the item and the plan goes on. A machine
-    // that stays busy decides nothing for the item, so the check cannot pass: it ends there, "not decided",
-    // rather than load that machine with the rest of the plan.
+    // A run the machine held up: the labs finish what they play and take nothing new, then it is played again
+    // alone in the learner's lab (the check itself no longer loads the machine). A failure in an undisturbed
+    // run is the learner's; an undisturbed pass clears the item and the plan goes on. A machine that stays
+    // busy decides nothing for the item, so the check cannot pass: it ends there, "not decided", rather than
+    // load that machine with the rest of the plan.
     for (const index of disturbedFailures.sort((a, b) => a - b)) {
       const settled = await playWhileDisturbed(done[index]!, (g) => g.busy === true, () => replayOwn(index));
       if (settled === null) break;

@@ -21,7 +21,10 @@ const PERIOD_MS = 100;
 /** Samples per window: 10 × 100 ms = the second the figure is about. */
 const WINDOW = 10;
 
-/** Run-queue delay in ms of one process (its main thread), or null when it is gone or /proc has no schedstat. */
+/**
+ * Run-queue delay in ms of one task: a process's main thread, or a thread of this process by its tid
+ * (/proc/<tid> answers for any thread, though it is not listed); null when it is gone or /proc has no schedstat.
+ */
 export function runQueueDelayMs(pid: number): number | null {
   try {
     const fields = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');

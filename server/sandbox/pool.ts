@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { BUSY_SLOTS, type MainToWorker, type WorkerToMain } from './protocol';
+import { BUSY, BUSY_SLOTS, type MainToWorker, type WorkerToMain } from './protocol';
 import { stuckInLearnerCode } from './watchdog';
 import { say } from '@/lib/checker/said';
 import type { Said } from '@/lib/words';
@@ -130,6 +130,11 @@ class RunController implements RunHandle {
         seed: this.seed,
       },
     });
+  }
+
+  threadId(): number | null {
+    const tid = this.slot?.busy[BUSY.tid] ?? 0;
+    return tid > 0 ? tid : null;
   }
 
   get runId(): string {

@@ -76,14 +76,3 @@ export const BUSY_SLOTS = 5;
  */
 export const WALL_NET_FACTOR = 10;
 
-/**
- * Learner code competes for the CPU with the server's main thread, which also
- * carries every link proxy: starving it slows every learner's Redis round trip
- * and every browser. On Linux a thread has its own nice value. Nice 15 (weight
- * 36 against the main thread's 1024) keeps the main thread ahead even with 20
- * runs' workers runnable at once (20 × 36 < 1024); nice 10 (weight 110) let
- * those workers take two thirds of a core from it (bench/sandbox.bench.ts, same
- * machine load: event → socket latency p50 68 → 233 ms). The limits count CPU time, so a low
- * priority only slows a run on a busy machine, never stops it.
- */
-export const WORKER_NICE = 15;

@@ -114,6 +114,12 @@ export interface RunHandle {
   /** Set the client's clock offset (ms); its Date.now and pending timers follow. */
   setSkew(client: number, skewMs: number): void;
   stop(): void;
+  /**
+   * The Linux thread id of the worker running the clients, once it has booted (null before, or where there
+   * is none): it runs below the server's priority (ops/priority.ts), so its waits for a CPU belong to what
+   * disturbed a run (runs/cpu-wait.ts), with those of the nodes and the link process.
+   */
+  threadId(): number | null;
   readonly done: Promise<RunOutcome>;
 }
 

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { linkHost } from '@/server/cluster/link-host';
-import { LINK_PROCESS_NICE } from '@/server/cluster/link-host/link-host';
+import { LEARNER_NICE } from '@/server/ops/priority';
 import { alive, fault, learnerVia, startLab, tcpConnect, waitFor } from './lab-fixture';
 
 /** The PIDs whose open files include the TCP socket listening on `port` on loopback. */
@@ -48,7 +48,7 @@ describe('the link process', () => {
     const host = linkHost().pid;
     expect(host).not.toBe(process.pid);
     expect(listenersOf(port, [host, process.pid])).toEqual([host]);
-    expect(niceOf(host)).toBe(LINK_PROCESS_NICE);
+    expect(niceOf(host)).toBe(LEARNER_NICE);
     if (process.getuid?.() === 0) expect(uidOf(host)).toBe(65534);
     else expect(uidOf(host)).toBe(process.getuid?.());
   });

@@ -1,13 +1,13 @@
 /**
  * Learner code runs below the web server's priority: the thread that runs a
- * learner's busy loop is, read from /proc, at WORKER_NICE, and the server's
+ * learner's busy loop is, read from /proc, at LEARNER_NICE, and the server's
  * main thread is not. (A swallowed ReferenceError once kept every worker at
  * nice 0 while the code said 15; only reading /proc shows which is true.)
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
-import { WORKER_NICE } from '@/server/sandbox/protocol';
+import { LEARNER_NICE } from '@/server/ops/priority';
 import { startRedisServers, type TestRedisCluster } from '../helpers/redis-server';
 import { startProgram } from '../helpers/sandbox-run';
 
@@ -56,29 +56,31 @@ afterAll(async () => {
 });
 
 describe.skipIf(process.platform !== 'linux')('the priority of learner code', () => {
-  it('runs in a thread at WORKER_NICE, below the main thread', async () => {
+  it('runs in a thread at LEARNER_NICE, below the main thread', async () => {
+    // The worker's thread is one this process did not have before the run: on a loaded machine the busiest
+    // thread of all may be the main one or a shared V8 thread, so the learner's is told apart by when it began.
+    const threadsBefore = tasks();
     const run = startProgram(pool, cluster, BUSY_PROGRAM, { clients: 1 });
     await run.waitFor((e) => e.type === 'client' && e.event === 'start');
-    const before = tasks();
-    // The learner's loop has run ~10 bursts once the busiest thread has 10 ticks (100 ms) more than it had.
+    const started = tasks();
+    // The learner's loop has run ~10 bursts once the busiest new thread has 10 ticks (100 ms) more than at its start.
     let busiest = { tid: 0, ticks: 0 };
     await expect
       .poll(
         () => {
-          const now = tasks();
           busiest = { tid: 0, ticks: 0 };
-          for (const [tid, sample] of now) {
-            const grew = sample.cpuTicks - (before.get(tid)?.cpuTicks ?? 0);
+          for (const [tid, sample] of tasks()) {
+            if (threadsBefore.has(tid)) continue;
+            const grew = sample.cpuTicks - (started.get(tid)?.cpuTicks ?? 0);
             if (grew > busiest.ticks) busiest = { tid, ticks: grew };
           }
           return busiest.ticks;
         },
-        { timeout: 20_000, interval: 50 },
+        { timeout: 30_000, interval: 50 },
       )
       .toBeGreaterThanOrEqual(10);
     const now = tasks();
-    expect(busiest.tid).not.toBe(process.pid);
-    expect(now.get(busiest.tid)?.nice).toBe(WORKER_NICE);
+    expect(now.get(busiest.tid)?.nice).toBe(LEARNER_NICE);
     expect(now.get(process.pid)?.nice).toBe(0);
     run.handle.stop();
     await run.done;

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
-import { WORKER_NICE, type MainToWorker, type WorkerToMain } from '../protocol';
+import { LEARNER_NICE } from '../../ops/priority';
+import type { MainToWorker, WorkerToMain } from '../protocol';
 import { currentThreadId } from '../thread-cpu';
 import { transpileLearnerCode } from '../transpile';
 import { GUEST_NAMES } from './guest-names';
@@ -19,10 +20,10 @@ import { SliceMeter } from './slice-meter';
  * Where there is no thread id (not Linux) there is nothing to lower; on Linux,
  * raising one's own nice value is always allowed, so a failure is a bug and
  * fails the worker's boot rather than hiding (a swallowed error here once left
- * every learner at nice 0: WORKER_NICE was read above its declaration).
+ * every learner at nice 0: the nice value was read above its declaration).
  */
 function lowerThreadPriority(tid: number | null): void {
-  if (tid !== null) setPriority(tid, WORKER_NICE);
+  if (tid !== null) setPriority(tid, LEARNER_NICE);
 }
 
 const WARM_UP_PROGRAM = `import Redis from 'ioredis';

@@ -16,6 +16,7 @@ import type { HistoryEvent, NodeGuardEvent } from '@/lib/history';
 import type { NodesDiff } from '@/lib/protocol';
 import { NODE_PID_FILE } from '@/server/cluster/run-dir';
 import { LAB_UID_BASE, LAB_UID_COUNT } from '@/server/cluster/lab-users';
+import { LEARNER_NICE } from '@/server/ops/priority';
 import { residentBytes } from '@/server/cluster/node-guard';
 import { killNode, pauseNode, resumeNode } from '@/server/nemesis/nemesis';
 import type { Lab } from '@/server/lab/lab';
@@ -264,6 +265,9 @@ describe('the node guard on one lab', () => {
     } else {
       expect(uid(lab.node(1).pid!)).toBe(process.getuid?.());
     }
+    // Below the web server, with the rest of the learners' work: read from /proc (field 19 of stat, after the command).
+    const stat = fs.readFileSync(`/proc/${lab.node(1).pid!}/stat`, 'utf8');
+    expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])).toBe(LEARNER_NICE);
     // setpriv execs redis-server: the PID file names redis-server itself (its command line, its folder), which
     // is what the next start's clean-up of a dead server's nodes checks before it kills.
     const pid = lab.node(1).pid!;
