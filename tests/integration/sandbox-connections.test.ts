@@ -80,6 +80,7 @@ const open: Redis[] = [];
 for (let i = 0; i < 3; i++) { const r = new Redis(opts); await r.ping(); open.push(r); }
 const refused = async (label: string) => {
   const r = new Redis(opts);
+  r.on('error', () => undefined);
   try { await r.ping(); console.log(label, 'opened'); open.push(r); } catch (e) { console.log(label, 'refused:', (e as Error).message); }
 };
 await refused('4th');
@@ -88,11 +89,13 @@ await refused('after quit');
 open.shift()!.disconnect();
 await refused('after disconnect');
 await refused('full again');
+open.shift()!.disconnect();
 // A host the lab does not have fails at once and holds no socket: it takes no place for good.
 const nowhere = new Redis({ host: 'no-such-host', port: 6379 });
+nowhere.on('error', () => undefined);
 try { await nowhere.ping(); } catch (e) { console.log('nowhere:', (e as Error).message); }
-open.shift()!.disconnect();
 await refused('after nowhere');
+await refused('full at the end');
 for (const r of open) await r.quit();`;
     // A lesson may lower the cap (never raise it: the pool keeps the server's maximum).
     const run = startProgram(pool, cluster, code, { limits: { maxConnectionsPerClient: 3 } });
@@ -105,6 +108,7 @@ for (const r of open) await r.quit();`;
       `full again refused: ${PER_CLIENT(1, 3)}`,
       'nowhere: getaddrinfo ENOTFOUND no-such-host',
       'after nowhere opened',
+      `full at the end refused: ${PER_CLIENT(1, 3)}`,
     ]);
   });
 
