@@ -112,6 +112,19 @@ for (const r of open) await r.quit();`;
     ]);
   });
 
+  it('refuses a node-redis client’s connect() the same way', async () => {
+    const code = `import { createClient } from 'redis';
+const first = createClient({ url: 'redis://redis-1.internal:6379' });
+await first.connect();
+const second = createClient({ url: 'redis://redis-1.internal:6379' });
+try { await second.connect(); console.log('second connected'); } catch (e) { console.log('second:', (e as Error).message); }
+console.log('first', await first.set('conns:nr', '1'));
+await first.quit();`;
+    const run = startProgram(pool, cluster, code, { limits: { maxConnectionsPerClient: 1 } });
+    expect((await run.done).status).toBe('completed');
+    expect(run.console(1)).toEqual([`second: ${PER_CLIENT(1, 1)}`, 'first OK']);
+  });
+
   it('keeps the server’s cap when a run asks for more', () => {
     expect(DEFAULT_LIMITS.maxConnectionsPerClient).toBe(16);
     expect(DEFAULT_LIMITS.maxConnectionsPerRun).toBe(128);
