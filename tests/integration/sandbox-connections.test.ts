@@ -5,10 +5,12 @@
  * saying whose limit it is, for that client only. A learner's connectTimeout/commandTimeout above 10 s
  * is held to 10 s, and the run's console says so.
  */
+import fs from 'node:fs';
+import IORedis from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryInput } from '@/lib/history';
 import { createSandboxPool, DEFAULT_LIMITS, type SandboxPool } from '@/server/sandbox';
-import { startRedisServers, type TestRedisCluster } from '../helpers/redis-server';
+import { LEARNER, startRedisServers, type TestRedisCluster } from '../helpers/redis-server';
 import { startProgram, type RecordedRun } from '../helpers/sandbox-run';
 
 let cluster: TestRedisCluster;
@@ -171,6 +173,51 @@ for (const r of open) await r.quit();`;
     expect(opened).toBe(128);
     expect(refusals).toBe(7);
     expect(labNotes(run).every((n) => n.key === 'runNotes.connectionsPerRun')).toBe(true);
+  });
+});
+
+/** Sockets this process holds: the workers are threads of it, so every learner connection is one of them. */
+function socketsHeld(): number {
+  return fs.readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return fs.readlinkSync(`/proc/self/fd/${fd}`).startsWith('socket:');
+    } catch {
+      return false; // closed between the listing and the read: not held
+    }
+  }).length;
+}
+
+describe('the issue’s program: 1,250 connections in a loop with a long connectTimeout', () => {
+  it('costs the server at most the 16 sockets of the client’s cap', async () => {
+    const admin = new IORedis({ port: cluster.nodes[0]!.port, ...LEARNER });
+    try {
+      await admin.del('conns:hold');
+      const before = socketsHeld();
+      const code = `import Redis from 'ioredis';
+import lab from 'lab';
+const all: Redis[] = [];
+let refused = 0;
+for (let i = 0; i < 1250; i++) {
+  const r = new Redis({ host: 'redis-1.internal', port: 6379, connectTimeout: 600000 });
+  r.on('error', () => { refused++; });
+  all.push(r);
+}
+const answered = (await Promise.allSettled(all.map((r) => r.ping()))).filter((p) => p.status === 'fulfilled').length;
+console.log('answered', answered, 'refused', refused);
+// Held open until the test has counted the server's sockets.
+while ((await all[0]!.get('conns:hold')) !== 'counted') await lab.sleep(5);
+for (const r of all) r.disconnect();`;
+      const run = startProgram(pool, cluster, code);
+      await run.waitFor((e) => e.type === 'console' && e.client === 1 && e.text.startsWith('answered'));
+      const during = socketsHeld();
+      await admin.set('conns:hold', 'counted');
+      expect((await run.done).status).toBe('completed');
+      expect(run.console(1)[0]).toBe('answered 16 refused 1234');
+      console.info(`sockets of the server process: ${before} before, ${during} while the program held its connections`);
+      expect(during - before).toBeLessThanOrEqual(16);
+    } finally {
+      admin.disconnect();
+    }
   });
 });
 
