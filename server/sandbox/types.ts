@@ -39,6 +39,21 @@ export interface SandboxLimits {
   /** Default Redis connect timeout when the learner's options name none. */
   connectTimeoutMs: number;
   /**
+   * Most a learner's own `connectTimeout` may be: each connection waiting to connect holds a socket (a
+   * file descriptor of the server's) that long, and thousands of them on a black-holed node once took
+   * every descriptor the server had. Above it, the connection uses this, and the run's console says so.
+   */
+  maxConnectTimeoutMs: number;
+  /** Most a learner's own `commandTimeout` may be, for the same reason: a command waiting holds its connection. */
+  maxCommandTimeoutMs: number;
+  /**
+   * Learner connections one client may have open at once (each is a socket of the server's through the
+   * client's link). Past it, `new Redis()` fails as an OS refuses a socket (EMFILE); a closed one frees its place.
+   */
+  maxConnectionsPerClient: number;
+  /** Learner connections all the clients of one run may have open at once. */
+  maxConnectionsPerRun: number;
+  /**
    * Grace (CPU ms) after `cpuSliceMs` before the main thread gives up on the worker and
    * terminates it (a memory bomb can block QuickJS where the interrupt handler never runs).
    */
@@ -57,6 +72,11 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = Object.freeze({
   maxClients: 16,
   commandTimeoutMs: 1_000,
   connectTimeoutMs: 1_000,
+  maxConnectTimeoutMs: 10_000,
+  maxCommandTimeoutMs: 10_000,
+  // A learner needs a handful: Redlock over five nodes is five, plus a counter or a duplicate().
+  maxConnectionsPerClient: 16,
+  maxConnectionsPerRun: 128,
   hardKillGraceMs: 400,
 });
 

@@ -303,6 +303,9 @@ describe("the sandbox's limits, as words", () => {
       LIMIT_WORDS.storeInFlight(1, 64),
       LIMIT_WORDS.clientWallClock(4, 30000),
       LIMIT_WORDS.atLine(LIMIT_WORDS.commandRate(1, 2000), 12),
+      LIMIT_WORDS.connectionsPerClient(2, 16),
+      LIMIT_WORDS.connectionsPerRun(3, 128),
+      LIMIT_WORDS.connectOptionClamped(1, 'connectTimeout', 600000, 10000),
       LIMIT_WORDS.internalError('Error: boom'),
     ];
     for (const said of all) {
@@ -310,5 +313,9 @@ describe("the sandbox's limits, as words", () => {
       expect(inAll(said.words).nb).not.toBe(said.message);
     }
     expect(inAll(all[8]!.words).nb).toBe('Klient 1 sendte mer enn 2000 Redis-kommandoer på ett sekund, så kjøringen ble stoppet. Det var på linje 12.');
+     const perClient = inAll(LIMIT_WORDS.connectionsPerClient(2, 16).words);
+    expect(perClient.nb).toBe('Klient 2 har 16 tilkoblinger åpne, labens grense per klient: lukk én (quit()/disconnect()) før du åpner en ny.');
+    expect(perClient.ar).toContain('quit()/disconnect()');
+    expect(perClient.ar).toContain('16');
   });
 });

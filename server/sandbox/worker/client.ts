@@ -29,6 +29,7 @@ import { GuestTimers } from './guest-timers';
 import { callHost, type HostCallScope } from './host-calls';
 import { ClientLimits, isOutOfMemory } from './limits';
 import { LIMIT_WORDS } from './limit-words';
+import type { ConnectionPlaces } from './connection-places';
 import type { Pacer } from './pacer';
 import { ClientRequests } from './requests';
 import type { SliceMeter } from './slice-meter';
@@ -46,6 +47,8 @@ export interface RunServices {
   readonly nodes: number[];
   /** The run's share of the server's command rate: commands wait here for their turn. */
   readonly pacer: Pacer;
+  /** Open learner connections, per client and for the whole run (connection-places.ts). */
+  readonly connectionPlaces: ConnectionPlaces;
   emit(event: HistoryInput): void;
   diagnostic(d: Diagnostic): void;
   nextOpId(): number;

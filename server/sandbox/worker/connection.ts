@@ -48,6 +48,13 @@ export interface ConnectionDeps {
   emit: (event: HistoryInput) => void;
   nextOpId: () => number;
   onEvent: (event: ConnEvent) => void;
+  /**
+   * Set when the lab refused this connection (too many open: connection-places.ts): it never opens a
+   * socket, and fails as an OS refusal does, with this error on its first event and on every command.
+   */
+  refused?: GuestErrorShape;
+  /** Gives back the connection's place once it holds no socket any more (closed, or never opened). */
+  release: () => void;
 }
 
 /** Same error message repeated by reconnect attempts is forwarded at most this often. */
@@ -70,7 +77,8 @@ export class HostConnection {
   private lastError = { message: '', at: 0 };
 
   constructor(private readonly deps: ConnectionDeps) {
-    this.target = deps.resolve().then((t) => this.open(t));
+    const refused = deps.refused;
+    this.target = refused ? Promise.resolve().then(() => this.fail(refused)) : deps.resolve().then((t) => this.open(t));
   }
 
   /** The lab node this connection reaches, once resolved. */
@@ -90,12 +98,11 @@ export class HostConnection {
   private open(target: ResolvedTarget): void {
     if (this.state === 'closed') return;
     if (!target.ok) {
-      this.state = 'down';
-      this.failure =
+      this.fail(
         target.code === 'ENOTFOUND'
           ? { name: 'Error', message: `getaddrinfo ENOTFOUND ${this.deps.host}`, code: 'ENOTFOUND' }
-          : { name: 'Error', message: `connect ECONNREFUSED ${this.where()}`, code: 'ECONNREFUSED' };
-      this.deps.onEvent({ event: 'error', error: this.failure });
+          : { name: 'Error', message: `connect ECONNREFUSED ${this.where()}`, code: 'ECONNREFUSED' },
+      );
       return;
     }
     this.node = target.node;
@@ -139,6 +146,15 @@ export class HostConnection {
     redis.on('reconnecting', () => {
       if (this.state !== 'closed') this.deps.onEvent({ event: 'reconnecting' });
     });
+  }
+
+  /** The connection can never open: no socket, so its place is free at once; every command fails with `failure`. */
+  private fail(failure: GuestErrorShape): void {
+    if (this.state === 'closed') return;
+    this.state = 'down';
+    this.failure = failure;
+    this.deps.release();
+    this.deps.onEvent({ event: 'error', error: failure });
   }
 
   /** Rewrites our loopback proxy address to the learner's host so messages read like their own setup. */
@@ -325,6 +341,8 @@ export class HostConnection {
     this.redis?.removeAllListeners();
     // ioredis may still emit errors while tearing down; an unhandled 'error' would crash the worker.
     this.redis?.on('error', () => undefined);
+    // disconnect() closes the socket now (ioredis destroys its stream), so the place is free for the next one.
+    this.deps.release();
   }
 }
 

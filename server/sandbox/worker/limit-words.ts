@@ -28,6 +28,24 @@ export const LIMIT_WORDS = {
       'storeInFlight',
       { client: who(client), n: String(n) },
     ),
+  connectionsPerClient: (client: number, n: number) =>
+    said(
+      `Client ${client} has ${n} connections open, the lab's limit per client: close one (quit()/disconnect()) before opening another.`,
+      'connectionsPerClient',
+      { client: who(client), n: String(n) },
+    ),
+  connectionsPerRun: (client: number, n: number) =>
+    said(
+      `Client ${client} could not open a connection: the run's clients have ${n} connections open, the lab's limit per run. Close one (quit()/disconnect()) before opening another.`,
+      'connectionsPerRun',
+      { client: who(client), n: String(n) },
+    ),
+  connectOptionClamped: (client: number, option: string, value: number, max: number) =>
+    said(
+      `Client ${client} asked for a ${option} of ${value} ms; the lab allows at most ${max} ms, so its connections use ${max} ms.`,
+      'connectOptionClamped',
+      { client: who(client), option, value: String(value), max: String(max) },
+    ),
   clientWallClock: (client: number, ms: number) => said(`Client ${client} reached the wall-clock limit of ${ms} ms.`, 'clientWallClock', { client: who(client), ms: String(ms) }),
   atLine: (limit: Said, line: number) => said(`${limit.message} It was at line ${line}.`, 'atLine', { limit: { words: limit.words }, line: String(line) }),
   internalError: (error: string) => said(`Internal error in the sandbox: ${error}`, 'internalError', { error }),

@@ -16,6 +16,7 @@
  * from guest-names.ts.
  */
 import type { HistoryInput, ReplyJson } from '@/lib/history';
+import type { Said } from '@/lib/words';
 import type { ResolvedTarget, RunSpec } from '../protocol';
 import {
   HostConnection,
@@ -26,6 +27,9 @@ import {
   type GuestErrorShape,
   type LearnerConnOptions,
 } from './connection';
+import { clampConnectOptions } from './connect-options';
+import type { ConnectionPlaces } from './connection-places';
+import { LIMIT_WORDS } from './limit-words';
 import type { Pacer } from './pacer';
 import type { StoreWire, StoreWritePayload } from './store-wire';
 
@@ -94,6 +98,8 @@ export type RequestOp = keyof typeof REQUESTS;
 export interface RequestsRun {
   readonly spec: Pick<RunSpec, 'credentials' | 'limits'>;
   readonly pacer: Pacer;
+  /** Open connections, counted per client and for the whole run. */
+  readonly connectionPlaces: ConnectionPlaces;
   resolve(client: number, host: string, port: number): ResolvedTarget;
   emit(event: HistoryInput): void;
   nextOpId(): number;
@@ -123,6 +129,8 @@ export class ClientRequests {
   /** The guest sent a request this slice, so more may wait in its outbox. */
   private outboxSignalled = false;
   private readonly scope: RequestScope;
+  /** Notes already written to the run's console (by their words' key): once per client is enough. */
+  private readonly noted = new Set<string>();
 
   constructor(private readonly deps: RequestsDeps) {
     this.scope = {
@@ -140,20 +148,37 @@ export class ClientRequests {
     const host = String(p.host);
     const port = Number(p.port);
     const { client, run } = this.deps;
+    const { options, clamped } = clampConnectOptions(p.options ?? {}, run.spec.limits);
+    for (const c of clamped) this.note(LIMIT_WORDS.connectOptionClamped(client, c.option, c.asked, c.max), c.option);
+    const place = run.connectionPlaces.take(client);
+    if (!place.ok) this.note(place.refusal);
     const conn = new HostConnection({
       client,
       host,
       port,
-      options: p.options ?? {},
+      options,
       credentials: run.spec.credentials,
       limits: run.spec.limits,
       resolve: () => Promise.resolve(run.resolve(client, host, port)),
       emit: (e) => run.emit(e),
       nextOpId: () => run.nextOpId(),
       onEvent: (event) => this.toInbox([2, id, event]),
+      // EMFILE is what an OS answers a process that has too many sockets open; the sentence says whose limit it is.
+      ...(place.ok ? { release: place.release } : { release: () => undefined, refused: { name: 'Error', message: place.refusal.message, code: 'EMFILE' } }),
     });
     this.connections.set(id, conn);
     return id;
+  }
+
+  /**
+   * The lab's own sentence in the run's console (client 0: the lab speaking, in the page's language),
+   * once per client and kind: a program that loops on `new Redis()` gets the error every time, the note once.
+   */
+  private note(said: Said, detail = ''): void {
+    const key = `${said.words.key}:${detail}`;
+    if (this.noted.has(key)) return;
+    this.noted.add(key);
+    this.deps.run.emit({ type: 'console', client: 0, level: 'warn', text: said.message, words: said.words });
   }
 
   /** The lab node a connection reaches, once resolved (Redlock's votes name it). */

@@ -15,6 +15,7 @@ import { LIMIT_WORDS } from './limit-words';
 import { boundEvent } from './bound-event';
 import { defaultResolveNode } from '../hosts';
 import { GuestClient, type RunServices } from './client';
+import { ConnectionPlaces } from './connection-places';
 import { FencedStore } from './fenced-store';
 import { Pacer } from './pacer';
 import type { SliceMeter } from './slice-meter';
@@ -22,6 +23,7 @@ import type { SliceMeter } from './slice-meter';
 export class SandboxRun implements RunServices {
   readonly store = new FencedStore();
   readonly pacer = new Pacer();
+  readonly connectionPlaces: ConnectionPlaces;
   readonly script: string;
   readonly headLength: number;
   readonly nodes: number[];
@@ -43,6 +45,7 @@ export class SandboxRun implements RunServices {
   ) {
     this.opId = spec.opIdBase;
     this.pacer.setRate(spec.commandsPerSecondShare);
+    this.connectionPlaces = new ConnectionPlaces(spec.limits);
     this.nodes = spec.nodes;
     const compiled = transpileLearnerCode(spec.code, spec.fileName);
     if (!compiled.ok) {

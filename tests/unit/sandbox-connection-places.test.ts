@@ -1,0 +1,46 @@
+/** The worker's count of open learner connections, and the clamp of a learner's connection timeouts. */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS } from '@/server/sandbox';
+import { clampConnectOptions } from '@/server/sandbox/worker/connect-options';
+import { ConnectionPlaces } from '@/server/sandbox/worker/connection-places';
+
+describe('ConnectionPlaces', () => {
+  it('refuses past the per-client cap for that client only, and a release frees one place once', () => {
+    const places = new ConnectionPlaces({ maxConnectionsPerClient: 2, maxConnectionsPerRun: 10 });
+    const a = places.take(1);
+    const b = places.take(1);
+    const c = places.take(1);
+    expect([a.ok, b.ok, c.ok]).toEqual([true, true, false]);
+    if (c.ok) throw new Error('taken');
+    expect(c.refusal.words.key).toBe('runNotes.connectionsPerClient');
+    expect(places.take(2).ok).toBe(true);
+    if (!a.ok) throw new Error('refused');
+    a.release();
+    a.release();
+    expect(places.held(1)).toBe(1);
+    expect(places.heldByRun).toBe(2);
+    expect(places.take(1).ok).toBe(true);
+    expect(places.take(1).ok).toBe(false);
+  });
+
+  it('refuses past the per-run cap whichever client asks', () => {
+    const places = new ConnectionPlaces({ maxConnectionsPerClient: 2, maxConnectionsPerRun: 3 });
+    expect([places.take(1).ok, places.take(2).ok, places.take(3).ok]).toEqual([true, true, true]);
+    const refused = places.take(4);
+    if (refused.ok) throw new Error('taken');
+    expect(refused.refusal.message).toBe(
+      "Client 4 could not open a connection: the run's clients have 3 connections open, the lab's limit per run. Close one (quit()/disconnect()) before opening another.",
+    );
+  });
+});
+
+describe('clampConnectOptions', () => {
+  it('holds timeouts above the lab’s maximum to it and leaves the rest as the learner wrote them', () => {
+    const { options, clamped } = clampConnectOptions({ connectTimeout: 600_000, commandTimeout: 2_000, db: 0 }, DEFAULT_LIMITS);
+    expect(options).toEqual({ connectTimeout: 10_000, commandTimeout: 2_000, db: 0 });
+    expect(clamped).toEqual([{ option: 'connectTimeout', asked: 600_000, max: 10_000 }]);
+    expect(clampConnectOptions({ commandTimeout: 600_000 }, DEFAULT_LIMITS).options).toEqual({ commandTimeout: 10_000 });
+    // Not a usable number: the connection uses the lab's default (within the cap), nothing to say.
+    expect(clampConnectOptions({ connectTimeout: Infinity }, DEFAULT_LIMITS).clamped).toEqual([]);
+  });
+});
