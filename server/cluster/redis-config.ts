@@ -42,6 +42,18 @@ export interface RedisConfigInput {
 export const RUN_HZ = 10;
 export const IDLE_HZ = 1;
 
+/**
+ * The pub/sub channels a learner may use: every one but the keyspace and
+ * keyevent channels (`__key…`). The node monitor reads those on the web
+ * server's loop as the truth about the lab's keys, so a learner who could
+ * PUBLISH there (a Lua loop of them) could flood that loop and forge what the
+ * timeline shows. ACLs only list what is allowed, so "all but `__key`" is
+ * spelled as the channels that differ from it at some character, and the
+ * shorter ones it starts with. (Patterns for PSUBSCRIBE must match one of
+ * these literally; the lessons use none.)
+ */
+export const LEARNER_CHANNELS = ['&[^_]*', '&_[^_]*', '&__[^k]*', '&__k[^e]*', '&__ke[^y]*', '&_', '&__', '&__k', '&__ke'].join(' ');
+
 /** How long a script runs before the node answers BUSY (and the node guard steps in). */
 export const BUSY_REPLY_THRESHOLD_MS = 500;
 
@@ -90,7 +102,7 @@ export function redisConfig(input: RedisConfigInput): string {
     'repl-diskless-sync-delay 0',
     'user default off',
     `user ${credentials.control.username} on >${credentials.control.password} ~* &* +@all`,
-    `user ${credentials.learner.username} on >${credentials.learner.password} ~* &* +@all -@admin -@dangerous -script|flush -function|flush`,
+    `user ${credentials.learner.username} on >${credentials.learner.password} ~* ${LEARNER_CHANNELS} +@all -@admin -@dangerous -script|flush -function|flush`,
   ];
   if (replicaOf) {
     lines.push(

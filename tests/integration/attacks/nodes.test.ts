@@ -223,6 +223,28 @@ describe('the node guard on one lab', () => {
     expect(await pings(lab, 1)).toBe(true);
   });
 
+  it("keeps the keyspace channels, which the monitor trusts, out of a learner's reach, PUBLISH and Lua alike, and leaves every other channel open", async () => {
+    const lab = await startLab({ nodes: 1 });
+    const learner = learnerDirect(lab, 1);
+    for (const channel of ['__keyspace@0__:lock:a', '__keyevent@0__:expired', '__key']) {
+      await expect(learner.call('PUBLISH', channel, 'x'), channel).rejects.toThrow(/NOPERM/);
+    }
+    await expect(learner.call('EVAL', "return redis.call('PUBLISH', KEYS[1], 'x')", 1, '__keyspace@0__:lock:a')).rejects.toThrow(/can't publish to the channel/);
+    // A learner's own pub/sub: a subscriber on another connection hears what is published.
+    const heard = new Promise<string>((resolve) => {
+      const sub = learnerDirect(lab, 1);
+      void sub.subscribe('news').then(() => undefined);
+      sub.on('message', (_channel: string, message: string) => resolve(message));
+    });
+    // Any other channel is open, short and odd names included.
+    for (const channel of ['_', '__', '__k', '__ke', '_x', '__kx', '__kex', 'lock-events']) {
+      expect(await learner.call('PUBLISH', channel, 'x'), channel).toBe(0);
+    }
+    await waitFor(async () => (await learner.call('PUBLISH', 'news', 'hello')) === 1, 'the subscriber to listen');
+    expect(await heard).toBe('hello');
+    await expect(learner.call('SUBSCRIBE', '__keyspace@0__:lock:a')).rejects.toThrow(/NOPERM/);
+  });
+
   it('refuses SCRIPT FLUSH and FUNCTION FLUSH to the learner; the lab’s control user keeps what it needs', async () => {
     const lab = await startLab({ nodes: 1 });
     const learner = learnerDirect(lab, 1);
