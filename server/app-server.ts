@@ -16,6 +16,7 @@ import { createSandboxPool } from './sandbox';
 import { RunAdmission } from './runs/run-admission';
 import { attachRealtime, type LabServer } from './realtime/socket-server';
 import { addMetricsSource, metricsText } from './ops/metrics';
+import { metricsAllowed } from './ops/metrics-access';
 import { BrowserIdentities } from './realtime/browser-identity';
 import { startLinkProcess } from './cluster/link-host';
 
@@ -84,7 +85,10 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     perSecond: config.newBrowserRatePerSecond,
   });
   const server = http.createServer((req, res) => {
-    if (req.url === '/metrics' && req.method === 'GET') return void serveMetrics(res);
+    if (req.url === '/metrics' && req.method === 'GET') {
+      if (metricsAllowed(req, config.metricsToken)) return void serveMetrics(res);
+      return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Lock Lab: /metrics is served on this machine only, or with the bearer token LOCKLAB_METRICS_TOKEN\n');
+    }
     // A page hands the browser its identity, so the socket that page opens is already counted as that browser.
     identities.ensureOnPage(req, res);
     void handle(req, res);

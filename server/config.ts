@@ -62,6 +62,8 @@ export interface ServerConfig {
   socketsPerBrowser: number;
   /** HMAC key of the browser cookie (LOCKLAB_COOKIE_SECRET); null: a random one per server start. */
   cookieSecret: string | null;
+  /** Bearer token that reads /metrics from beyond this machine (LOCKLAB_METRICS_TOKEN); null: loopback only (ops/metrics-access.ts). */
+  metricsToken: string | null;
   /** New browser identities handed out server-wide: burst, then per second (LOCKLAB_NEW_BROWSER_BURST, LOCKLAB_NEW_BROWSER_RATE). */
   newBrowserBurst: number;
   newBrowserRatePerSecond: number;
@@ -120,6 +122,7 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     gradingSpareLabs: intFromEnv('LOCKLAB_GRADING_SPARE_LABS', 2, 0),
     socketsPerBrowser: intFromEnv('LOCKLAB_SOCKETS_PER_BROWSER', 8, 1),
     cookieSecret: process.env.LOCKLAB_COOKIE_SECRET || null,
+    metricsToken: process.env.LOCKLAB_METRICS_TOKEN || null,
     newBrowserBurst: intFromEnv('LOCKLAB_NEW_BROWSER_BURST', 120, 1),
     newBrowserRatePerSecond: intFromEnv('LOCKLAB_NEW_BROWSER_RATE', 10, 1),
     history: historyBudgetFromEnv(),
