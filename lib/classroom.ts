@@ -43,7 +43,7 @@ const learnerId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'not a learner id')
 
 export const classroomCreateSchema = z
   .object({
-    /** The instructor token (LOCKLAB_INSTRUCTOR_TOKEN, or the one the server printed at start). */
+    /** The instructor token (LOCKLAB_INSTRUCTOR_TOKEN, or the one the server generated at start, in the file its log names). */
     token: z.string().min(1).max(200),
     name: z.string().trim().min(1).max(80).default('Classroom'),
   })

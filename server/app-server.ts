@@ -104,6 +104,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   const classrooms = new ClassroomHub({
     coordinationUrl: config.coordinationUrl,
     instructorToken: config.instructorToken,
+    instructorTokenFile: path.join(runDir, 'instructor-token'),
     maxLearners: config.classroomMaxLearners,
     idleMs: config.classroomIdleMs,
     actionBurst: config.actionBurst,

@@ -20,7 +20,7 @@ export interface ServerConfig {
   allowedOrigins: string[];
   /** Redis shared by several lab servers for classrooms (LOCKLAB_COORDINATION_URL); never a lab's node. Unset: one server. */
   coordinationUrl: string | null;
-  /** The instructor token (LOCKLAB_INSTRUCTOR_TOKEN); null: generated at start (shared through coordination) and logged once. */
+  /** The instructor token (LOCKLAB_INSTRUCTOR_TOKEN); null: generated at start (shared through coordination), written to a private file the log names. */
   instructorToken: string | null;
   /** Learners per classroom (LOCKLAB_CLASSROOM_MAX_LEARNERS). */
   classroomMaxLearners: number;

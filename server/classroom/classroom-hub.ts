@@ -38,6 +38,8 @@ export type { ClassroomContext, ClassroomMembership, ClassroomServerEvents, Clas
 export interface ClassroomHubOptions {
   coordinationUrl: string | null;
   instructorToken: string | null;
+  /** Where a generated instructor token is written, private to the server's user (instructor-token.ts). */
+  instructorTokenFile: string;
   maxLearners: number;
   idleMs: number;
   actionBurst: number;
@@ -101,7 +103,7 @@ export class ClassroomHub {
       this.store = new RedisClassroomStore(this.coordination.redis, this.options.idleMs + KEY_TTL_MARGIN_MS);
       this.forwarding.listen(io);
     }
-    this.token = await resolveInstructorToken(this.options.instructorToken, this.coordination?.redis ?? null, log);
+    this.token = await resolveInstructorToken(this.options.instructorToken, this.coordination?.redis ?? null, log, this.options.instructorTokenFile);
     const every = Math.max(50, Math.min(60_000, Math.floor(this.options.idleMs / 4)));
     this.sweepTimer = setInterval(() => void this.owner.sweep(), every);
     this.sweepTimer.unref();

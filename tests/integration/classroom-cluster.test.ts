@@ -4,11 +4,13 @@
  * learner watches from server B, instructor actions from either server reach
  * the lab, and the roster reaches the instructor wherever they are.
  */
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RosterEntry } from '@/lib/classroom';
 import { connectTo, emitRaw, LabWatcher, value, type Client } from './classroom-fixture';
 import { startCoordinationRedis, spawnLabServer, type CoordinationRedis, type SpawnedServer } from './classroom-cluster-fixture';
 import { alive, waitFor } from './lab-fixture';
+import { tokenFingerprint } from '@/server/classroom/instructor-token';
 
 let coordination: CoordinationRedis;
 let a: SpawnedServer;
@@ -30,7 +32,16 @@ afterAll(async () => {
   for (const pid of [a?.pid, b?.pid, coordination?.pid]) if (pid) expect(alive(pid)).toBe(false);
 }, 60_000);
 
-const tokenIn = (output: string) => /instructor token[^:]*: (\S+)/.exec(output)?.[1];
+/** The token a server generated: its log names the file (and a fingerprint), never the token itself. */
+function tokenIn(output: string): string | undefined {
+  const file = /instructor token: generated, fingerprint (\w+); read it from (\S+)/.exec(output);
+  if (!file) return undefined;
+  expect((fs.statSync(file[2]!).mode & 0o777).toString(8)).toBe('600');
+  const token = fs.readFileSync(file[2]!, 'utf8').trim();
+  expect(output).not.toContain(token);
+  expect(tokenFingerprint(token)).toBe(file[1]);
+  return token;
+}
 
 describe('a classroom across two servers', () => {
   it('kills Node 3 from the instructor on A, and the learner on B sees it; actions and roster cross servers both ways', async () => {
