@@ -7,6 +7,7 @@
 import { LabOperationError, type ErrorCode, type ErrorText } from '@/lib/result';
 import { log } from './log';
 import { refusalsTotal } from './metrics';
+import { RepeatGate } from './repeat-gate';
 
 export type RefusalReason =
   | 'lab-full' // the server's lab cap
@@ -47,9 +48,15 @@ const CODES: Partial<Record<RefusalReason, ErrorCode>> = {
   'invalid-input': 'invalid-input',
 };
 
-/** Records a limit hit (metric + log line) and returns the error to throw or to show. */
+/** One line per reason and browser (or socket, or lab) per window; the rest are counted (repeat-gate.ts). */
+const lines = new RepeatGate(({ kind, repeats, windowMs }) => {
+  log.warn({ event: 'refusal-repeats', kind, repeats, windowMs }, `the same refusal ${repeats} more time(s) within ${windowMs / 1000} s`);
+});
+
+/** Records a limit hit (metric always, a log line unless it repeats one just written) and returns the error to throw or to show. */
 export function refuse(reason: RefusalReason, context: RefusalContext, text: ErrorText): LabOperationError {
   refusalsTotal.inc({ reason });
-  log.warn({ event: 'refusal', reason, ...context }, typeof text === 'string' ? text : text.message);
+  const who = context.browser ?? context.socket ?? context.labId ?? '-';
+  if (lines.admit(`${reason} ${who}`)) log.warn({ event: 'refusal', reason, ...context }, typeof text === 'string' ? text : text.message);
   return new LabOperationError(CODES[reason] ?? 'conflict', text);
 }
