@@ -16,6 +16,7 @@ import { IDLE_HZ, redisConfig, RUN_HZ, type NodeCredentials } from './redis-conf
 import type { NodeUser } from './lab-users';
 import { RedisProcess, type ExitInfo } from './redis-process';
 import { waitForPing } from './wait-ready';
+import { nodeStarts } from './start-gate';
 import { log } from '../ops/log';
 import { refusal } from '@/lib/refusal-words';
 import { historySaid } from '@/lib/history-said';
@@ -117,7 +118,8 @@ export class RedisNode extends EventEmitter<Events> {
     for (let attempt = 0; ; attempt++) {
       if (this._port === 0 || attempt > 0) this._port = await freePort();
       try {
-        await this.spawnOnce(reason);
+        // In turn with every other node start of the server (start-gate.ts).
+        await nodeStarts.run(() => this.spawnOnce(reason));
         return;
       } catch (error) {
         const inUse = /Address already in use/i.test(String((error as Error).message));
