@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { button, startAsNewLearner } from './support/learner';
+import { button, checkUntilDecided, startAsNewLearner } from './support/learner';
 
 
 async function screenshot(page: Page, name: string) {
@@ -127,9 +127,11 @@ test('a learner walks lesson 2: read, break, fix, quick check, pass the exercise
   await page.getByTestId('exercise').scrollIntoViewIfNeeded();
   await screenshot(page, 'lesson-07-checking');
   const result = page.getByTestId('exercise-result');
-  // A right answer passes the first time, however busy the machine: no second try.
-  await expect(result).toHaveAttribute('data-passed', /true|false/, { timeout: 120_000 });
-  expect(await result.getAttribute('data-passed'), (await result.textContent()) ?? '').toBe('true');
+  // A right answer is never failed, however busy the machine; on a machine too busy to judge fairly the answer
+  // is "not decided", and the learner checks again.
+  await expect(result).toHaveAttribute('data-passed', /true|false|busy/, { timeout: 120_000 });
+  const decided = (await result.getAttribute('data-passed')) === 'busy' ? await checkUntilDecided(page, 'Check my solution') : await result.getAttribute('data-passed');
+  expect(decided, (await result.textContent()) ?? '').toBe('true');
   await expect(result).toContainText('Passed');
   await screenshot(page, 'lesson-08-passed');
 
@@ -155,9 +157,8 @@ test('a wrong answer to the exercise: the counter-example, "Show on timeline" on
   // Not tried yet: no solution offered.
   await expect(button(page, 'Show solution')).toHaveCount(0);
 
-  await button(page, 'Check my solution').click();
+  expect(await checkUntilDecided(page, 'Check my solution', 90_000)).toBe('false');
   const result = page.getByTestId('exercise-result');
-  await expect(result).toHaveAttribute('data-passed', 'false', { timeout: 90_000 });
   await expect(result).toContainText('Not yet');
   // The starter's plain DEL fails the first hidden check, named with what release() did — or, when the server is busy
   // with other tests' labs and a scenario run in a spare lab fails undisturbed first, that scenario's overlap: either

@@ -31,3 +31,25 @@ export async function setCode(page: Page, code: string): Promise<void> {
   await page.keyboard.insertText(code);
   await expect(page.locator('.monaco-editor .view-lines')).toContainText(code.split('\n')[0] ?? '');
 }
+
+/** Checks a learner makes in a row while the answer is "too busy to tell", as the page invites them to. */
+const CHECKS_WHILE_BUSY = 3;
+
+/**
+ * "Check my solution" until the grader decides, as a learner would: "too busy to tell" is the grader declining
+ * to judge while the machine holds the lab up (server/grading/disturbance.ts), neither a pass nor a failure, and
+ * the page says to try again. Answers the decided result's `data-passed` ('true' or 'false'); three undecided
+ * checks in a row fail the test. `checkName` is the button's name in the page's language.
+ */
+export async function checkUntilDecided(page: Page, checkName: string, timeoutMs = 120_000): Promise<string> {
+  const result = page.getByTestId('exercise-result');
+  for (let n = 1; ; n++) {
+    await button(page, checkName).click();
+    // The last answer goes as the check starts (a check takes seconds): what is read next is this check's.
+    await expect(result).toHaveCount(0);
+    await expect(result).toHaveAttribute('data-passed', /true|false|busy/, { timeout: timeoutMs });
+    const passed = (await result.getAttribute('data-passed')) ?? '';
+    if (passed !== 'busy') return passed;
+    if (n >= CHECKS_WHILE_BUSY) throw new Error(`the machine was too busy to decide, ${n} checks in a row: ${(await result.textContent()) ?? ''}`);
+  }
+}
