@@ -24,7 +24,6 @@ export type RefusalReason =
   | 'worker-memory' // a sandbox worker ran out of heap
   | 'node-busy-script' // a node ran a script past the busy threshold (killed)
   | 'node-memory' // a node grew past its memory budget (restarted)
-  | 'lab-not-yours' // a browser asked to join a lab another browser owns (it gets one of its own instead)
   | 'invalid-input';
 
 export interface RefusalContext {

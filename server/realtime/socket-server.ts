@@ -276,15 +276,7 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       // A classroom's lab is driven only through classroom:* (where roles are checked), never joined as one's own.
       if (labId && classrooms?.isClassroomLab(labId))
         throw new LabOperationError('forbidden', refusal('lab.classroomLab'));
-      // A lab belongs to the browser that was given it: another browser that knows its id (a shared link, a
-      // guessed or leaked id) gets a lab of its own, as for an id that does not exist, and learns nothing of it.
-      const found = labId ? labs.get(labId) : undefined;
-      const owner = found ? labs.ownerOf(found.id) : undefined;
-      // (A server that hands tabs labs without owners, with no per-browser share, lets any tab join them.)
-      const ownsLabs = Boolean(browser) && options.labsPerBrowser !== undefined;
-      const existing = found && (owner === browser || (owner === undefined && !ownsLabs)) ? found : undefined;
-      // Recorded for the operator (never shown: the page simply gets its own lab).
-      if (found && !existing) refuse('lab-not-yours', who(found.id), 'asked to join a lab another browser owns; given a lab of its own');
+      const existing = labId ? labs.get(labId) : undefined;
       if (existing && !existing.closed) {
         takeLab(existing);
         // A page that needs another shape (or a new page) rebuilds the tab's lab instead of starting a second one.
