@@ -3,14 +3,15 @@
  * threads that run their code, the link process that carries their
  * connections, and the redis-servers that answer them.
  *
- * Below the web server (nice 0), whose one event loop carries every browser:
- * at nice 10 (weight 110 against its 1024) twenty busy labs cannot take more
- * than a share of the cores from it. And the same for all three, because one
- * run is a chain through them (a client's command goes worker → link → node
- * → link → worker): with the workers ten levels below the nodes (15 against
- * 5), one lab's busy redis-servers starved another lab's clients, every run
- * of a grading slowed to a crawl under load, and a starved client let a
- * probe's moment slip by. CPU limits count CPU time, so a low priority only
- * slows a run on a busy machine, never fails it.
+ * Below the web server (nice 0), whose one event loop carries every browser.
+ * The same for all three, because one run is a chain through them (a
+ * client's command goes worker → link → node → link → worker): with the
+ * workers ten levels below the nodes (15 against 5), one lab's busy
+ * redis-servers starved another lab's clients, and a starved client let a
+ * probe's moment slip by. Nice 5 (weight 335 against the server's 1024), not
+ * 10: at 10 the test suite's graders, beside browsers and other labs at nice
+ * 0, were kept waiting so often that three checks in a row of a right answer
+ * came back "too busy to tell". CPU limits count CPU time, so a low priority
+ * only slows a run on a busy machine, never fails it.
  */
-export const LEARNER_NICE = 10;
+export const LEARNER_NICE = 5;
