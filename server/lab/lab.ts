@@ -21,6 +21,8 @@ import { NodeMonitor, type KeySample } from '../cluster/node-monitor';
 import type { NodeCredentials } from '../cluster/redis-config';
 import { takeLabUser, type LabUser } from '../cluster/lab-users';
 import { RedisNode } from '../cluster/redis-node';
+import { resetNodeInPlace } from '../cluster/node-reset';
+import { log } from '../ops/log';
 import { nodeInterventionsTotal } from '../ops/metrics';
 import { refuse } from '../ops/refusals';
 import { HistoryLog, type HistoryBudget } from './history-log';
@@ -213,6 +215,10 @@ export class Lab extends EventEmitter<Events> {
   async restore(topology: Topology = this.topology): Promise<void> {
     return this.serial(async () => {
       if (this._closed) throw new LabOperationError('not-found', refusal('lab.closed'));
+      if (await this.emptyInPlace(topology)) {
+        this.emit('reset');
+        return;
+      }
       for (const { timer } of this.pendingRestarts.values()) clearTimeout(timer);
       this.pendingRestarts.clear();
       for (const monitor of this.monitors.values()) monitor.dispose();
@@ -229,6 +235,36 @@ export class Lab extends EventEmitter<Events> {
       await this.start();
       this.emit('reset');
     });
+  }
+
+  /**
+   * The cheap restore: when every node is up, as it was started, in a
+   * topology whose nodes hold nothing but their data (independent masters,
+   * no persistence: nothing on disk, no replication stream), emptying each
+   * node in place (node-reset.ts) is the same fresh start to the learner's
+   * program as new processes, at a fraction of the cost — restores were most
+   * of a check's time. Anything else — a node down, paused, about to
+   * restart, a replica, files on disk, a node that refuses the reset (a
+   * script still running) — gets new processes. Links are healed either way.
+   * Returns whether the lab is now fresh.
+   */
+  private async emptyInPlace(topology: Topology): Promise<boolean> {
+    const same = topology.kind === this.topology.kind && topology.nodes === this.topology.nodes && topology.persistence === this.topology.persistence;
+    if (!same || topology.kind !== 'masters' || topology.persistence !== 'none' || this.pendingRestarts.size > 0) return false;
+    const controls = this.nodes.map((node) => (node.isStopping ? null : node.controlClient));
+    if (controls.some((control) => control === null || control.status !== 'ready')) return false;
+    await this.links.resetFaults();
+    const answers = await Promise.all(controls.map((control) => resetNodeInPlace(control!, this.credentials.learner.username)));
+    const refused = answers.find((answer) => answer.refused !== null);
+    if (refused) {
+      log.info({ labId: this.id, refused: refused.refused }, 'a node refused to be emptied in place; the lab starts new nodes instead');
+      return false;
+    }
+    this.clockJumps.clear();
+    this.interventions.clear();
+    // FLUSHALL sends no keyspace event per key: the cards learn the keys are gone from a sample.
+    for (const monitor of this.monitors.values()) monitor.sampleSoon();
+    return true;
   }
 
   private watch(node: RedisNode): void {
