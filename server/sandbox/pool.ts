@@ -11,6 +11,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { BUSY, BUSY_SLOTS, type MainToWorker, type WorkerToMain } from './protocol';
 import { stuckInLearnerCode } from './watchdog';
+import { guestSources } from './guest-sources';
+import { workerSource } from './worker-source';
 import { say } from '@/lib/checker/said';
 import type { Said } from '@/lib/words';
 import {
@@ -29,8 +31,6 @@ import { drawSeed } from '@/lib/random';
 import { refuse } from '../ops/refusals';
 import { refusal } from '@/lib/refusal-words';
 
-const BOOT_URL = new URL('./worker-boot.mjs', import.meta.url);
-const ENTRY_URL = new URL('./worker/main.ts', import.meta.url).href;
 /** How often the main thread checks the workers; cheap (one shared-memory read per run, /proc only for a long slice). */
 const WATCHDOG_MS = 20;
 /** Extra time past the wall-clock limit (and the last staggered start) before a silent worker is killed. */
@@ -45,8 +45,10 @@ export const WORKER_HEAP_MB = 96;
 interface WorkerSlot {
   worker: Worker;
   busy: Float64Array;
-  /** Resolves when the worker has loaded QuickJS and warmed up. */
+  /** Resolves when the worker has loaded QuickJS and warmed up (or has ended: see `ended`). */
   ready: Promise<void>;
+  /** Set if the worker ended before a run took it (a failed boot): why, for that run's error. */
+  ended: { error: Error | null } | null;
 }
 
 /** QuickJS's WebAssembly, compiled once per process (off the main thread) and shared with every worker. */
@@ -60,8 +62,9 @@ function quickJSModule(): Promise<WebAssembly.Module> {
 
 function spawnWorker(wasmModule: WebAssembly.Module): WorkerSlot {
   const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * BUSY_SLOTS);
-  const worker = new Worker(BOOT_URL, {
-    workerData: { entry: ENTRY_URL, busy: shared, wasmModule },
+  const worker = new Worker(workerSource(), {
+    eval: true,
+    workerData: { busy: shared, wasmModule, guestSources: guestSources() },
     // The QuickJS heaps live in WebAssembly memory (each capped per client); this bounds the worker's own JS
     // heap, where Redis replies land before they reach a client. Redis closes a connection whose reply passes
     // 16 MB, so a few such replies at once end this run (ERR_WORKER_OUT_OF_MEMORY), never the server.
@@ -69,19 +72,27 @@ function spawnWorker(wasmModule: WebAssembly.Module): WorkerSlot {
     stdout: false,
     stderr: false,
   });
-  // Without a listener an 'error' event would crash the server; the run controller listens too.
-  worker.on('error', () => undefined);
+  const slot: WorkerSlot = { worker, busy: new Float64Array(shared), ready: Promise.resolve(), ended: null };
+  // Without a listener an 'error' event would crash the server. Before a run takes the worker, an error is
+  // kept for that run to report (it is told at once, instead of waiting out its wall clock for a dead thread).
+  let bootError: Error | null = null;
+  worker.on('error', (error) => {
+    bootError ??= error;
+  });
   worker.unref();
-  const ready = new Promise<void>((resolve) => {
+  slot.ready = new Promise<void>((resolve) => {
     const onMessage = (m: WorkerToMain) => {
       if (m.type !== 'ready') return;
       worker.off('message', onMessage);
       resolve();
     };
     worker.on('message', onMessage);
-    worker.once('exit', () => resolve());
+    worker.once('exit', () => {
+      slot.ended = { error: bootError };
+      resolve();
+    });
   });
-  return { worker, busy: new Float64Array(shared), ready };
+  return slot;
 }
 
 class RunController implements RunHandle {
@@ -144,6 +155,10 @@ class RunController implements RunHandle {
   private attach(slot: WorkerSlot): void {
     if (this.finished) {
       void slot.worker.terminate();
+      return;
+    }
+    if (slot.ended) {
+      this.kill(say('runNotes.workerFailed', { error: slot.ended.error?.message ?? 'the thread ended before the run began' }));
       return;
     }
     this.slot = slot;

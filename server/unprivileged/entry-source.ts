@@ -42,6 +42,9 @@ export function entrySource(entry: string): string {
       // The project's `@/` paths come from tsconfig.json, as they do for tsc and Next.
       tsconfig: path.join(PROJECT_DIR, 'tsconfig.json'),
       absWorkingDir: PROJECT_DIR,
+      // A CommonJS bundle has no import.meta; packages that build a require() from import.meta.url (QuickJS's
+      // emscripten glue does, for node's own modules) get the root instead of a path into the checkout.
+      define: { 'import.meta.url': '"file:///"' },
       logLevel: 'silent',
       legalComments: 'none',
     });

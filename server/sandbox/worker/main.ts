@@ -1,12 +1,13 @@
 /**
- * Entry of a sandbox worker thread (loaded through worker-boot.mjs). It loads
- * its own QuickJS WebAssembly module and the guest sources, then runs the one
- * run the pool sends it.
+ * Entry of a sandbox worker thread, run from one bundle of itself and what it
+ * imports (worker-source.ts). It instantiates the QuickJS WebAssembly module
+ * and the guest sources the pool hands it, then runs the one run the pool
+ * sends it.
  */
-import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { newQuickJSWASMModule, newVariant, RELEASE_SYNC } from 'quickjs-emscripten';
+import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
+import type { GuestSource } from '../guest-sources';
 import { LEARNER_NICE } from '../../ops/priority';
 import type { MainToWorker, WorkerToMain } from '../protocol';
 import { currentThreadId } from '../thread-cpu';
@@ -31,27 +32,32 @@ const r: Redis = new Redis({ host: 'redis-1', port: 6379 });
 export async function f(key: string): Promise<string | null> { for (const x of [1, 2]) await r.get(key + x); return r.get(key); }
 `;
 
-/** Evaluated in this order in every client: core.js first (it takes `__host`), then the modules that build on what it shares. */
-const GUEST_FILES = ['core.js', 'basics.js', 'redis-shared.js', 'ioredis.js', 'node-redis.js', 'redlock.js'];
-
+if (!parentPort) throw new Error('sandbox worker must run in a worker thread');
 const port = parentPort;
-if (!port) throw new Error('sandbox worker must run in a worker thread');
-const data = workerData as { busy: SharedArrayBuffer; wasmModule: WebAssembly.Module };
+const data = workerData as { busy: SharedArrayBuffer; wasmModule: WebAssembly.Module; guestSources: readonly GuestSource[] };
 const tid = currentThreadId();
 lowerThreadPriority(tid);
 const meter = new SliceMeter(tid, new Float64Array(data.busy));
 const post = (m: WorkerToMain) => port.postMessage(m);
 
-const guestSources = GUEST_FILES.map((name) => ({
-  name: `lab:${name}`,
-  code: readFileSync(new URL(`../guest/${name}`, import.meta.url), 'utf8'),
-}));
-// The pool compiles QuickJS's WebAssembly once and shares it: no per-worker compile on our two cores.
-const quickjs = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmModule: data.wasmModule }));
-warmUp();
+const guestSources = data.guestSources;
 let run: SandboxRun | null = null;
 
-port.on('message', (m: MainToWorker) => {
+// The bundle is a CommonJS script (no top-level await): the worker listens once QuickJS is instantiated. A
+// failure here is a broken install; it ends the worker with the error, which the pool reports for its run.
+void boot().catch((error: unknown) => {
+  throw error;
+});
+
+async function boot(): Promise<void> {
+  // The pool compiles QuickJS's WebAssembly once and shares it: no per-worker compile on our two cores.
+  const quickjs = await newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmModule: data.wasmModule }));
+  warmUp(quickjs);
+  port.on('message', (m: MainToWorker) => onMessage(m, quickjs));
+  post({ type: 'ready' });
+}
+
+function onMessage(m: MainToWorker, quickjs: QuickJSWASMModule): void {
   if (m.type === 'start') {
     if (run) return;
     run = new SandboxRun(m.spec, quickjs, guestSources, meter, post);
@@ -79,15 +85,14 @@ port.on('message', (m: MainToWorker) => {
       run.pacer.setRate(m.commandsPerSecond);
       break;
   }
-});
-post({ type: 'ready' });
+}
 
 /**
  * Evaluates the guest modules once in a throwaway context while the worker is
  * still a spare: WebAssembly tiers up on first use, and otherwise the first
  * clients of a run would each pay ~100 ms instead of ~10 ms to boot.
  */
-function warmUp(): void {
+function warmUp(quickjs: QuickJSWASMModule): void {
   transpileLearnerCode(WARM_UP_PROGRAM, 'warm-up.ts');
   const runtime = quickjs.newRuntime();
   const ctx = runtime.newContext();
