@@ -104,6 +104,7 @@ async function startFake(): Promise<Fake> {
         demo: null,
         roster: role === 'instructor' ? [] : null,
         maxLearners: 30,
+        instructorAway: null,
       };
       setTimeout(() => {
         ack(ok(joined));
