@@ -85,12 +85,8 @@ export async function serveInstructorSession(req: IncomingMessage, res: ServerRe
   if (!sameSite(req)) return answer(403, 'Lock Lab: only a page of this site may do that');
   if (req.method === 'DELETE') return answer(204, '', { 'set-cookie': CLEAR_INSTRUCTOR_COOKIE });
   if (req.method !== 'POST') return answer(405, 'Lock Lab: POST a ticket, or DELETE', { allow: 'POST, DELETE' });
-  let body = '';
-  try {
-    body = await readBody(req, MAX_BODY_BYTES);
-  } catch {
-    return answer(413, 'Lock Lab: that is not a ticket (too long)');
-  }
+  const body = await readBody(req, MAX_BODY_BYTES);
+  if (body === null) return answer(413, 'Lock Lab: that is not a ticket (too long)', { connection: 'close' });
   let ticket: unknown;
   try {
     ticket = (JSON.parse(body) as { ticket?: unknown }).ticket;
@@ -102,20 +98,16 @@ export async function serveInstructorSession(req: IncomingMessage, res: ServerRe
   answer(204, '', { 'set-cookie': cookie });
 }
 
-function readBody(req: IncomingMessage, max: number): Promise<string> {
+/** The body as text, or null past `max` bytes (the rest is read and dropped, so the answer still reaches the client). */
+function readBody(req: IncomingMessage, max: number): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > max) {
-        reject(new Error('too long'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
+      if (size <= max) chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('end', () => resolve(size > max ? null : Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
 }
