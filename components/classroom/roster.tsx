@@ -30,9 +30,6 @@ export function Roster({ course }: { course: CourseLesson[] }) {
               <th scope="col">{t('roster.read')}</th>
               <th scope="col">{t('roster.quiz')}</th>
               <th scope="col">{t('roster.exercises')}</th>
-              <th scope="col">
-                <span className="visually-hidden">{t('roster.actions')}</span>
-              </th>
             </tr>
           </thead>
           <tbody>
@@ -59,19 +56,9 @@ function RosterRow({ entry, course, exercises }: { entry: RosterEntry; course: C
     <tr data-learner={entry.name} data-connected={entry.connected} data-removed={removed}>
       <th scope="row">
         <span className={styles.presence} data-connected={entry.connected} aria-hidden="true" />
-        {entry.name}
+        <span className={styles.learnerName}>{entry.name}</span>
         <span className={styles.presenceWords}>{removed ? t('roster.removed') : entry.connected ? t('roster.connected') : t('roster.away')}</span>
-      </th>
-      <td data-testid="lessons-read" title={lessonsRead.map(titleOf).join(', ') || t('roster.noneYet')}>
-        {lessonsRead.length}/{course.length}
-      </td>
-      <td data-testid="quiz-scores" title={scores.map(([slug, s]) => `${titleOf(slug)}: ${s.correct}/${s.total}`).join('\n') || t('roster.noneYet')}>
-        {scores.length === 0 ? '–' : t('roster.right', { correct, total })}
-      </td>
-      <td data-testid="exercises-passed" title={exercisesPassed.map(titleOf).join(', ') || t('roster.noneYet')}>
-        {exercisesPassed.length}/{exercises}
-      </td>
-      <td>
+        {/* In the name's cell, not a column of its own: the side column of a console has no room for a fifth. */}
         {removed ? (
           <button type="button" className={`${styles.secondary} ${styles.rowAction}`} aria-label={t('roster.allowBackName', { name: entry.name })} onClick={() => void client.readmitLearner(entry.learnerId, entry.name)}>
             {t('roster.allowBack')}
@@ -81,6 +68,15 @@ function RosterRow({ entry, course, exercises }: { entry: RosterEntry; course: C
             {t('roster.remove')}
           </button>
         )}
+      </th>
+      <td data-testid="lessons-read" title={lessonsRead.map(titleOf).join(', ') || t('roster.noneYet')}>
+        {lessonsRead.length}/{course.length}
+      </td>
+      <td data-testid="quiz-scores" title={scores.map(([slug, s]) => `${titleOf(slug)}: ${s.correct}/${s.total}`).join('\n') || t('roster.noneYet')}>
+        {scores.length === 0 ? '–' : t('roster.right', { correct, total })}
+      </td>
+      <td data-testid="exercises-passed" title={exercisesPassed.map(titleOf).join(', ') || t('roster.noneYet')}>
+        {exercisesPassed.length}/{exercises}
       </td>
     </tr>
   );
