@@ -132,3 +132,67 @@ test('an instructor runs a class across two lab servers: a demo reaches the lear
     await learnerContext.close();
   }
 });
+
+test('the instructor removes a learner, leaves and comes back: the learner is told each time, and the console reopens without the token', async ({ browser }) => {
+  test.setTimeout(120_000);
+  const teacherContext = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const learnerContext = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  const otherContext = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+  try {
+    const teacher = await teacherContext.newPage();
+    await teacher.goto('/classroom');
+    await teacher.getByLabel('Instructor token').fill(TOKEN);
+    await teacher.getByLabel('Class name (optional)').fill('Moderated class');
+    await teacher.getByRole('button', { name: 'Create class' }).click();
+    await expect(teacher.getByRole('status').filter({ hasText: 'In the class' })).toBeVisible({ timeout: 30_000 });
+    const code = (await teacher.getByTestId('join-code').textContent())?.trim() ?? '';
+    // The browser now holds the instructor cookie, out of the page scripts' reach.
+    const cookie = (await teacherContext.cookies()).find((c) => c.name === 'locklab_instructor');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    expect(cookie?.value).not.toContain(TOKEN);
+
+    const learner = await learnerContext.newPage();
+    await learner.goto(`/classroom/${code}`);
+    await learner.getByLabel('Your name').fill('Ada Lovelace');
+    await learner.getByRole('button', { name: 'Join' }).click();
+    await expect(nodeState(learner, 3)).toHaveText(/up/, { timeout: 30_000 });
+    const other = await otherContext.newPage();
+    await other.goto(`/classroom/${code}`);
+    await other.getByLabel('Your name').fill('Mallory');
+    await other.getByRole('button', { name: 'Join' }).click();
+    await expect(rosterRow(teacher, 'Mallory')).toHaveAttribute('data-connected', 'true', { timeout: 30_000 });
+
+    // The instructor closes their tab: the learners are told, and until when the class stays open.
+    await teacher.close();
+    const notice = learner.getByTestId('instructor-notice');
+    await expect(notice).toContainText('The instructor left. The class stays open until', { timeout: 10_000 });
+    await screenshot(learner, 'classroom-09-learner-instructor-left');
+
+    // Reopening the console in that browser does not ask for the token: the cookie proves the instructor.
+    const reopened = await teacherContext.newPage();
+    await reopened.goto(`/classroom/${code}/instructor`);
+    await expect(reopened.getByRole('status').filter({ hasText: 'In the class' })).toBeVisible({ timeout: 30_000 });
+    await expect(reopened.getByLabel('Instructor token')).toHaveCount(0);
+    await expect(notice).toHaveText('The instructor is back.', { timeout: 10_000 });
+
+    // The instructor removes Mallory: her page says so and leaves the class; a reload does not take her back in.
+    await reopened.getByRole('button', { name: 'Remove Mallory' }).click();
+    await expect(other.getByRole('alert').filter({ hasText: 'You were removed from the class' })).toBeVisible({ timeout: 10_000 });
+    await expect(other.getByRole('alert').filter({ hasText: 'The instructor removed you from this class' })).toBeVisible();
+    await expect(rosterRow(reopened, 'Mallory')).toHaveAttribute('data-removed', 'true');
+    await expect(reopened.getByRole('button', { name: 'Allow Mallory back' })).toBeVisible();
+    await expect(rosterRow(reopened, 'Ada Lovelace')).toHaveAttribute('data-connected', 'true');
+    await screenshot(other, 'classroom-10-learner-removed');
+    await reopened.evaluate(() => document.querySelector('[data-testid="roster"]')?.scrollIntoView());
+    await screenshot(reopened, 'classroom-11-instructor-roster-removed');
+    await other.reload();
+    await other.getByLabel('Your name').fill('Mallory again');
+    await other.getByRole('button', { name: 'Join' }).click();
+    await expect(other.getByRole('alert').filter({ hasText: 'The instructor removed you from this class' })).toBeVisible({ timeout: 10_000 });
+    await expect(rosterRow(reopened, 'Mallory again')).toHaveCount(0);
+  } finally {
+    await teacherContext.close();
+    await learnerContext.close();
+    await otherContext.close();
+  }
+});

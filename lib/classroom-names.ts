@@ -44,3 +44,6 @@ export type ClassroomLabCommand = (typeof CLASSROOM_LAB_COMMANDS)[number];
 export function isClassroomLabCommand(event: string): event is ClassroomLabCommand {
   return (CLASSROOM_LAB_COMMANDS as readonly string[]).includes(event);
 }
+
+/** Where the page trades an instructor ticket for the instructor cookie (POST, JSON `{ ticket }`), or forgets it (DELETE). */
+export const INSTRUCTOR_SESSION_PATH = '/classroom-session';

@@ -43,8 +43,11 @@ const learnerId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'not a learner id')
 
 export const classroomCreateSchema = z
   .object({
-    /** The instructor token (LOCKLAB_INSTRUCTOR_TOKEN, or the one the server generated at start, in the file its log names). */
-    token: z.string().min(1).max(200),
+    /**
+     * The instructor token (LOCKLAB_INSTRUCTOR_TOKEN, or the one the server generated at start, in the file its log
+     * names). Absent: this browser's instructor cookie must prove the instructor instead.
+     */
+    token: z.string().min(1).max(200).optional(),
     name: z.string().trim().min(1).max(80).default('Classroom'),
   })
   .strict();
@@ -54,13 +57,21 @@ export const classroomJoinSchema = z
     code: joinCode,
     /** A learner's display name (required unless `instructorToken` is given). */
     name: displayNameSchema.optional(),
-    /** Rejoin as the same roster entry after a reload. */
+    /**
+     * Older pages send the id they were given; the server no longer needs it: a learner's seat belongs to their
+     * browser (its identity cookie), so a reload or a second tab of that browser is the same learner anyway.
+     */
     learnerId: learnerId.optional(),
     /** Join as the classroom's instructor. */
     instructorToken: z.string().min(1).max(200).optional(),
+    /** Join as the classroom's instructor on this browser's instructor cookie (set after the token was given once). */
+    asInstructor: z.literal(true).optional(),
   })
   .strict()
-  .refine((j) => j.name !== undefined || j.instructorToken !== undefined, { message: 'a name is needed', path: ['name'] });
+  .refine((j) => j.name !== undefined || j.instructorToken !== undefined || j.asInstructor !== undefined, { message: 'a name is needed', path: ['name'] });
+
+/** Instructor: which learner to remove from the class, or to allow back. */
+export const classroomLearnerSchema = z.object({ learnerId }).strict();
 
 
 
@@ -112,6 +123,7 @@ export type ClassroomJoinInput = z.input<typeof classroomJoinSchema>;
 export type ClassroomCommandInput = z.input<typeof classroomCommandSchema>;
 export type ClassroomDemoInput = z.input<typeof classroomDemoSchema>;
 export type ClassroomFollowInput = z.input<typeof classroomFollowSchema>;
+export type ClassroomLearnerInput = z.input<typeof classroomLearnerSchema>;
 export type ClassroomProgress = z.output<typeof classroomProgressSchema>;
 
 export type ClassroomRole = 'instructor' | 'learner';
@@ -123,6 +135,11 @@ export interface RosterEntry {
   name: string;
   /** A tab of this learner is connected now (on any server). */
   connected: boolean;
+  /**
+   * The instructor removed this learner: their browser holds no seat and may not join this class again until the
+   * instructor allows it back (then the row stays, away, until they join). Absent in entries of older servers.
+   */
+  removed?: boolean;
   joinedAt: number;
   /** Epoch ms of the last report (or the join). */
   updatedAt: number;
@@ -186,4 +203,16 @@ export interface ClassroomJoined {
   /** The instructor's view of the roster (null for learners). */
   roster: RosterEntry[] | null;
   maxLearners: number;
+  /** Null while an instructor is in the class; else when the class ends unless one comes back. */
+  instructorAway: InstructorAway | null;
+  /**
+   * Instructors only: a short-lived, signed ticket the page trades (POST INSTRUCTOR_SESSION_PATH) for this browser's
+   * HttpOnly instructor cookie, so reopening the console does not ask for the token again.
+   */
+  instructorTicket?: string;
+}
+
+/** The instructor's last tab left: the class ends `endsInMs` from when this was sent unless an instructor comes back. */
+export interface InstructorAway {
+  endsInMs: number;
 }

@@ -12,6 +12,7 @@ import {
   classroomDemoSchema,
   classroomFollowSchema,
   classroomJoinSchema,
+  classroomLearnerSchema,
   classroomProgressSchema,
 } from './classroom';
 import { FAULT_OPS, FAULTS, type FaultOp } from './faults/catalogue';
@@ -50,6 +51,8 @@ export const COMMAND_INPUTS = {
   'classroom:end': emptySchema,
   'classroom:progress': classroomProgressSchema,
   'classroom:demos': emptySchema,
+  'classroom:remove': classroomLearnerSchema,
+  'classroom:readmit': classroomLearnerSchema,
   ...faultInputs,
   // Each schema accepts exactly what the protocol lets a browser send for its command.
 } as const satisfies { [E in ClientEventName]: z.ZodType<unknown, CommandRequest<E>> };

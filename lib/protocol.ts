@@ -20,7 +20,9 @@ import type {
   ClassroomFollowInput,
   ClassroomJoined,
   ClassroomJoinInput,
+  ClassroomLearnerInput,
   ClassroomProgress,
+  InstructorAway,
   DemoSummary,
   RosterEntry,
 } from './classroom';
@@ -86,6 +88,10 @@ export interface ServerToClientEvents {
   'classroom:follow': (follow: ClassroomFollow & { code: string }) => void;
   /** Classroom (to everyone in it): the class is over (ended by the instructor, idle, or its server stopped). */
   'classroom:ended': (info: { code: string; reason: string; words?: Words }) => void;
+  /** Classroom (to one learner's tabs): the instructor removed them; the tab is no longer in the class. */
+  'classroom:removed': (info: { code: string; reason: string; words?: Words }) => void;
+  /** Classroom (to everyone in it): the instructor's last tab left (`away`, with when the class ends), or one came back (null). */
+  'classroom:instructor': (info: { code: string; away: InstructorAway | null }) => void;
 }
 
 /** One event per fault of the catalogue: its input, and an ack with what it changed. */
@@ -123,6 +129,10 @@ export interface ClientToServerEvents extends FaultEvents {
   'classroom:end': (input: Record<string, never>, ack: Ack<null>) => void;
   /** Learner: reports progress (replaces the previous report); the instructor's roster updates live. */
   'classroom:progress': (input: ClassroomProgress, ack: Ack<null>) => void;
+  /** Instructor: removes a learner (their tabs leave; their browser may not rejoin until allowed back); the value is their roster entry. */
+  'classroom:remove': (input: ClassroomLearnerInput, ack: Ack<RosterEntry>) => void;
+  /** Instructor: allows a removed learner back (they join again themselves); the value is their roster entry. */
+  'classroom:readmit': (input: ClassroomLearnerInput, ack: Ack<RosterEntry>) => void;
   /** Anyone in a classroom: the demos the instructor can run. */
   'classroom:demos': (input: Record<string, never>, ack: Ack<DemoSummary[]>) => void;
 }

@@ -19,6 +19,8 @@ import { addMetricsSource, metricsText } from './ops/metrics';
 import { metricsAllowed } from './ops/metrics-access';
 import { BrowserIdentities } from './realtime/browser-identity';
 import { startLinkProcess } from './cluster/link-host';
+import { originAllowed } from './realtime/origin';
+import { INSTRUCTOR_SESSION_PATH } from '@/lib/classroom';
 
 async function serveMetrics(res: http.ServerResponse): Promise<void> {
   try {
@@ -89,6 +91,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
       if (metricsAllowed(req, config.metricsToken)) return void serveMetrics(res);
       return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Lock Lab: /metrics is served on this machine only, or with the bearer token LOCKLAB_METRICS_TOKEN\n');
     }
+    if (req.url === INSTRUCTOR_SESSION_PATH) return void classrooms.serveSession(req, res, (r) => originAllowed(r, config.allowedOrigins) && r.headers.origin !== undefined);
     // A page hands the browser its identity, so the socket that page opens is already counted as that browser.
     identities.ensureOnPage(req, res);
     void handle(req, res);
@@ -107,6 +110,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     instructorTokenFile: path.join(runDir, 'instructor-token'),
     maxLearners: config.classroomMaxLearners,
     idleMs: config.classroomIdleMs,
+    instructorAwayMs: config.classroomInstructorAwayMs,
     actionBurst: config.actionBurst,
     actionRatePerSecond: config.actionRatePerSecond,
   });

@@ -26,6 +26,8 @@ export interface ServerConfig {
   classroomMaxLearners: number;
   /** A classroom with no action for this long ends (LOCKLAB_CLASSROOM_IDLE_MS, default 2 h). */
   classroomIdleMs: number;
+  /** A classroom whose instructor's last tab left this long ago ends (LOCKLAB_CLASSROOM_INSTRUCTOR_AWAY_MS, default 15 min). */
+  classroomInstructorAwayMs: number;
   /** Per-socket token bucket for classroom actions: burst size and refill per second (LOCKLAB_ACTION_BURST, LOCKLAB_ACTION_RATE). */
   actionBurst: number;
   actionRatePerSecond: number;
@@ -100,6 +102,9 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     instructorToken: process.env.LOCKLAB_INSTRUCTOR_TOKEN || null,
     classroomMaxLearners: intFromEnv('LOCKLAB_CLASSROOM_MAX_LEARNERS', 200, 1),
     classroomIdleMs: intFromEnv('LOCKLAB_CLASSROOM_IDLE_MS', 2 * 60 * 60_000, 1),
+    // A coffee break, or a laptop that went to sleep: long enough to come back, short enough that a class left
+    // behind does not keep its lab (five redis-servers) running while learners wait for nobody.
+    classroomInstructorAwayMs: intFromEnv('LOCKLAB_CLASSROOM_INSTRUCTOR_AWAY_MS', 15 * 60_000, 1),
     actionBurst: intFromEnv('LOCKLAB_ACTION_BURST', 20, 1),
     actionRatePerSecond: intFromEnv('LOCKLAB_ACTION_RATE', 5, 1),
     labActionBurst: intFromEnv('LOCKLAB_LAB_ACTION_BURST', 60, 1),

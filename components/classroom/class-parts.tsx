@@ -1,6 +1,6 @@
 'use client';
 /** Pieces both classroom pages use: the status line, the join code, and the shared lab itself. */
-import { useTranslations } from 'next-intl';
+import { useFormatter, useTranslations } from 'next-intl';
 import { useEffect, useState, type ReactNode } from 'react';
 import { ClusterView } from '@/components/cluster/cluster-view';
 import { useLabStore } from '@/components/lab/lab-provider';
@@ -34,7 +34,7 @@ export function ClassStatus() {
   const message = useClassMessage();
   const learners = useClassroom((s) => s.roster.filter((e) => e.connected).length);
   const role = useClassroom((s) => s.info?.role ?? null);
-  if (status === 'ended' || status === 'failed') {
+  if (status === 'ended' || status === 'failed' || status === 'removed') {
     return (
       <ProblemNotice title={t(`status.${status}`)}>{message && <p>{message}</p>}</ProblemNotice>
     );
@@ -45,6 +45,42 @@ export function ClassStatus() {
       {status === 'joined' && role === 'instructor' && t('status.learnersConnected', { n: learners })}
       {status === 'reconnecting' && message ? ` ${message}` : ''}
     </StatusLine>
+  );
+}
+
+/** How long "the instructor is back" stays up: long enough to be read, then it gives the space back. */
+const BACK_NOTICE_MS = 15_000;
+
+/** For learners: the instructor left (and when the class ends unless they come back), or is back. */
+export function InstructorNotice() {
+  const t = useTranslations('classroom');
+  const format = useFormatter();
+  const presence = useClassroom((s) => s.instructor);
+  const [, setTick] = useState(0);
+  const [backShown, setBackShown] = useState(true);
+  // Re-render once the end time passes (the words change), and hide "back" after a while.
+  useEffect(() => {
+    if (presence.kind === 'away') {
+      const timer = window.setTimeout(() => setTick((n) => n + 1), Math.max(0, presence.endsAt - Date.now()) + 50);
+      return () => window.clearTimeout(timer);
+    }
+    if (presence.kind === 'back') {
+      setBackShown(true);
+      const timer = window.setTimeout(() => setBackShown(false), BACK_NOTICE_MS);
+      return () => window.clearTimeout(timer);
+    }
+  }, [presence]);
+  if (presence.kind === 'here' || (presence.kind === 'back' && !backShown)) return null;
+  const text =
+    presence.kind === 'back'
+      ? t('instructor.back')
+      : presence.endsAt > Date.now()
+        ? t('instructor.away', { time: format.dateTime(new Date(presence.endsAt), { hour: 'numeric', minute: '2-digit' }) })
+        : t('instructor.awayEnding');
+  return (
+    <p className={styles.instructorNotice} role="status" data-testid="instructor-notice" data-presence={presence.kind}>
+      {text}
+    </p>
   );
 }
 

@@ -13,7 +13,7 @@
  * The lab's controls talk to `lab`, a LabSocketClient whose commands are
  * relayed through `classroom:command` (the server refuses them for learners).
  */
-import type { ClassroomDemoStarted, ClassroomFollow, ClassroomJoined, ClassroomProgress, DemoRef, DemoSummary } from '@/lib/classroom';
+import type { ClassroomDemoStarted, ClassroomFollow, ClassroomJoined, ClassroomProgress, DemoRef, DemoSummary, RosterEntry } from '@/lib/classroom';
 import type { CommandRequest, CommandValue } from '@/lib/commands';
 import type { ClientEventName } from '@/lib/protocol';
 import type { RunInfo } from '@/lib/run';
@@ -21,6 +21,7 @@ import type { LabStore } from '@/components/lab/lab-store';
 import { applyLabPush, LabConnection, toErrorCode, type Answer, type LabPush, type LabSocket } from '@/components/lab/lab-connection';
 import { commandName, LabSocketClient, type CommandName, type CommandResult, type LabCommandTransport } from '@/components/lab/socket-client';
 import { builtinDemoKey } from '@/lib/classroom';
+import { INSTRUCTOR_SESSION_PATH } from '@/lib/classroom-names';
 import { words, type WordValue, type Words } from '@/lib/words';
 import {
   isClassroomLabCommand,
@@ -44,6 +45,13 @@ export interface ClassroomClientOptions {
   ackTimeoutMs?: number;
   /** Joining waits for the lab's owner to send the snapshot and history. */
   joinTimeoutMs?: number;
+  /** Trades the instructor's ticket for this browser's HttpOnly instructor cookie (a same-site POST); tests stand in for it. */
+  rememberInstructor?: (ticket: string) => Promise<void>;
+}
+
+/** The page's POST: the server answers with the cookie; a failure only means the token is asked for next time. */
+export async function postTicket(ticket: string): Promise<void> {
+  await fetch(INSTRUCTOR_SESSION_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticket }), credentials: 'same-origin' });
 }
 
 /** The class's own pushes, named in the error list. */
@@ -127,6 +135,17 @@ export class ClassroomClient {
     socket.on('classroom:ended', ({ code, reason, words }) => {
       if (ours(code)) this.over(reason, null, words ?? null);
     });
+    socket.on('classroom:instructor', ({ code, away }) => {
+      if (ours(code)) this.classActions.instructor(away);
+    });
+    socket.on('classroom:removed', ({ code, reason, words }) => {
+      if (!ours(code)) return;
+      // The server already took this tab out of the class's rooms; leaving clears what it keeps of the tab's seat.
+      void this.connection.request('classroom:leave', {}, this.ackTimeoutMs);
+      this.forget();
+      this.classActions.removed(reason, words ?? null);
+      this.labActions.setConnection('closed', reason, null, words ?? null);
+    });
   }
 
   stop(): void {
@@ -146,8 +165,10 @@ export class ClassroomClient {
     this.router.expectJoin();
     const input =
       credentials.role === 'instructor'
-        ? { code: credentials.code, instructorToken: credentials.token }
-        : { code: credentials.code, name: credentials.name, ...(credentials.learnerId ? { learnerId: credentials.learnerId } : {}) };
+        ? credentials.token === null
+          ? { code: credentials.code, asInstructor: true as const }
+          : { code: credentials.code, instructorToken: credentials.token }
+        : { code: credentials.code, name: credentials.name };
     void this.connection.request('classroom:join', input, this.joinTimeoutMs).then((answer) => {
       if (attempt !== this.joinAttempt) return;
       if (!answer.answered) {
@@ -174,15 +195,27 @@ export class ClassroomClient {
     this.labActions.setConnection('ready');
     this.classActions.joined(joined);
     if (joined.role === 'instructor' && this.classState.demos === null) void this.loadDemos();
+    if (joined.instructorTicket) void this.remember(joined.instructorTicket);
+  }
+
+  /** Sets (or renews) the browser's instructor cookie, so reopening the console does not ask for the token. */
+  private async remember(ticket: string): Promise<void> {
+    try {
+      await (this.options.rememberInstructor ?? postTicket)(ticket);
+    } catch (error) {
+      // Not fatal: this tab keeps its token; the next console opened in this browser asks for it again.
+      console.warn('[classroom] could not remember the instructor in this browser:', error);
+    }
   }
 
   private refused(credentials: Credentials, code: string, message: string, words: Words | null): void {
     this.router.reset();
     if (credentials.role === 'instructor' && code === 'forbidden') {
-      // A wrong or stale token: forget it and ask again.
+      // A wrong or stale token: forget it and ask again. No cookie (a first visit) is no error: just ask.
       this.options.storage?.removeItem(INSTRUCTOR_TOKEN_KEY);
       this.credentials = null;
-      this.classActions.setStatus('idle', message, code, null, words);
+      if (credentials.token === null) this.classActions.setStatus('idle');
+      else this.classActions.setStatus('idle', message, code, null, words);
       return;
     }
     if (credentials.role === 'learner' && code === 'invalid-input') {
@@ -193,11 +226,16 @@ export class ClassroomClient {
     this.classActions.setStatus(code === 'not-found' ? 'ended' : 'failed', message, code, null, words);
   }
 
-  private over(reason: string, note: ClassroomNote | null = null, words: Words | null = null): void {
+  /** The tab is no longer in the class: it forgets its seat and stops re-joining. */
+  private forget(): void {
     const credentials = this.credentials;
     if (credentials?.role === 'learner') this.options.storage?.removeItem(learnerKey(credentials.code));
     this.credentials = null;
     this.router.reset();
+  }
+
+  private over(reason: string, note: ClassroomNote | null = null, words: Words | null = null): void {
+    this.forget();
     this.classActions.ended(reason, note, words);
     this.labActions.setConnection('closed', reason, null, words);
   }
@@ -241,6 +279,16 @@ export class ClassroomClient {
     return this.request('classroom:follow', { lesson, scenario }, commandName('follow', 'Follow me'));
   }
 
+  /** Instructor: removes a learner from the class (they may come back only once allowed). */
+  removeLearner(learnerId: string, name: string): Promise<CommandResult<RosterEntry>> {
+    return this.request('classroom:remove', { learnerId }, { label: `Remove ${name}`, words: words('refusals.command.removeLearner', { name }) });
+  }
+
+  /** Instructor: lets a removed learner join again. */
+  readmitLearner(learnerId: string, name: string): Promise<CommandResult<RosterEntry>> {
+    return this.request('classroom:readmit', { learnerId }, { label: `Allow ${name} back`, words: words('refusals.command.readmitLearner', { name }) });
+  }
+
   end(): Promise<CommandResult<null>> {
     return this.request('classroom:end', {}, commandName('endClass', 'End class'));
   }
@@ -256,7 +304,7 @@ export class ClassroomClient {
     return result;
   }
 
-  private async request<E extends 'classroom:demo' | 'classroom:follow' | 'classroom:end' | 'classroom:progress' | 'classroom:demos'>(
+  private async request<E extends 'classroom:demo' | 'classroom:follow' | 'classroom:end' | 'classroom:progress' | 'classroom:demos' | 'classroom:remove' | 'classroom:readmit'>(
     event: E,
     input: CommandRequest<E>,
     command: CommandName,

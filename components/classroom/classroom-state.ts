@@ -12,6 +12,7 @@ import type {
   ClassroomProgress,
   ClassroomRole,
   DemoSummary,
+  InstructorAway,
   RosterEntry,
 } from '@/lib/classroom';
 
@@ -21,9 +22,10 @@ import type {
  * - `joined`: in the class; the shared lab is live.
  * - `reconnecting`: the connection dropped; the tab re-joins as itself.
  * - `ended`: the class is over.
+ * - `removed`: the instructor removed this learner from the class.
  * - `failed`: joining was refused (see `message`, `errorCode`).
  */
-export type ClassroomStatus = 'idle' | 'connecting' | 'joining' | 'joined' | 'reconnecting' | 'ended' | 'failed';
+export type ClassroomStatus = 'idle' | 'connecting' | 'joining' | 'joined' | 'reconnecting' | 'ended' | 'removed' | 'failed';
 
 /**
  * What the tab itself has to say about its status, as a kind the page words in its language: the connection
@@ -32,7 +34,13 @@ export type ClassroomStatus = 'idle' | 'connecting' | 'joining' | 'joined' | 're
  */
 export type ClassroomNote = 'lost' | 'refused' | 'closed' | 'timeout';
 
-export type ClassroomInfo = Omit<ClassroomJoined, 'lab' | 'roster' | 'follow' | 'demo'>;
+export type ClassroomInfo = Omit<ClassroomJoined, 'lab' | 'roster' | 'follow' | 'demo' | 'instructorAway' | 'instructorTicket'>;
+
+/**
+ * Whether the instructor is in the class: `here`; `away` until `endsAt` (this tab's clock, epoch ms), when the
+ * class ends unless they come back; `back` after being away (so the page can say so once).
+ */
+export type InstructorPresence = { kind: 'here' } | { kind: 'back' } | { kind: 'away'; endsAt: number };
 
 export interface ClassroomData {
   status: ClassroomStatus;
@@ -49,6 +57,7 @@ export interface ClassroomData {
   followCount: number;
   demo: ClassroomDemoStarted | null;
   demos: DemoSummary[] | null;
+  instructor: InstructorPresence;
 }
 
 export const emptyClassroomData = (): ClassroomData => ({
@@ -62,12 +71,27 @@ export const emptyClassroomData = (): ClassroomData => ({
   followCount: 0,
   demo: null,
   demos: null,
+  instructor: { kind: 'here' },
 });
+
+/** What the server said of the instructor, on this tab's clock (`now`: Date.now()). */
+export function presenceOf(away: InstructorAway | null, before: InstructorPresence, now: number): InstructorPresence {
+  if (away) return { kind: 'away', endsAt: now + away.endsInMs };
+  return before.kind === 'away' ? { kind: 'back' } : before;
+}
+
+export function reduceInstructor(data: ClassroomData, away: InstructorAway | null, now: number): ClassroomData {
+  return { ...data, instructor: presenceOf(away, data.instructor, now) };
+}
+
+export function reduceRemoved(data: ClassroomData, reason: string, words: Words | null): ClassroomData {
+  return { ...data, status: 'removed', message: reason, messageWords: words, note: null };
+}
 
 const byJoining = (a: RosterEntry, b: RosterEntry) => a.joinedAt - b.joinedAt || a.name.localeCompare(b.name);
 
-export function reduceJoined(data: ClassroomData, joined: ClassroomJoined): ClassroomData {
-  const { lab: _lab, roster, follow, demo, ...info } = joined;
+export function reduceJoined(data: ClassroomData, joined: ClassroomJoined, now: number = Date.now()): ClassroomData {
+  const { lab: _lab, roster, follow, demo, instructorAway, instructorTicket: _ticket, ...info } = joined;
   return {
     ...data,
     status: 'joined',
@@ -78,6 +102,7 @@ export function reduceJoined(data: ClassroomData, joined: ClassroomJoined): Clas
     roster: roster ? [...roster].sort(byJoining) : [],
     follow,
     demo,
+    instructor: presenceOf(instructorAway ?? null, data.instructor, now),
   };
 }
 
@@ -176,8 +201,9 @@ export {
 // ---------------------------------------------------------------------------
 // Who this tab is in a class, kept in sessionStorage to re-join after a reload.
 
+/** An instructor without a token in this tab joins on the browser's instructor cookie, if the server set one. */
 export type Credentials =
-  | { role: Extract<ClassroomRole, 'instructor'>; code: string; token: string }
+  | { role: Extract<ClassroomRole, 'instructor'>; code: string; token: string | null }
   | { role: Extract<ClassroomRole, 'learner'>; code: string; name: string; learnerId: string | null };
 
 export type CredentialStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem'>;
@@ -195,9 +221,10 @@ export function tabStorage(): CredentialStorage | null {
   }
 }
 
-export function savedInstructor(storage: CredentialStorage | null, code: string): Credentials | null {
+/** The token this tab was given, else none: the console first tries the browser's instructor cookie. */
+export function savedInstructor(storage: CredentialStorage | null, code: string): Credentials {
   const token = storage?.getItem(INSTRUCTOR_TOKEN_KEY);
-  return token ? { role: 'instructor', code, token } : null;
+  return { role: 'instructor', code, token: token || null };
 }
 
 export function savedLearner(storage: CredentialStorage | null, code: string): Credentials | null {
@@ -215,7 +242,9 @@ export function savedLearner(storage: CredentialStorage | null, code: string): C
 }
 
 export function saveCredentials(storage: CredentialStorage | null, credentials: Credentials): void {
-  if (credentials.role === 'instructor') storage?.setItem(INSTRUCTOR_TOKEN_KEY, credentials.token);
+  if (credentials.role === 'instructor') {
+    if (credentials.token !== null) storage?.setItem(INSTRUCTOR_TOKEN_KEY, credentials.token);
+  }
   else storage?.setItem(learnerKey(credentials.code), JSON.stringify({ name: credentials.name, learnerId: credentials.learnerId }));
 }
 

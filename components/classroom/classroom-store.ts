@@ -4,13 +4,15 @@
  * through selectors.
  */
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { ClassroomDemoStarted, ClassroomFollow, ClassroomJoined, DemoSummary, RosterEntry } from '@/lib/classroom';
+import type { ClassroomDemoStarted, ClassroomFollow, ClassroomJoined, DemoSummary, InstructorAway, RosterEntry } from '@/lib/classroom';
 import {
   emptyClassroomData,
   reduceDemo,
   reduceEnded,
   reduceFollow,
+  reduceInstructor,
   reduceJoined,
+  reduceRemoved,
   reduceRosterEntry,
   type ClassroomData,
   type ClassroomNote,
@@ -26,6 +28,9 @@ export interface ClassroomActions {
   demo(demo: ClassroomDemoStarted): void;
   ended(reason: string, note?: ClassroomNote | null, words?: Words | null): void;
   demos(demos: DemoSummary[]): void;
+  /** The instructor left (with when the class ends) or came back (null). */
+  instructor(away: InstructorAway | null): void;
+  removed(reason: string, words?: Words | null): void;
 }
 
 export interface ClassroomState extends ClassroomData {
@@ -45,6 +50,8 @@ export function createClassroomStore(): ClassroomStore {
       demo: (demo) => set((s) => reduceDemo(s, demo)),
       ended: (reason, note = null, words = null) => set((s) => reduceEnded(s, reason, note, words)),
       demos: (demos) => set({ demos }),
+      instructor: (away) => set((s) => reduceInstructor(s, away, Date.now())),
+      removed: (reason, words = null) => set((s) => reduceRemoved(s, reason, words)),
     },
   }));
 }

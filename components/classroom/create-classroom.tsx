@@ -12,6 +12,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { io } from 'socket.io-client';
 import type { LabSocket } from '@/components/lab/socket-client';
 import { normalizeCode, saveCredentials, tabStorage } from './classroom-state';
+import { postTicket } from './classroom-client';
 import styles from './classroom.module.css';
 import { useCheckerText } from '@/components/verdict/checker-text';
 
@@ -54,7 +55,11 @@ export function CreateClassroom() {
         if (!result.ok) return done(result.error.code === 'forbidden' ? t('create.forbidden') : serverText(result.error));
         saveCredentials(tabStorage(), { role: 'instructor', code: result.value.code, token: token.trim() });
         done(null);
-        router.push(`/classroom/${result.value.code}/instructor`);
+        const open = () => router.push(`/classroom/${result.value.code}/instructor`);
+        // Remembered in this browser (an HttpOnly cookie) before the console opens; if that fails, the tab keeps its token.
+        const ticket = result.value.instructorTicket;
+        if (ticket) void postTicket(ticket).catch(() => undefined).finally(open);
+        else open();
       });
     });
     socket.connect();

@@ -11,7 +11,7 @@ import { useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { ClassroomProgress } from '@/lib/classroom';
 import { useProgress } from '@/components/progress/progress-provider';
-import { ClassStatus, SharedLab, useClassMessage } from './class-parts';
+import { ClassStatus, InstructorNotice, SharedLab, useClassMessage } from './class-parts';
 import { ClassroomLabProvider, useClassroom, useClassroomClient, useClassroomStorage } from './classroom-provider';
 import { AUTO_FOLLOW_KEY, followHref, normalizeCode, progressReport, sameReport, type CourseLesson } from './classroom-state';
 import { BadCode } from './instructor-console';
@@ -48,8 +48,9 @@ function LearnerBody({ code, course }: { code: string; course: CourseLesson[] })
       </header>
       {status === 'idle' ? (
         <NameForm code={code} />
-      ) : (
+      ) : status === 'removed' ? null : (
         <>
+          <InstructorNotice />
           <FollowBanner course={course} />
           <ProgressReporter course={course} />
           <SharedLab

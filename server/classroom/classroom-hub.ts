@@ -13,6 +13,15 @@
  * coordination Redis with several servers), so any server can find a
  * classroom by its code. Roles are enforced here, on the server: a
  * learner's socket sending an instructor action gets `forbidden`.
+ *
+ * Seats. A learner is a browser (its identity cookie, socket.data.browser),
+ * never a socket or an IP: a browser's tabs and sockets share one seat, so a
+ * script looping `classroom:join` on one socket, or on many sockets of one
+ * browser, is one learner, and a class behind one NAT is still many. The
+ * instructor may remove a learner: their tabs are told and leave, and their
+ * browser may not take a seat in that class again until the instructor
+ * allows it back — a removal that a reload undid would not stop the person
+ * it was meant for.
  */
 import crypto from 'node:crypto';
 import type { Server } from 'socket.io';
@@ -26,8 +35,11 @@ import { MemoryClassroomStore, RedisClassroomStore, type ClassroomRecord, type C
 import { connectCoordination, type Coordination } from './coordination';
 import { assertFollowTarget, listDemos, resolveDemo } from './demos';
 import { OwnerForwarding } from './forwarding';
-import { classRoom, classroomGone, instructorsRoom, type ClassroomContext, type ClassroomMembership, type HubParts, type HubServer, type HubSocket } from './hub-parts';
+import { classRoom, classroomGone, instructorsRoom, learnerRoom, type ClassroomContext, type ClassroomMembership, type HubParts, type HubServer, type HubSocket } from './hub-parts';
 import { resolveInstructorToken, type InstructorToken } from './instructor-token';
+import { serveInstructorSession } from './instructor-proof';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { labRoom } from '../realtime/lab-view';
 import { generateJoinCode } from './join-code';
 import { ClassroomMembers } from './membership';
 import { ClassroomOwner } from './owner';
@@ -42,6 +54,8 @@ export interface ClassroomHubOptions {
   instructorTokenFile: string;
   maxLearners: number;
   idleMs: number;
+  /** A class whose instructor's last tab left this long ago ends (learners are told when, and when they are back). */
+  instructorAwayMs: number;
   actionBurst: number;
   actionRatePerSecond: number;
   log?: (line: string) => void;
@@ -80,9 +94,9 @@ export class ClassroomHub {
   private readonly members: ClassroomMembers;
 
   constructor(private readonly options: ClassroomHubOptions) {
-    this.owner = new ClassroomOwner(this.parts, options.idleMs);
+    this.owner = new ClassroomOwner(this.parts, options.idleMs, options.instructorAwayMs);
     this.forwarding = new OwnerForwarding(this.parts, this.owner, () => this.coordination);
-    this.members = new ClassroomMembers(this.parts, this.forwarding, options.maxLearners);
+    this.members = new ClassroomMembers(this.parts, this.forwarding, options.maxLearners, options.instructorAwayMs);
   }
 
   /** Wires the hub to the socket.io server; `ready` resolves once coordination (if any) is connected. */
@@ -104,7 +118,7 @@ export class ClassroomHub {
       this.forwarding.listen(io);
     }
     this.token = await resolveInstructorToken(this.options.instructorToken, this.coordination?.redis ?? null, log, this.options.instructorTokenFile);
-    const every = Math.max(50, Math.min(60_000, Math.floor(this.options.idleMs / 4)));
+    const every = Math.max(50, Math.min(60_000, Math.floor(Math.min(this.options.idleMs, this.options.instructorAwayMs) / 4)));
     this.sweepTimer = setInterval(() => void this.owner.sweep(), every);
     this.sweepTimer.unref();
   }
@@ -116,6 +130,11 @@ export class ClassroomHub {
 
   get classrooms(): number {
     return this.owner.count;
+  }
+
+  /** POST/DELETE INSTRUCTOR_SESSION_PATH: the instructor's ticket traded for this browser's instructor cookie. */
+  serveSession(req: IncomingMessage, res: ServerResponse, sameSite: (req: IncomingMessage) => boolean): Promise<void> {
+    return serveInstructorSession(req, res, this.token?.proofs ?? null, sameSite);
   }
 
   /** The classroom handlers of one socket; classroom actions share one allowance per socket, apart from its own lab's. */
@@ -155,9 +174,23 @@ export class ClassroomHub {
       await this.forwarding.toOwner(member.code, { type: 'end', code: member.code });
       return null;
     });
+    on('classroom:remove', async ({ learnerId }) => this.remove(this.instructorOf(socket, 'classroom:remove'), learnerId));
+    on('classroom:readmit', async ({ learnerId }) => {
+      const { code } = this.instructorOf(socket, 'classroom:readmit');
+      if (!(await this.store.readmitLearner(code, learnerId))) throw new LabOperationError('not-found', refusal('classroom.noLearner'));
+      const entry = await this.store.updateLearner(code, learnerId, (e) => ({ ...e, removed: false, updatedAt: Date.now() }));
+      if (!entry) throw classroomGone(code);
+      this.parts.io().to(instructorsRoom(code)).emit('classroom:roster', { code, learner: entry });
+      return entry;
+    });
     on('classroom:progress', async (progress) => {
       const member = this.memberOf(socket);
       if (member.role !== 'learner' || !member.learnerId) throw new LabOperationError('forbidden', refusal('classroom.onlyLearners'));
+      // A tab on another server than the instructor's left the rooms when removed, but still thinks it is in the class.
+      if ((await this.store.getLearner(member.code, member.learnerId))?.removed) {
+        await this.members.leave(socket);
+        throw new LabOperationError('forbidden', refusal('classroom.removed'));
+      }
       const entry = await this.store.updateLearner(member.code, member.learnerId, (e) => ({ ...e, progress, updatedAt: Date.now() }));
       if (!entry) throw classroomGone(member.code);
       await this.store.update(member.code, { lastActiveAt: Date.now() });
@@ -188,15 +221,43 @@ export class ClassroomHub {
     return member;
   }
 
+  /** Removes a learner: their seat freed, their browser barred from this class, each of their tabs told and out. */
+  private async remove(instructor: ClassroomMembership, learnerId: string): Promise<RosterEntry> {
+    const { code, labId } = instructor;
+    if (!(await this.store.removeLearner(code, learnerId))) throw new LabOperationError('not-found', refusal('classroom.noLearner'));
+    const entry = await this.store.updateLearner(code, learnerId, (e) => ({ ...e, removed: true, connected: false, updatedAt: Date.now() }));
+    if (!entry) throw classroomGone(code);
+    await this.store.update(code, { lastActiveAt: Date.now() });
+    const io = this.parts.io();
+    const said = refusal('classroom.removed');
+    const room = learnerRoom(code, learnerId);
+    // Through the adapter on every server: the notice first, then out of the rooms (a learner's own lab is never the class's).
+    io.to(room).emit('classroom:removed', { code, reason: said.message, words: said.words });
+    io.in(room).socketsLeave([classRoom(code), labRoom(labId), room]);
+    io.to(instructorsRoom(code)).emit('classroom:roster', { code, learner: entry });
+    return entry;
+  }
+
+  /** The instructor's answer carries a fresh ticket for this browser's instructor cookie (instructor-proof.ts). */
+  private withTicket(joined: ClassroomJoined): ClassroomJoined {
+    return this.token ? { ...joined, instructorTicket: this.token.proofs.ticket() } : joined;
+  }
+
+  /** The token, or (no token given) this socket's instructor cookie. */
+  private provesInstructor(socket: HubSocket, token: string | undefined): boolean {
+    if (!this.token) return false;
+    return token !== undefined ? this.token.matches(token) : this.token.proofs.acceptsCookie(socket.request.headers.cookie);
+  }
+
   private async create(socket: HubSocket, { token, name }: CommandInput<'classroom:create'>): Promise<ClassroomJoined> {
-    if (!this.token?.matches(token)) throw new LabOperationError('forbidden', refusal('classroom.wrongToken'));
+    if (!this.provesInstructor(socket, token)) throw new LabOperationError('forbidden', refusal(token === undefined ? 'classroom.notRemembered' : 'classroom.wrongToken'));
     const { labs, publish } = this.parts.context();
     const lab = await labs.create(DEFAULT_TOPOLOGY, 3);
     let code = generateJoinCode();
     // 75 random bits make a clash practically impossible; checking costs one lookup.
     while (await this.store.get(code)) code = generateJoinCode();
     const now = Date.now();
-    const record: ClassroomRecord = { code, name, ownerId: this.serverId, labId: lab.id, createdAt: now, lastActiveAt: now, follow: null, demo: null };
+    const record: ClassroomRecord = { code, name, ownerId: this.serverId, labId: lab.id, createdAt: now, lastActiveAt: now, follow: null, demo: null, instructorAwaySince: null };
     labs.attach(lab.id, `classroom:${code}`); // the class holds its lab: learners on other servers do not attach here
     publish(lab);
     this.owner.adopt(code, lab);
@@ -206,31 +267,40 @@ export class ClassroomHub {
       await this.owner.end(code, refusal('ended.notRecorded'));
       throw error;
     }
-    return this.members.enter(socket, record, 'instructor', null);
+    return this.withTicket(await this.members.enter(socket, record, 'instructor', null));
   }
 
-  private async join(socket: HubSocket, { code, name, learnerId: asked, instructorToken }: CommandInput<'classroom:join'>): Promise<ClassroomJoined> {
+  private async join(socket: HubSocket, { code, name, instructorToken, asInstructor }: CommandInput<'classroom:join'>): Promise<ClassroomJoined> {
     const record = await this.store.get(code);
     if (!record) throw classroomGone(code);
-    if (instructorToken !== undefined) {
-      if (!this.token?.matches(instructorToken)) throw new LabOperationError('forbidden', refusal('classroom.wrongToken'));
+    if (instructorToken !== undefined || asInstructor) {
+      if (!this.provesInstructor(socket, instructorToken))
+        throw new LabOperationError('forbidden', refusal(instructorToken === undefined ? 'classroom.notRemembered' : 'classroom.wrongToken'));
       await this.store.update(code, { lastActiveAt: Date.now() });
-      return this.members.enter(socket, record, 'instructor', null);
+      return this.withTicket(await this.members.enter(socket, record, 'instructor', null));
     }
-    const known = asked ? await this.store.getLearner(code, asked) : null;
     const now = Date.now();
-    const entry: RosterEntry = {
-      learnerId: known?.learnerId ?? crypto.randomBytes(16).toString('base64url'),
-      name: name ?? known?.name ?? 'Learner',
+    const fresh: RosterEntry = {
+      learnerId: crypto.randomBytes(16).toString('base64url'),
+      name: name ?? 'Learner',
       connected: true,
-      joinedAt: known?.joinedAt ?? now,
+      removed: false,
+      joinedAt: now,
       updatedAt: now,
-      progress: known?.progress ?? EMPTY_PROGRESS,
+      progress: EMPTY_PROGRESS,
     };
-    const outcome = await this.store.putLearner(code, entry, this.options.maxLearners);
-    if (outcome === 'gone') throw classroomGone(code);
-    if (outcome === 'full')
-      throw new LabOperationError('classroom-full', refusal('classroom.full', { max: this.options.maxLearners }));
+    // Without identities (a server built without them) every socket is a browser of its own, as the lab limits count it.
+    const browser = socket.data.browser ?? `socket:${socket.id}`;
+    const seat = await this.store.takeSeat(code, browser, fresh, this.options.maxLearners);
+    if (seat.kind === 'gone') throw classroomGone(code);
+    if (seat.kind === 'full') throw new LabOperationError('classroom-full', refusal('classroom.full', { max: this.options.maxLearners }));
+    if (seat.kind === 'removed') throw new LabOperationError('forbidden', refusal('classroom.removed'));
+    // This browser's learner already (another tab, a reload, a second join on this socket): the same seat, the last name given.
+    const entry =
+      seat.kind === 'added'
+        ? fresh
+        : await this.store.updateLearner(code, seat.learnerId, (e) => ({ ...e, name: name ?? e.name, connected: true, removed: false, updatedAt: now }));
+    if (!entry) throw classroomGone(code);
     await this.store.update(code, { lastActiveAt: now });
     const joined = await this.members.enter(socket, record, 'learner', entry.learnerId);
     this.parts.io().to(instructorsRoom(code)).emit('classroom:roster', { code, learner: entry });

@@ -12,6 +12,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import type { Redis } from 'ioredis';
+import { InstructorProofs } from './instructor-proof';
 
 const TOKEN_KEY = 'locklab:instructor-token';
 
@@ -19,12 +20,14 @@ const sha256 = (value: string): Buffer => crypto.createHash('sha256').update(val
 
 export interface InstructorToken {
   matches(candidate: string): boolean;
+  /** The instructor's ticket and cookie, signed under a key derived from this token (instructor-proof.ts). */
+  proofs: InstructorProofs;
 }
 
 /** Constant time: hashing first gives both sides one length, so timingSafeEqual leaks neither content nor length. */
 function tokenOf(secret: string): InstructorToken {
   const expected = sha256(secret);
-  return { matches: (candidate) => crypto.timingSafeEqual(sha256(candidate), expected) };
+  return { matches: (candidate) => crypto.timingSafeEqual(sha256(candidate), expected), proofs: new InstructorProofs(secret) };
 }
 
 /** What the log may say of a token: enough to tell two apart, nothing to use. */

@@ -16,6 +16,10 @@ import type { Said } from '@/lib/words';
 
 const idleWords = (ms: number): Said =>
   ms >= 120_000 ? refusal('ended.idleMinutes', { n: Math.round(ms / 60_000) }) : refusal('ended.idleSeconds', { n: Math.round(ms / 1000) });
+const instructorGoneWords = (ms: number): Said =>
+  ms >= 120_000
+    ? refusal('ended.instructorGoneMinutes', { n: Math.round(ms / 60_000) })
+    : refusal('ended.instructorGoneSeconds', { n: Math.round(ms / 1000) });
 
 export class ClassroomOwner {
   private readonly owned = new Map<string, Lab>();
@@ -23,6 +27,8 @@ export class ClassroomOwner {
   constructor(
     private readonly parts: HubParts,
     private readonly idleMs: number,
+    /** A class whose instructor's last tab left this long ago ends, however busy its learners are. */
+    private readonly instructorAwayMs: number,
   ) {}
 
   has(code: string): boolean {
@@ -93,12 +99,14 @@ export class ClassroomOwner {
     if (!lab.closed) await this.parts.context().labs.destroy(lab.id, refusal('closed.classroomEnded', { code, reason: { words: reason.words } }));
   }
 
-  /** Ends the classrooms of this server that were idle too long (or whose record expired). */
+  /** Ends the classrooms of this server that were idle too long, whose instructor did not come back, or whose record expired. */
   async sweep(): Promise<void> {
     for (const code of [...this.owned.keys()]) {
       try {
         const record = await this.parts.store().get(code);
+        const awaySince = record?.instructorAwaySince ?? null;
         if (!record) await this.end(code, refusal('ended.expired'));
+        else if (awaySince !== null && Date.now() - awaySince > this.instructorAwayMs) await this.end(code, instructorGoneWords(this.instructorAwayMs));
         else if (Date.now() - record.lastActiveAt > this.idleMs) await this.end(code, idleWords(this.idleMs));
       } catch (error) {
         console.error('[classroom] sweep failed:', error);

@@ -20,7 +20,8 @@ const sockets: Client[] = [];
 beforeAll(async () => {
   coordination = await startCoordinationRedis();
   // No LOCKLAB_INSTRUCTOR_TOKEN: the first server generates one and the second adopts it through the coordination Redis.
-  const env = { LOCKLAB_COORDINATION_URL: coordination.url, LOCKLAB_SANDBOX: '0', LOCKLAB_INSTRUCTOR_TOKEN: '' };
+  // One cookie secret, as servers behind one proxy share it: a browser is the same browser on either server.
+  const env = { LOCKLAB_COORDINATION_URL: coordination.url, LOCKLAB_SANDBOX: '0', LOCKLAB_INSTRUCTOR_TOKEN: '', LOCKLAB_COOKIE_SECRET: 'cluster-test-cookie-secret' };
   a = await spawnLabServer(env);
   b = await spawnLabServer(env);
 }, 60_000);
@@ -31,6 +32,15 @@ afterAll(async () => {
   await coordination?.stop();
   for (const pid of [a?.pid, b?.pid, coordination?.pid]) if (pid) expect(alive(pid)).toBe(false);
 }, 60_000);
+
+/** A browser's identity cookie, as a page of `url` hands it out (a Cookie header value). */
+async function browserOf(url: string): Promise<string> {
+  const res = await fetch(`${url}/`);
+  await res.arrayBuffer();
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('locklab_browser='));
+  if (!cookie) throw new Error('no browser cookie handed out');
+  return cookie.split(';')[0]!;
+}
 
 /** The token a server generated: its log names the file (and a fingerprint), never the token itself. */
 function tokenIn(output: string): string | undefined {
@@ -53,7 +63,9 @@ describe('a classroom across two servers', () => {
     instructor.on('classroom:roster', (u) => roster.set(u.learner.learnerId, u.learner));
     const created = value(await instructor.emitWithAck('classroom:create', { token, name: 'Two servers' }));
 
-    const learner = connectTo(b.url, sockets);
+    // Barbara's browser got its cookie from A; her tabs on B are the same browser (the servers share the secret).
+    const barbara = { cookie: await browserOf(a.url) };
+    const learner = connectTo(b.url, sockets, barbara);
     let labId: string | null = null;
     const watch = new LabWatcher(learner, () => labId);
     const joined = value(await learner.emitWithAck('classroom:join', { code: created.code, name: 'Barbara' }));
@@ -78,10 +90,10 @@ describe('a classroom across two servers', () => {
     instructor.on('classroom:roster', (u) => {
       if (u.learner.learnerId === joined.learnerId) updates.push(u.learner);
     });
-    const firstTab = connectTo(b.url, sockets);
-    value(await firstTab.emitWithAck('classroom:join', { code: created.code, name: 'Barbara', learnerId: joined.learnerId! }));
-    const secondTab = connectTo(a.url, sockets);
-    value(await secondTab.emitWithAck('classroom:join', { code: created.code, name: 'Barbara', learnerId: joined.learnerId! }));
+    const firstTab = connectTo(b.url, sockets, barbara);
+    expect(value(await firstTab.emitWithAck('classroom:join', { code: created.code, name: 'Barbara' })).learnerId).toBe(joined.learnerId);
+    const secondTab = connectTo(a.url, sockets, barbara);
+    expect(value(await secondTab.emitWithAck('classroom:join', { code: created.code, name: 'Barbara' })).learnerId).toBe(joined.learnerId);
     firstTab.close();
     value(await secondTab.emitWithAck('classroom:progress', { lessonsRead: ['redlock'], quizScores: {}, exercisesPassed: [] }));
     const fromSecond = await waitFor(() => updates.find((u) => u.progress.lessonsRead.includes('redlock')), 'the second tab’s progress');
@@ -94,7 +106,7 @@ describe('a classroom across two servers', () => {
     await waitFor(() => updates.at(-1)?.connected === false, 'the learner away once every tab is closed');
     expect(updates.filter((u) => !u.connected)).toHaveLength(1);
     learner.connect();
-    value(await learner.emitWithAck('classroom:join', { code: created.code, name: 'Barbara', learnerId: joined.learnerId! }));
+    value(await learner.emitWithAck('classroom:join', { code: created.code, name: 'Barbara' }));
     await waitFor(() => updates.at(-1)?.connected === true, 'the learner back in the class');
 
     // The learner on B is refused an instructor action, and nothing changes on A.
@@ -112,6 +124,15 @@ describe('a classroom across two servers', () => {
     // Refusals travel back with their code too.
     expect(await onB.emitWithAck('classroom:command', { command: 'node:resume', input: { node: 3 } })).toMatchObject({ ok: false, error: { code: 'conflict' } });
     expect(await onB.emitWithAck('classroom:command', { command: 'node:kill', input: { node: 9 } })).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
+
+    // The instructor on A removes a learner whose tab is on B: the tab is told, through the adapter, and out of the class.
+    const carol = connectTo(b.url, sockets);
+    const carolId = value(await carol.emitWithAck('classroom:join', { code: created.code, name: 'Carol' })).learnerId!;
+    const removed = new Promise<string>((resolve) => carol.once('classroom:removed', (r) => resolve(r.reason)));
+    expect(value(await instructor.emitWithAck('classroom:remove', { learnerId: carolId }))).toMatchObject({ removed: true });
+    expect(await removed).toMatch(/removed you/);
+    expect(await carol.emitWithAck('classroom:progress', { lessonsRead: [], quizScores: {}, exercisesPassed: [] })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    expect(await carol.emitWithAck('classroom:join', { code: created.code, name: 'Carol' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
 
     // "Follow me" from A reaches B; ending the class from B reaches the learner on B and removes the lab on A.
     const follow = new Promise<string>((resolve) => learner.once('classroom:follow', (f) => resolve(f.lesson)));

@@ -7,8 +7,9 @@ import type { Result } from '@/lib/result';
 
 export type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-export function connectTo(url: string, opened: Client[]): Client {
-  const socket: Client = io(url, { transports: ['websocket'], reconnection: false });
+/** A socket as a tab opens it; `headers` may carry a Cookie (the same browser as another tab, or its instructor cookie). */
+export function connectTo(url: string, opened: Client[], headers?: Record<string, string>): Client {
+  const socket: Client = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, ...(headers ? { extraHeaders: headers } : {}) });
   opened.push(socket);
   return socket;
 }

@@ -17,7 +17,16 @@ const TOKEN = 'teach-the-room';
 let server: RunningLabServer;
 const sockets: Client[] = [];
 const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-class-'));
-const connect = () => connectTo(server.url, sockets);
+const connect = (cookie?: string) => connectTo(server.url, sockets, cookie ? { cookie } : undefined);
+
+/** A browser: the identity cookie a page hands out, as a Cookie header value (its tabs share a seat in a class). */
+async function newBrowser(): Promise<string> {
+  const res = await fetch(`${server.url}/`);
+  await res.arrayBuffer();
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('locklab_browser='));
+  if (!cookie) throw new Error('no browser cookie handed out');
+  return cookie.split(';')[0]!;
+}
 
 beforeAll(async () => {
   server = await createLabServer(
@@ -37,8 +46,8 @@ interface Member {
 }
 
 /** A socket that joins a classroom and watches its lab (the snapshot from the ack, then every pushed change and history batch). */
-async function member(join: (socket: Client) => Promise<ClassroomJoined>): Promise<Member> {
-  const socket = connect();
+async function member(join: (socket: Client) => Promise<ClassroomJoined>, cookie?: string): Promise<Member> {
+  const socket = connect(cookie);
   let labId: string | null = null;
   const lab = new LabWatcher(socket, () => labId);
   const joined = await join(socket);
@@ -51,6 +60,7 @@ describe('a classroom on one server', () => {
   let instructor: Member;
   let ada: Member;
   let grace: Member;
+  let graceBrowser: string;
   const roster = new Map<string, RosterEntry>();
 
   it('lets the instructor create a classroom with an unguessable code, and two learners join by name', async () => {
@@ -67,7 +77,8 @@ describe('a classroom on one server', () => {
     const typed = code.toLowerCase().replace(/0/g, 'o').replace(/-/g, ' ');
     expect(normalizeJoinCode(typed)).toBe(code);
     ada = await member(async (s) => value(await s.emitWithAck('classroom:join', { code: typed, name: '  Ada   Lovelace ' })));
-    grace = await member(async (s) => value(await s.emitWithAck('classroom:join', { code, name: 'Grace' })));
+    graceBrowser = await newBrowser();
+    grace = await member(async (s) => value(await s.emitWithAck('classroom:join', { code, name: 'Grace' })), graceBrowser);
     expect(ada.joined).toMatchObject({ role: 'learner', labId: instructor.joined.labId, roster: null });
     expect(ada.joined.lab.nodes.map((n) => n.port)).toEqual(lab.nodes.map((n) => n.port));
     await waitFor(() => roster.size === 2, 'the instructor to see both learners');
@@ -90,9 +101,14 @@ describe('a classroom on one server', () => {
       expect(await connect().emitWithAck('classroom:join', { code, name }), JSON.stringify(name)).toMatchObject({ ok: false, error: { code: 'invalid-input' } });
     expect(await connect().emitWithAck('classroom:join', { code, instructorToken: 'guess' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
     expect(await connect().emitWithAck('classroom:create', { token: 'guess' })).toMatchObject({ ok: false, error: { code: 'forbidden' } });
-    // A learner who reloads rejoins as the same roster entry, and does not take a new seat.
-    const again = value(await connect().emitWithAck('classroom:join', { code, name: 'Grace', learnerId: grace.joined.learnerId! }));
+    // A learner who reloads (a new socket of the same browser) rejoins as the same roster entry, and does not take a new seat.
+    const again = value(await connect(graceBrowser).emitWithAck('classroom:join', { code, name: 'Grace' }));
     expect(again.learnerId).toBe(grace.joined.learnerId);
+    // A learner id is no key to a seat: another browser naming Grace's id is a new learner (and the class is full).
+    expect(await connect().emitWithAck('classroom:join', { code, name: 'Mallory', learnerId: grace.joined.learnerId! })).toMatchObject({
+      ok: false,
+      error: { code: 'classroom-full' },
+    });
   });
 
   it("refuses a learner's instructor actions, and nothing changes", async () => {

@@ -74,6 +74,9 @@ interface Fake {
   endedDemo: boolean;
   commands: unknown[];
   joins: unknown[];
+  /** An instructor joining on the cookie alone is refused (a browser that was never given the token). */
+  noCookie: boolean;
+  leaves: number;
   sockets: Sock[];
   close(): Promise<void>;
 }
@@ -81,13 +84,14 @@ interface Fake {
 async function startFake(): Promise<Fake> {
   const http = createServer();
   const server = new Server<ClientToServerEvents, ServerToClientEvents>(http);
-  const fake: Fake = { url: '', endedDemo: false, commands: [], joins: [], sockets: [], close: () => new Promise((r) => void server.close(() => r())) };
+  const fake: Fake = { url: '', endedDemo: false, commands: [], joins: [], noCookie: false, leaves: 0, sockets: [], close: () => new Promise((r) => void server.close(() => r())) };
   server.on('connection', (socket) => {
     fake.sockets.push(socket);
     let role: 'instructor' | 'learner' | null = null;
     socket.on('classroom:join', (input, ack) => {
       fake.joins.push(input);
-      role = input.instructorToken ? 'instructor' : 'learner';
+      if (input.asInstructor && fake.noCookie) return ack(fail('forbidden', 'This browser is not remembered as the instructor: give the instructor token'));
+      role = input.instructorToken || input.asInstructor ? 'instructor' : 'learner';
       // As the real hub does: snapshot and history are sent before the ack (plus a push of some other lab).
       socket.emit('lab:snapshot', snapshot());
       socket.emit('history:append', { labId: LAB, from: 0, events: [event(0), event(1)] });
@@ -104,6 +108,8 @@ async function startFake(): Promise<Fake> {
         demo: null,
         roster: role === 'instructor' ? [] : null,
         maxLearners: 30,
+        instructorAway: null,
+        ...(role === 'instructor' ? { instructorTicket: 'ticket.1.nonce.mac' } : {}),
       };
       setTimeout(() => {
         ack(ok(joined));
@@ -126,6 +132,10 @@ async function startFake(): Promise<Fake> {
       ack(ok(demo));
     });
     socket.on('classroom:demos', (_input, ack) => ack(ok([])));
+    socket.on('classroom:leave', (_input, ack) => {
+      fake.leaves++;
+      ack(ok(null));
+    });
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
@@ -142,13 +152,14 @@ class MemoryStorage {
 let fake: Fake;
 const opened: ClassroomClient[] = [];
 
-function connect(credentials: Credentials, storage = new MemoryStorage()) {
+function connect(credentials: Credentials, storage = new MemoryStorage(), tickets: string[] = []) {
   const labStore: LabStore = createLabStore();
   const classStore: ClassroomStore = createClassroomStore();
   const client = new ClassroomClient({
     labStore,
     classStore,
     storage,
+    rememberInstructor: async (ticket) => void tickets.push(ticket),
     ackTimeoutMs: 2_000,
     openSocket: () => io(fake.url, { autoConnect: false, transports: ['websocket'], reconnectionDelay: 50 }),
   });
@@ -224,6 +235,60 @@ describe('ClassroomClient', () => {
     await until(() => expect(first.classStore.getState().status).toBe('ended'));
     expect(first.classStore.getState().message).toBe('the instructor ended the class');
     expect(first.storage.getItem(learnerKey(CODE))).toBeNull();
+  });
+});
+
+describe('ClassroomClient: the instructor remembered, a learner removed, the instructor away', () => {
+  it('an instructor with no token in the tab joins on the cookie, and trades each ticket for it', async () => {
+    const tickets: string[] = [];
+    const { classStore } = connect({ role: 'instructor', code: CODE, token: null }, new MemoryStorage(), tickets);
+    await until(() => expect(classStore.getState().status).toBe('joined'));
+    expect(fake.joins).toEqual([{ code: CODE, asInstructor: true }]);
+    expect(classStore.getState().info?.role).toBe('instructor');
+    await until(() => expect(tickets).toEqual(['ticket.1.nonce.mac']));
+  });
+
+  it('without the cookie, the console asks for the token, with no error shown', async () => {
+    fake.noCookie = true;
+    const { classStore, client } = connect({ role: 'instructor', code: CODE, token: null });
+    await until(() => expect(classStore.getState().status).toBe('idle'));
+    expect(classStore.getState().message).toBeNull();
+    client.join({ role: 'instructor', code: CODE, token: 't' });
+    await until(() => expect(classStore.getState().status).toBe('joined'));
+    expect(fake.joins.at(-1)).toEqual({ code: CODE, instructorToken: 't' });
+  });
+
+  it('a removed learner is told in words, leaves, forgets the seat and stops re-joining', async () => {
+    const { classStore, labStore, storage } = connect({ role: 'learner', code: CODE, name: 'Ada', learnerId: null });
+    await until(() => expect(classStore.getState().status).toBe('joined'));
+    const reason = 'The instructor removed you from this class; ask them if you should be in it.';
+    for (const s of fake.sockets) s.emit('classroom:removed', { code: CODE, reason, words: { key: 'refusals.classroom.removed', values: {} } });
+    await until(() => expect(classStore.getState().status).toBe('removed'));
+    expect(classStore.getState()).toMatchObject({ message: reason, messageWords: { key: 'refusals.classroom.removed' } });
+    expect(storage.getItem(learnerKey(CODE))).toBeNull();
+    expect(labStore.getState().connection).toBe('closed');
+    await until(() => expect(fake.leaves).toBe(1));
+    // A reconnect does not take the tab back in.
+    const joins = fake.joins.length;
+    for (const s of fake.sockets) s.disconnect();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(fake.joins).toHaveLength(joins);
+  });
+
+  it("shows when the instructor left, until when the class stays open, and that they are back", async () => {
+    const { classStore } = connect({ role: 'learner', code: CODE, name: 'Ada', learnerId: null });
+    await until(() => expect(classStore.getState().status).toBe('joined'));
+    expect(classStore.getState().instructor).toEqual({ kind: 'here' });
+    const before = Date.now();
+    for (const s of fake.sockets) s.emit('classroom:instructor', { code: CODE, away: { endsInMs: 900_000 } });
+    await until(() => expect(classStore.getState().instructor.kind).toBe('away'));
+    const away = classStore.getState().instructor;
+    expect(away.kind === 'away' && away.endsAt - before).toBeGreaterThanOrEqual(900_000);
+    expect(away.kind === 'away' && away.endsAt - Date.now()).toBeLessThanOrEqual(900_000);
+    // Another class's news is not ours.
+    for (const s of fake.sockets) s.emit('classroom:instructor', { code: 'ZZZZZ-ZZZZZ-ZZZZZ', away: null });
+    for (const s of fake.sockets) s.emit('classroom:instructor', { code: CODE, away: null });
+    await until(() => expect(classStore.getState().instructor).toEqual({ kind: 'back' }));
   });
 });
 

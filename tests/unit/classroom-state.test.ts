@@ -83,6 +83,7 @@ describe('classroom reducers', () => {
       demo: null,
       roster: [entry('b', 'Grace', 20), entry('a', 'Ada', 10)],
       maxLearners: 30,
+      instructorAway: null,
     } satisfies ClassroomJoined;
     let data = reduceJoined(emptyClassroomData(), joined);
     expect(data.status).toBe('joined');

@@ -88,6 +88,9 @@ const REFUSALS: [key: string, values: Record<string, WordValue>, english: string
   ['classroom.onlyLearners', {}, 'Only learners report progress'],
   ['classroom.wrongToken', {}, 'That is not the instructor token'],
   ['classroom.full', { max: 60 }, 'This classroom is full: it has its 60 learners. Ask the instructor.'],
+  ['classroom.noLearner', {}, 'There is no such learner in this class'],
+  ['classroom.removed', {}, 'The instructor removed you from this class; ask them if you should be in it.'],
+  ['classroom.notRemembered', {}, 'This browser is not remembered as the instructor: give the instructor token'],
   ['closed.destroyed', {}, 'destroyed'],
   ['closed.failedToStart', {}, 'failed to start'],
   ['closed.madeRoom', {}, 'made room for a new lab'],
@@ -103,6 +106,8 @@ const REFUSALS: [key: string, values: Record<string, WordValue>, english: string
   ['ended.expired', {}, 'its record expired'],
   ['ended.idleMinutes', { n: 30 }, 'nothing happened for 30 minutes'],
   ['ended.idleSeconds', { n: 90 }, 'nothing happened for 90 s'],
+  ['ended.instructorGoneMinutes', { n: 15 }, 'the instructor left and did not come back within 15 minutes'],
+  ['ended.instructorGoneSeconds', { n: 90 }, 'the instructor left and did not come back within 90 s'],
 ];
 
 describe('the server refusals', () => {
