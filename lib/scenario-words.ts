@@ -37,6 +37,8 @@ function moment(trigger: Trigger): Words {
         ...base,
         anyCommand: yes(trigger.command === '*'),
         command: trigger.command.toUpperCase(),
+        hasKey: yes(trigger.key),
+        key: trigger.key ?? '',
         hasReply: yes(trigger.reply),
         reply: trigger.reply ?? '',
         hasNode: yes(trigger.node),

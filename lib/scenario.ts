@@ -49,7 +49,17 @@ export const triggerSchema = z.discriminatedUnion('on', [
    * named; any reply unless one is named: `"reply": "OK"` counts only the commands that said OK — a vote granted,
    * whether the learner sent a SET or a script that sets).
    */
-  z.object({ on: z.literal('command-answered'), client: anyClient, command: commandName, node: node.optional(), reply: z.string().min(1).max(100).optional(), nth, since }).strict(),
+  z.object({
+    on: z.literal('command-answered'),
+    client: anyClient,
+    command: commandName,
+    node: node.optional(),
+    reply: z.string().min(1).max(100).optional(),
+    /** Only a command on this key (a script's or function's KEYS count): "the fencing counter is answered", whichever command keeps it. */
+    key: z.string().min(1).max(200).optional(),
+    nth,
+    since,
+  }).strict(),
   /** The client logged a line containing this text. */
   z.object({ on: z.literal('log'), client: anyClient, text: z.string().min(1).max(200), nth, since }).strict(),
 ]);

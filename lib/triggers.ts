@@ -25,7 +25,7 @@ function describeMoment(trigger: Trigger, who: string, nthTime: string): string 
     case 'job-exit':
       return `${who} leaves ${trigger.job ? `the job "${trigger.job}"` : 'its job'}${nthTime}`;
     case 'command-answered':
-      return `${trigger.command === '*' ? `a command of ${who}'s` : `${who}'s ${trigger.command.toUpperCase()}`} is answered${trigger.reply ? ` ${trigger.reply}` : ''}${trigger.node ? ` by Node ${trigger.node}` : ''}${nthTime}`;
+      return `${trigger.command === '*' ? `a command of ${who}'s` : `${who}'s ${trigger.command.toUpperCase()}`}${trigger.key ? ` on ${trigger.key}` : ''} is answered${trigger.reply ? ` ${trigger.reply}` : ''}${trigger.node ? ` by Node ${trigger.node}` : ''}${nthTime}`;
     case 'log':
       return `${who} logs "${trigger.text}"${nthTime}`;
   }
@@ -38,8 +38,21 @@ function ordinal(n: number): string {
   return `${n}${suffix}`;
 }
 
-/** Whether a run's event is the kind a trigger waits for (the run and the count are the runner's business). */
-export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
+/** Commands whose keys follow the script (or function name) and the number of keys: EVAL script 2 k1 k2 …. */
+const SCRIPT_COMMANDS = new Set(['EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'FCALL_RO']);
+
+/** The keys a command names: a script's or function's KEYS, else its first argument. */
+export function commandKeys(command: string, args: readonly string[]): string[] {
+  if (!SCRIPT_COMMANDS.has(command.toUpperCase())) return args.length > 0 ? [args[0]!] : [];
+  const count = Number(args[1]);
+  return Number.isInteger(count) && count > 0 ? args.slice(2, 2 + count) : [];
+}
+
+/**
+ * Whether a run's event is the kind a trigger waits for (the run and the count are the runner's business).
+ * `keys`: for an answered command, the keys its invocation named (a completion does not repeat its arguments).
+ */
+export function matchesTrigger(trigger: Trigger, event: HistoryEvent, keys: readonly string[] = []): boolean {
   if (!('client' in event) || event.client === 0) return false;
   if (trigger.client !== undefined && event.client !== trigger.client) return false;
   switch (trigger.on) {
@@ -56,7 +69,8 @@ export function matchesTrigger(trigger: Trigger, event: HistoryEvent): boolean {
         event.phase === 'ok' &&
         (trigger.command === '*' || event.command.toUpperCase() === trigger.command.toUpperCase()) &&
         (trigger.node === undefined || event.node === trigger.node) &&
-        (trigger.reply === undefined || event.reply === trigger.reply)
+        (trigger.reply === undefined || event.reply === trigger.reply) &&
+        (trigger.key === undefined || keys.includes(trigger.key))
       );
     case 'log':
       return event.type === 'console' && event.text.includes(trigger.text);
@@ -81,9 +95,26 @@ export function neverFiredText(step: string, trigger: Trigger): string {
  */
 export class TriggerWatch<T> {
   private readonly waiting: { item: T; when: Trigger; at: number; seen: number; open: boolean }[] = [];
+  /** While a step waits for a command on a key: the keys of each command sent and not yet answered, by client and opId. */
+  private readonly pendingKeys = new Map<string, string[]>();
+  private watchesKeys = false;
 
   add(item: T, when: Trigger, at: number): void {
     this.waiting.push({ item, when, at, seen: 0, open: when.since === undefined });
+    if (when.on === 'command-answered' && when.key !== undefined) this.watchesKeys = true;
+  }
+
+  /** The keys of the command a completion answers (remembered from its invocation), when a step cares. */
+  private keysOf(event: HistoryEvent): readonly string[] {
+    if (!this.watchesKeys || event.type !== 'redis') return [];
+    const id = `${event.client}:${event.opId}`;
+    if (event.phase === 'invoke') {
+      this.pendingKeys.set(id, commandKeys(event.command, event.args));
+      return [];
+    }
+    const keys = this.pendingKeys.get(id) ?? [];
+    this.pendingKeys.delete(id);
+    return keys;
   }
 
   get size(): number {
@@ -96,6 +127,7 @@ export class TriggerWatch<T> {
    */
   observe(event: HistoryEvent): { item: T; due: number; event: HistoryEvent }[] {
     const due: { item: T; due: number; event: HistoryEvent }[] = [];
+    const keys = this.keysOf(event);
     for (let i = 0; i < this.waiting.length; ) {
       const w = this.waiting[i]!;
       if (!w.open) {
@@ -111,7 +143,7 @@ export class TriggerWatch<T> {
         i++;
         continue;
       }
-      if (!matchesTrigger(w.when, event) || ++w.seen < w.when.nth) {
+      if (!matchesTrigger(w.when, event, keys) || ++w.seen < w.when.nth) {
         i++;
         continue;
       }

@@ -6,7 +6,13 @@
  * A key is a lock key once something treats it as one: a SET NX or SETNX on
  * it, a setting script, a LockEvent naming it, or the lab's `lockKeys`
  * option. A plain SET is an acquire only on a lock key, or right after the
- * same client read the key as free (a hand-made check-then-set lock). A
+ * same client read the key as free (a hand-made check-then-set lock).
+ *
+ * A lesson that names its locks (`lockKeys`) is taken at its word: a script's
+ * SET or a SET after a read that found the key free makes a lock only of a
+ * named key (or one already taken with NX). Otherwise a fencing counter kept
+ * with GET and SET, or by a script, would read as a lock without a TTL, and a
+ * right answer would be failed for it (and a wrong one for the wrong reason). A
  * SETNX is an acquire without a TTL: the PEXPIRE that usually follows it is
  * read as the TTL arriving (holds.ts), and a PERSIST as it going away.
  */
@@ -42,9 +48,17 @@ export class LockSignals implements KeyspaceObserver {
   private readonly lockKeys = new Set<string>();
   /** The signals of the event being observed; allocated on the first, so an event without any costs nothing. */
   private found: RawLockSignal[] | null = null;
+  /** Whether the lesson named its lock keys (see above). */
+  private readonly named: boolean;
 
   constructor(extraLockKeys: readonly string[]) {
     for (const key of extraLockKeys) this.lockKeys.add(key);
+    this.named = extraLockKeys.length > 0;
+  }
+
+  /** Whether a SET without NX (by a script, or after a read found the key free) may make `key` a lock. */
+  private mayInfer(key: string): boolean {
+    return !this.named || this.lockKeys.has(key);
   }
 
   addLockKey(key: string): void {
@@ -65,7 +79,7 @@ export class LockSignals implements KeyspaceObserver {
 
   set(invoke: RedisInvokeEvent, done: RedisCompleteEvent, set: ParsedSet, took: boolean, replaced: KeyEntry | undefined, ttlMs: number | null | undefined, readFreeAt: number | undefined): void {
     if (set.nx) this.lockKeys.add(set.key);
-    const isLockSet = set.nx || readFreeAt !== undefined || this.lockKeys.has(set.key);
+    const isLockSet = set.nx || (readFreeAt !== undefined && this.mayInfer(set.key)) || this.lockKeys.has(set.key);
     if (done.phase === 'info') {
       if (isLockSet && !set.xx) this.acquire(invoke, done, set.key, set.value, set.ttlMs, 'unknown');
       return;
@@ -85,6 +99,7 @@ export class LockSignals implements KeyspaceObserver {
   }
 
   scriptSet(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, token: string, ttlMs: number | undefined, mine: boolean, took: boolean): void {
+    if (!this.mayInfer(key)) return;
     if (done.phase === 'info') {
       // A renewal of unknown outcome is not counted: the hold keeps the expiry we know of.
       if (!mine) {
@@ -109,9 +124,9 @@ export class LockSignals implements KeyspaceObserver {
     }
   }
 
-  /** A script that renews is an extend script, so its keys count whatever they are; a bare EXPIRE only on a lock key. */
+  /** A script that renews is an extend script, so its keys count (unless the lesson named its locks); a bare EXPIRE only on a lock key. */
   expired(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string, ttlMs: number | undefined, byScript: boolean): void {
-    if (byScript || this.lockKeys.has(key)) this.extend(invoke, done, key, ttlMs);
+    if ((byScript && this.mayInfer(key)) || this.lockKeys.has(key)) this.extend(invoke, done, key, ttlMs);
   }
 
   renewalFailed(invoke: RedisInvokeEvent, done: RedisCompleteEvent, key: string): void {

@@ -112,3 +112,38 @@ describe('a step on the answering node', () => {
     expect(bad.success).toBe(false);
   });
 });
+
+describe('command-answered on a key', () => {
+  const sent = (t: number, opId: number, command: string, args: string[]) => ev(t, { type: 'redis', client: 1, node: 1, phase: 'invoke', opId, command, args });
+  const done = (t: number, opId: number, command: string) => ev(t, { type: 'redis', client: 1, node: 1, phase: 'ok', opId, command, reply: 'OK' });
+  const counter = triggerSchema.parse({ on: 'command-answered', client: 1, command: '*', key: 'fencing:k' });
+
+  it('fires when the command that keeps the key is answered, whichever it is: INCR, GET, a script naming it in KEYS', () => {
+    for (const [command, args] of [
+      ['INCR', ['fencing:k']],
+      ['GET', ['fencing:k']],
+      ['EVAL', ["return redis.call('INCR', KEYS[1])", '1', 'fencing:k']],
+      ['FCALL', ['next_token', '2', 'other', 'fencing:k']],
+    ] as const) {
+      const watch = new TriggerWatch<string>();
+      watch.add('pause', counter, 0);
+      expect(watch.observe(sent(0, 7, command, [...args])), command).toEqual([]);
+      expect(watch.observe(done(3, 7, command)).map((d) => d.item), command).toEqual(['pause']);
+    }
+  });
+
+  it('does not fire for a command on another key, a script whose KEYS leave it out, or an answer to another command', () => {
+    const watch = new TriggerWatch<string>();
+    watch.add('pause', counter, 0);
+    watch.observe(sent(0, 1, 'SET', ['lock:k', 'fencing:k', 'NX']));
+    watch.observe(sent(0, 2, 'EVAL', ["return redis.call('GET', ARGV[1])", '0', 'fencing:k']));
+    watch.observe(sent(0, 3, 'INCR', ['fencing:k']));
+    expect(watch.observe(done(1, 1, 'SET'))).toEqual([]);
+    expect(watch.observe(done(2, 2, 'EVAL'))).toEqual([]);
+    expect(watch.observe(done(3, 3, 'INCR')).map((d) => d.event.t)).toEqual([3]);
+  });
+
+  it('says which key in words', () => {
+    expect(describeTrigger(counter)).toBe("a command of Client 1's on fencing:k is answered");
+  });
+});
