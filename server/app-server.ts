@@ -18,7 +18,8 @@ import { attachRealtime, type LabServer } from './realtime/socket-server';
 import { addMetricsSource, metricsText } from './ops/metrics';
 import { metricsAllowed } from './ops/metrics-access';
 import { BrowserIdentities } from './realtime/browser-identity';
-import { startLinkProcess } from './cluster/link-host';
+import { configureLinkSockets, startLinkProcess } from './cluster/link-host';
+import { serverDescriptors } from './ops/descriptors';
 
 async function serveMetrics(res: http.ServerResponse): Promise<void> {
   try {
@@ -60,10 +61,14 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   // Not world-readable: the labs' data and PID files live below it (node configs are never written: they go on stdin).
   fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(runDir, 0o700);
+  // Each lab's share of the link process's descriptors, and the web server's own reserve (issue 28, item 3).
+  configureLinkSockets({ labs: config.maxLabs, perLab: config.linkSocketsPerLab });
+  const endReserve = serverDescriptors.keep(config.descriptorReserve);
   try {
     // Before anything else: a link process that cannot run here would fail every run, so the server does not start.
     await startLinkProcess();
   } catch (error) {
+    endReserve();
     fs.rmSync(runDir, { recursive: true, force: true });
     throw error;
   }
@@ -136,6 +141,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     await classrooms.ready();
   } catch (error) {
     removeMetrics();
+    endReserve();
     await labs.closeAll();
     await sandbox?.close();
     io.close();
@@ -159,6 +165,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await classrooms.disconnect();
       server.closeAllConnections();
+      endReserve();
       fs.rmSync(runDir, { recursive: true, force: true });
     })());
 

@@ -28,6 +28,7 @@ import { LabOperationError } from '@/lib/result';
 import { drawSeed } from '@/lib/random';
 import { refuse } from '../ops/refusals';
 import { refusal } from '@/lib/refusal-words';
+import { serverDescriptors } from '../ops/descriptors';
 
 const BOOT_URL = new URL('./worker-boot.mjs', import.meta.url);
 const ENTRY_URL = new URL('./worker/main.ts', import.meta.url).href;
@@ -61,7 +62,8 @@ function quickJSModule(): Promise<WebAssembly.Module> {
 function spawnWorker(wasmModule: WebAssembly.Module): WorkerSlot {
   const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * BUSY_SLOTS);
   const worker = new Worker(BOOT_URL, {
-    workerData: { entry: ENTRY_URL, busy: shared, wasmModule },
+    // `descriptors`: the web server's reserve of file descriptors, which learners' connections leave alone.
+    workerData: { entry: ENTRY_URL, busy: shared, wasmModule, descriptors: serverDescriptors.shared },
     // The QuickJS heaps live in WebAssembly memory (each capped per client); this bounds the worker's own JS
     // heap, where Redis replies land before they reach a client. Redis closes a connection whose reply passes
     // 16 MB, so a few such replies at once end this run (ERR_WORKER_OUT_OF_MEMORY), never the server.

@@ -15,6 +15,7 @@ import { GUEST_NAMES } from './guest-names';
 import { installHost } from './guest-runtime';
 import { SandboxRun } from './run';
 import { SliceMeter } from './slice-meter';
+import { sharedDescriptorRoom } from './descriptor-room';
 
 /**
  * Where there is no thread id (not Linux) there is nothing to lower; on Linux,
@@ -36,7 +37,8 @@ const GUEST_FILES = ['core.js', 'basics.js', 'redis-shared.js', 'ioredis.js', 'n
 
 const port = parentPort;
 if (!port) throw new Error('sandbox worker must run in a worker thread');
-const data = workerData as { busy: SharedArrayBuffer; wasmModule: WebAssembly.Module };
+const data = workerData as { busy: SharedArrayBuffer; wasmModule: WebAssembly.Module; descriptors: SharedArrayBuffer };
+const room = sharedDescriptorRoom(data.descriptors);
 const tid = currentThreadId();
 lowerThreadPriority(tid);
 const meter = new SliceMeter(tid, new Float64Array(data.busy));
@@ -54,7 +56,7 @@ let run: SandboxRun | null = null;
 port.on('message', (m: MainToWorker) => {
   if (m.type === 'start') {
     if (run) return;
-    run = new SandboxRun(m.spec, quickjs, guestSources, meter, post);
+    run = new SandboxRun(m.spec, quickjs, guestSources, meter, post, room);
     run.start();
     return;
   }
