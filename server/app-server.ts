@@ -12,7 +12,7 @@ import { DEFAULT_NODE_GUARD } from './cluster/node-guard';
 import { instanceDir, removeLeftovers } from './cluster/run-dir';
 import type { ServerConfig } from './config';
 import { LabManager } from './lab/lab-manager';
-import { createSandboxPool } from './sandbox';
+import { createSandboxPool, type SandboxPool } from './sandbox';
 import { RunAdmission } from './runs/run-admission';
 import { attachRealtime, type LabServer } from './realtime/socket-server';
 import { addMetricsSource, metricsText } from './ops/metrics';
@@ -36,6 +36,8 @@ export interface RunningLabServer {
   labs: LabManager;
   io: LabServer;
   classrooms: ClassroomHub;
+  /** Runs learner code (null with LOCKLAB_SANDBOX=0). */
+  sandbox: SandboxPool | null;
   close(): Promise<void>;
 }
 
@@ -169,5 +171,5 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
       fs.rmSync(runDir, { recursive: true, force: true });
     })());
 
-  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, close };
+  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, sandbox, close };
 }
