@@ -38,7 +38,7 @@ while (Date.now() < until) {
   }
   // A breath between scripts: the node is not kept busy flat out (CPU is not what this attack is about), yet
   // its notifications come at hundreds of thousands a second.
-  await lab.sleep(40);
+  await lab.sleep(100);
 }
 console.log('calls ' + calls);
 redis.disconnect();
@@ -56,7 +56,7 @@ describe('attack: keyspace notifications from learners\' own writes', () => {
     const watcher = await bystander(attack);
     // Warm: the bystander's first run boots its lab's clients; the figure that counts is taken under the flood.
     await watcher.run();
-    const quiet = await watcher.run();
+    const quiet = await watcher.run({ warm: true });
     const faultTab = await attack.tab();
     value(await faultTab.emitWithAck('lab:join', {}));
 
@@ -79,7 +79,7 @@ describe('attack: keyspace notifications from learners\' own writes', () => {
       value(await faultTab.emitWithAck('node:resume', { node: 2 }));
       acks.push((performance.now() - started) / 2);
     }
-    const during = [await watcher.run(), await watcher.run()];
+    const during = [await watcher.run({ warm: true }), await watcher.run({ warm: true })];
     lag.disable();
     const ended = await Promise.all(runs);
 
@@ -98,10 +98,11 @@ describe('attack: keyspace notifications from learners\' own writes', () => {
       expect(d.ended.outcome.status).toBe('completed');
       expect(d.ended.verdict.valid).toBe('held');
     }
-    // "No stall a person would take for a hang" (as nodes.test.ts: a machine loaded by others slows the quiet run too).
-    // The first run under the flood takes the worker booted while it was quiet, as a learner's next run does; the
-    // second, straight after, waits for a worker to boot on two cores the attack keeps busy (its Lua, its clients):
-    // that is CPU, not this loop (its cpuWaitMs says so), and is only reported.
+    // "No stall a person would take for a hang" (as nodes.test.ts: a machine loaded by others slows the quiet run too),
+    // neither of the server's loop nor of the bystander's first run under the flood. The second, a few seconds into
+    // it, is reported only: its time goes to booting its clients' runtimes in a worker thread at the learners' nice
+    // value, beside the attackers' nodes busy with their scripts (its cpuWaitMs says so) — CPU, not this loop.
+    expect(lagMax).toBeLessThan(1_000);
     expect(during[0]!.ms).toBeLessThan(Math.max(2_000, 1.5 * quiet.ms));
     expect(acks[acks.length - 1]!).toBeLessThan(2_000);
     // The flood was real: every attacking node sent far more notifications than the monitor let through.
