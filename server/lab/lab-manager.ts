@@ -109,7 +109,7 @@ export class LabManager {
       await spare.destroy(refusal('closed.madeRoom'));
     }
     // A lab's nodes, their control and monitor connections are this process's descriptors: the reserve is not theirs.
-    if (serverDescriptors.short) throw new LabOperationError('lab-full', refusal('lab.noDescriptors'));
+    if (serverDescriptors.short) throw refuse('descriptor-reserve', {}, refusal('lab.noDescriptors'));
     this.starting++;
     try {
       const id = newLabId();

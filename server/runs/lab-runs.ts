@@ -164,10 +164,12 @@ export class LabRuns extends EventEmitter<Events> {
 
   /** The run going on is told, once, why its connections are refused (its lab's share of the links' descriptors). */
   private linkSocketsFull(held: number, perLab: number): void {
+    const note = say('runNotes.linkSockets', { held: String(held), n: String(perLab) });
+    // Counted and logged for operators (the link process reports it at most once a second per lab).
+    refuse('link-sockets', { labId: this.lab.id, detail: { held, perLab } }, note);
     const run = this.active;
     if (!run || run.linkSocketsNoted) return;
     run.linkSocketsNoted = true;
-    const note = say('runNotes.linkSockets', { held: String(held), n: String(perLab) });
     this.lab.history.append({ type: 'console', client: 0, level: 'warn', text: note.message, words: note.words, runId: run.runId });
   }
 
