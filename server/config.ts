@@ -69,8 +69,8 @@ export interface ServerConfig {
   newBrowserBurst: number;
   newBrowserRatePerSecond: number;
   /**
-   * Each lab's share of the link process's descriptors, in connection sockets (LOCKLAB_LINK_SOCKETS_PER_LAB);
-   * null: the link process's RLIMIT_NOFILE, less its listening sockets, over `maxLabs` (link-host/lab-sockets.ts).
+   * Each lab's share of the link process's descriptors, its links' listening sockets and its connections'
+   * (LOCKLAB_LINK_SOCKETS_PER_LAB); null: the link process's RLIMIT_NOFILE over `maxLabs` (link-host/lab-sockets.ts).
    */
   linkSocketsPerLab: number | null;
   /** Descriptors the web server keeps for its own sockets, which no run or new lab may take (LOCKLAB_FD_RESERVE; ops/descriptors.ts). */

@@ -99,6 +99,8 @@ export class LinkProxy extends LinkFaults implements Link {
   private server: net.Server | null = null;
   private readonly pairs = new Set<Pair>();
   private closed = false;
+  /** Its listening socket is counted in its lab's share. */
+  private listening = false;
 
   constructor(
     readonly name: string,
@@ -125,6 +127,7 @@ export class LinkProxy extends LinkFaults implements Link {
     if (this._cut === 'refuse') {
       const server = this.server;
       this.server = null;
+      this.countListener(false);
       if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
     }
     return this._port;
@@ -146,6 +149,7 @@ export class LinkProxy extends LinkFaults implements Link {
     if (this._port === 0) this._port = await listenOnNewLinkPort(server);
     else await listenAgainOnLinkPort(server, this._port);
     this.server = server;
+    this.countListener(true);
     return this._port;
   }
 
@@ -158,6 +162,14 @@ export class LinkProxy extends LinkFaults implements Link {
     this._port = port;
     this._cut = cut;
     if (cut !== 'refuse') await this.start();
+  }
+
+  /** The listening socket counts against the lab's share too (never refused: a lab's links must listen). */
+  private countListener(listening: boolean): void {
+    if (listening === this.listening) return;
+    this.listening = listening;
+    if (listening) this.sockets.hold();
+    else this.sockets.give();
   }
 
   private accept(down: net.Socket): void {
@@ -315,6 +327,7 @@ export class LinkProxy extends LinkFaults implements Link {
     }
     const server = this.server;
     this.server = null;
+    this.countListener(false);
     this.resetConnections();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
@@ -344,6 +357,7 @@ export class LinkProxy extends LinkFaults implements Link {
     this.closed = true;
     const server = this.server;
     this.server = null;
+    this.countListener(false);
     this.resetConnections();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
     if (this._port !== 0) releaseLinkPort(this._port);

@@ -19,12 +19,13 @@ describe("a lab's share of the link process's descriptors", () => {
     expect(openFileLimit()).toBeGreaterThan(0);
   });
 
-  it('divides what the listening sockets leave among the labs, never below the floor', () => {
+  it("divides the limit, less the process's own, among the labs, never below the floor", () => {
+    expect(socketsPerLab(20_000, 66)).toBe(Math.floor((20_000 - 64) / 66));
+    expect(socketsPerLab(20_000, 66)).toBe(302);
+    // Every lab at its share fits in the limit; a lab's listeners at worst leave most of its share to connections.
+    expect(66 * socketsPerLab(20_000, 66)).toBeLessThanOrEqual(20_000);
     expect(LISTENERS_PER_LAB).toBe(16 * 7 + 1);
-    expect(socketsPerLab(20_000, 66)).toBe(Math.floor((20_000 - 64 - 66 * LISTENERS_PER_LAB) / 66));
-    expect(socketsPerLab(20_000, 66)).toBe(189);
-    // Every lab at its share, with every listener, fits in the limit.
-    expect(66 * (socketsPerLab(20_000, 66) + LISTENERS_PER_LAB)).toBeLessThanOrEqual(20_000);
+    expect(socketsPerLab(20_000, 66) - LISTENERS_PER_LAB).toBeGreaterThan(128);
     expect(socketsPerLab(1024, 66)).toBe(MIN_SOCKETS_PER_LAB);
   });
 
@@ -35,12 +36,18 @@ describe("a lab's share of the link process's descriptors", () => {
     const b = sockets.account('b');
     expect([a.take(), a.take(), a.take(), a.take(), a.take()]).toEqual([true, true, true, false, false]);
     expect(reports).toEqual([{ lab: 'a', held: 3, perLab: 3 }]);
+    // Another lab goes on; a listening socket is counted, never refused.
     expect(b.take()).toBe(true);
+    b.hold();
+    b.hold();
+    b.hold();
+    expect(b.take()).toBe(false);
+    b.give();
     expect(sockets.heldBy('a')).toBe(3);
-    expect(sockets.heldBy('b')).toBe(1);
+    expect(sockets.heldBy('b')).toBe(3);
     a.give();
     expect(a.take()).toBe(true);
     sockets.configure({ labs: 66, perLab: null });
-    expect(sockets.budget).toBe(189);
+    expect(sockets.budget).toBe(302);
   });
 });

@@ -4,25 +4,26 @@
  * opening them in a loop against a black-holed node once took the link
  * process to 19,823 of its 20,000 descriptors, and every other lab's
  * connections failed with EMFILE. So each lab may hold at most `perLab`
- * connection sockets here: past it, a new connection to that lab's links is
- * reset as it is accepted (the learner's client sees the connection fail, and
- * the lab's run says why), and every other lab is untouched.
+ * sockets here, its links' listening sockets and its connections': past it, a
+ * new connection to that lab's links is reset as it is accepted (the learner's
+ * client sees the connection fail, and the lab's run says why), and every
+ * other lab is untouched. A listening socket is counted but never refused (a
+ * lab's links must listen; a lab has at most LISTENERS_PER_LAB, well within a
+ * share), so a lab with few links has room for more connections.
  *
  * The share comes from the process's own limit (RLIMIT_NOFILE, read from
- * /proc/self/limits), less what the links' listening sockets can take at
- * worst (every client × node of every lab, plus a replication link) and the
- * process's own, divided by the labs the server may hold; an operator may set
- * it (LOCKLAB_LINK_SOCKETS_PER_LAB).
+ * /proc/self/limits), less the process's own descriptors, divided by the labs
+ * the server may hold; an operator may set it (LOCKLAB_LINK_SOCKETS_PER_LAB).
  */
 import fs from 'node:fs';
 import { MAX_CLIENTS, MAX_NODES } from '@/lib/cluster';
 
-/** Listening sockets one lab's links may hold at worst: a link per client × node, and the replication link. */
+/** Listening sockets one lab's links may hold at worst: a link per client × node, and the replication link (counted, never refused). */
 export const LISTENERS_PER_LAB = MAX_CLIENTS * MAX_NODES + 1;
 /** The process's own descriptors: stdio, IPC, epoll, a few spare. */
 const OWN_DESCRIPTORS = 64;
-/** No lab gets less, whatever the arithmetic (a lesson needs a few dozen). */
-export const MIN_SOCKETS_PER_LAB = 32;
+/** No lab gets less, whatever the arithmetic (a lesson needs a few dozen links and connections). */
+export const MIN_SOCKETS_PER_LAB = 64;
 
 /** The soft RLIMIT_NOFILE of this process (what accept() runs into), or 1024 when it cannot be read. */
 export function openFileLimit(limitsText?: string): number {
@@ -39,8 +40,7 @@ export function openFileLimit(limitsText?: string): number {
 
 /** One lab's share of `limit` descriptors among `labs` labs. */
 export function socketsPerLab(limit: number, labs: number): number {
-  const free = limit - OWN_DESCRIPTORS - labs * LISTENERS_PER_LAB;
-  return Math.max(MIN_SOCKETS_PER_LAB, Math.floor(free / Math.max(1, labs)));
+  return Math.max(MIN_SOCKETS_PER_LAB, Math.floor((limit - OWN_DESCRIPTORS) / Math.max(1, labs)));
 }
 
 /** What the link process is told of the budget: how many labs share it, and the operator's figure, if any. */
@@ -56,14 +56,15 @@ export interface SocketsRefused {
   perLab: number;
 }
 
-/** What a link asks of its lab's share: a socket more (false: refused), a socket less, and a refusal to report. */
+/** What a link asks of its lab's share: a connection's socket more (false: refused), a listening socket (never refused), one less. */
 export interface SocketAccount {
   take(): boolean;
+  hold(): void;
   give(): void;
 }
 
 /** No budget: links outside any lab (tests that build a proxy alone). */
-export const UNCOUNTED: SocketAccount = { take: () => true, give: () => undefined };
+export const UNCOUNTED: SocketAccount = { take: () => true, hold: () => undefined, give: () => undefined };
 
 const REPORT_EVERY_MS = 1_000;
 
@@ -107,6 +108,9 @@ export class LabSockets {
         }
         this.held.set(lab, held + 1);
         return true;
+      },
+      hold: () => {
+        this.held.set(lab, this.heldBy(lab) + 1);
       },
       give: () => {
         const held = this.heldBy(lab) - 1;
