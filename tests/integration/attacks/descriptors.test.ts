@@ -89,7 +89,9 @@ async function release(attack: AttackServer, labIds: string[]): Promise<void> {
 describe('attack: the issue\'s connection loop, eight labs against a black-holed node', () => {
   let attack: AttackServer;
   beforeAll(async () => {
-    attack = await startAttackServer();
+    // Runs that may hold their connections for two minutes: on a machine others load, the last of eight workers may
+    // boot long after the first run began, and the first must still be holding when the count is taken.
+    attack = await startAttackServer({ runWallClockMs: 120_000 });
   });
   afterAll(async () => {
     await attack?.close();
@@ -109,7 +111,7 @@ describe('attack: the issue\'s connection loop, eight labs against a black-holed
     // What the runs cost, from here: the labs' nodes and their control connections are the server's own.
     const before = { server: fdsOf(process.pid), link: fdsOf(linkPid) };
     const settled = new Set<number>();
-    const runs = labs.map(({ tab }, i) => runToEnd(tab, { code: opener(1250), clients: 2 }).finally(() => settled.add(i)));
+    const runs = labs.map(({ tab }, i) => runToEnd(tab, { code: opener(1250), clients: 2, limits: { wallClockMs: 120_000 } }).finally(() => settled.add(i)));
     // Every client has opened what it may (its 16, a keeper among them) and seen the black hole answer nothing — or
     // its run ended (on a machine loaded by others, a worker may not boot in time: that run is killed, in words).
     const tried = (id: string) =>
