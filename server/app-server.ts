@@ -12,15 +12,16 @@ import { DEFAULT_NODE_GUARD } from './cluster/node-guard';
 import { instanceDir, removeLeftovers } from './cluster/run-dir';
 import type { ServerConfig } from './config';
 import { LabManager } from './lab/lab-manager';
-import { createSandboxPool } from './sandbox';
+import { createSandboxPool, type SandboxPool } from './sandbox';
 import { RunAdmission } from './runs/run-admission';
 import { attachRealtime, type LabServer } from './realtime/socket-server';
 import { addMetricsSource, metricsText } from './ops/metrics';
 import { metricsAllowed } from './ops/metrics-access';
 import { BrowserIdentities } from './realtime/browser-identity';
-import { startLinkProcess } from './cluster/link-host';
+import { configureLinkSockets, startLinkProcess } from './cluster/link-host';
 import { originAllowed } from './realtime/origin';
 import { INSTRUCTOR_SESSION_PATH } from '@/lib/classroom';
+import { serverDescriptors } from './ops/descriptors';
 
 async function serveMetrics(res: http.ServerResponse): Promise<void> {
   try {
@@ -37,6 +38,8 @@ export interface RunningLabServer {
   labs: LabManager;
   io: LabServer;
   classrooms: ClassroomHub;
+  /** Runs learner code (null with LOCKLAB_SANDBOX=0). */
+  sandbox: SandboxPool | null;
   close(): Promise<void>;
 }
 
@@ -62,10 +65,14 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   // Not world-readable: the labs' data and PID files live below it (node configs are never written: they go on stdin).
   fs.mkdirSync(runDir, { recursive: true, mode: 0o700 });
   fs.chmodSync(runDir, 0o700);
+  // Each lab's share of the link process's descriptors, and the web server's own reserve (issue 28, item 3).
+  configureLinkSockets({ labs: config.maxLabs, perLab: config.linkSocketsPerLab });
+  const endReserve = serverDescriptors.keep(config.descriptorReserve);
   try {
     // Before anything else: a link process that cannot run here would fail every run, so the server does not start.
     await startLinkProcess();
   } catch (error) {
+    endReserve();
     fs.rmSync(runDir, { recursive: true, force: true });
     throw error;
   }
@@ -140,6 +147,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     await classrooms.ready();
   } catch (error) {
     removeMetrics();
+    endReserve();
     await labs.closeAll();
     await sandbox?.close();
     io.close();
@@ -163,8 +171,9 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await classrooms.disconnect();
       server.closeAllConnections();
+      endReserve();
       fs.rmSync(runDir, { recursive: true, force: true });
     })());
 
-  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, close };
+  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, sandbox, close };
 }

@@ -2,6 +2,7 @@
 import { defaultMaxLabs, defaultMaxRuns, defaultRunMemoryMb } from './capacity';
 import { defaultRunRoot } from './cluster/run-dir';
 import { DEFAULT_HISTORY_BUDGET, type HistoryBudget } from './lab/history-log';
+import { defaultDescriptorReserve } from './ops/descriptors';
 
 export interface ServerConfig {
   port: number;
@@ -70,6 +71,13 @@ export interface ServerConfig {
   newBrowserBurst: number;
   newBrowserRatePerSecond: number;
   /**
+   * Each lab's share of the link process's descriptors, its links' listening sockets and its connections'
+   * (LOCKLAB_LINK_SOCKETS_PER_LAB); null: the link process's RLIMIT_NOFILE over `maxLabs` (link-host/lab-sockets.ts).
+   */
+  linkSocketsPerLab: number | null;
+  /** Descriptors the web server keeps for its own sockets, which no run or new lab may take (LOCKLAB_FD_RESERVE; ops/descriptors.ts). */
+  descriptorReserve: number;
+  /**
    * Each lab's history budget: events and bytes kept per lab (LOCKLAB_HISTORY_EVENTS_PER_LAB,
    * LOCKLAB_HISTORY_BYTES_PER_LAB) and a run's share before it is stopped (LOCKLAB_HISTORY_EVENTS_PER_RUN,
    * LOCKLAB_HISTORY_BYTES_PER_RUN). Why the defaults: DEFAULT_HISTORY_BUDGET.
@@ -131,6 +139,8 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     newBrowserBurst: intFromEnv('LOCKLAB_NEW_BROWSER_BURST', 120, 1),
     newBrowserRatePerSecond: intFromEnv('LOCKLAB_NEW_BROWSER_RATE', 10, 1),
     history: historyBudgetFromEnv(),
+    linkSocketsPerLab: process.env.LOCKLAB_LINK_SOCKETS_PER_LAB ? intFromEnv('LOCKLAB_LINK_SOCKETS_PER_LAB', 0, 8) : null,
+    descriptorReserve: intFromEnv('LOCKLAB_FD_RESERVE', defaultDescriptorReserve(), 64),
     ...overrides,
   };
 }

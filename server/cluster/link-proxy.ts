@@ -16,6 +16,7 @@ import net from 'node:net';
 import type { LinkCutMode } from '@/lib/cluster';
 import { LabOperationError } from '@/lib/result';
 import { holdLinkPort, listenAgainOnLinkPort, listenOnNewLinkPort, releaseLinkPort } from './link-ports';
+import { UNCOUNTED, type SocketAccount } from './link-host/lab-sockets';
 
 export interface LinkTarget {
   /** The node's current port, or null while it is down; asked once per new connection. */
@@ -69,6 +70,8 @@ interface Pair {
   down: net.Socket; // from the client
   up: net.Socket | null; // to the node
   lanes: { up: Lane; down: Lane };
+  /** Sockets of this pair counted against its lab's share (lab-sockets.ts), given back when it is dropped. */
+  counted: number;
 }
 
 /** A link's port and faults, kept alike by a proxy and by the server's mirror of one in the link process. */
@@ -96,12 +99,16 @@ export class LinkProxy extends LinkFaults implements Link {
   private server: net.Server | null = null;
   private readonly pairs = new Set<Pair>();
   private closed = false;
+  /** Its listening socket is counted in its lab's share. */
+  private listening = false;
 
   constructor(
     readonly name: string,
     private readonly target: LinkTarget,
     /** Randomness for jitter; seeded by the caller when a scenario needs replays. */
     private readonly random: () => number = Math.random,
+    /** The lab's share of this process's descriptors, which every connection's sockets count against. */
+    private readonly sockets: SocketAccount = UNCOUNTED,
   ) {
     super();
   }
@@ -120,6 +127,7 @@ export class LinkProxy extends LinkFaults implements Link {
     if (this._cut === 'refuse') {
       const server = this.server;
       this.server = null;
+      this.countListener(false);
       if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
     }
     return this._port;
@@ -141,6 +149,7 @@ export class LinkProxy extends LinkFaults implements Link {
     if (this._port === 0) this._port = await listenOnNewLinkPort(server);
     else await listenAgainOnLinkPort(server, this._port);
     this.server = server;
+    this.countListener(true);
     return this._port;
   }
 
@@ -155,10 +164,25 @@ export class LinkProxy extends LinkFaults implements Link {
     if (cut !== 'refuse') await this.start();
   }
 
+  /** The listening socket counts against the lab's share too (never refused: a lab's links must listen). */
+  private countListener(listening: boolean): void {
+    if (listening === this.listening) return;
+    this.listening = listening;
+    if (listening) this.sockets.hold();
+    else this.sockets.give();
+  }
+
   private accept(down: net.Socket): void {
+    // Past the lab's share, the connection is reset as it arrives: its descriptor is back at once, and
+    // the learner's client sees its connection fail (the lab's run says why: lab-sockets.ts).
+    if (!this.sockets.take()) {
+      down.on('error', () => undefined);
+      down.resetAndDestroy();
+      return;
+    }
     down.setNoDelay(true);
     const lane = (): Lane => ({ queue: [], bytes: 0, timer: null, throttled: false });
-    const pair: Pair = { down, up: null, lanes: { up: lane(), down: lane() } };
+    const pair: Pair = { down, up: null, lanes: { up: lane(), down: lane() }, counted: 1 };
     this.pairs.add(pair);
     down.on('error', () => this.drop(pair));
     down.on('close', () => this.drop(pair));
@@ -177,6 +201,11 @@ export class LinkProxy extends LinkFaults implements Link {
       pair.down.resetAndDestroy();
       return;
     }
+    if (!this.sockets.take()) {
+      this.drop(pair, true);
+      return;
+    }
+    pair.counted += 1;
     const up = net.connect({ port, host: '127.0.0.1' });
     up.setNoDelay(true);
     pair.up = up;
@@ -269,6 +298,7 @@ export class LinkProxy extends LinkFaults implements Link {
 
   private drop(pair: Pair, reset = false): void {
     if (!this.pairs.delete(pair)) return;
+    for (; pair.counted > 0; pair.counted--) this.sockets.give();
     for (const lane of [pair.lanes.up, pair.lanes.down]) {
       if (lane.timer) clearTimeout(lane.timer);
       lane.timer = null;
@@ -297,6 +327,7 @@ export class LinkProxy extends LinkFaults implements Link {
     }
     const server = this.server;
     this.server = null;
+    this.countListener(false);
     this.resetConnections();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
@@ -326,6 +357,7 @@ export class LinkProxy extends LinkFaults implements Link {
     this.closed = true;
     const server = this.server;
     this.server = null;
+    this.countListener(false);
     this.resetConnections();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
     if (this._port !== 0) releaseLinkPort(this._port);

@@ -11,7 +11,11 @@ import type { Link, LinkTarget } from './link-proxy';
 export class LinkTable {
   private readonly links = new Map<string, Link>();
 
-  constructor(private readonly targetFor: (node: number) => LinkTarget) {}
+  constructor(
+    private readonly targetFor: (node: number) => LinkTarget,
+    /** The lab whose share of the links' descriptors these links' connections count against. */
+    private readonly lab: string,
+  ) {}
 
   private static key(client: number, node: number): string {
     return `${client}:${node}`;
@@ -21,7 +25,7 @@ export class LinkTable {
     const key = LinkTable.key(client, node);
     let link = this.links.get(key);
     if (!link) {
-      link = openLink(`${clientLabel(client)} → ${nodeLabel(node)}`, this.targetFor(node));
+      link = openLink(`${clientLabel(client)} → ${nodeLabel(node)}`, this.targetFor(node), this.lab);
       this.links.set(key, link);
     }
     return link;

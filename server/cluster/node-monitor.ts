@@ -1,14 +1,17 @@
 /**
  * Watches one node's keys: a keyspace-notification subscription says *that*
- * something changed (within a millisecond), a Lua sample says *what* (every
+ * something changed (within a millisecond; bounded per node, since learners'
+ * writes make them: keyspace-subscriber.ts), a Lua sample says *what* (every
  * key's value and PTTL in one round trip). A slow periodic sample catches
  * what notifications do not show (a TTL that reached zero before Redis
- * expired the key). Sampling stops while the node is paused or down.
+ * expired the key, a second the subscription was muted). Sampling stops while
+ * the node is paused or down.
  */
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { LockKeyView } from '@/lib/cluster';
 import type { NodeCredentials } from './redis-config';
 import type { RedisNode } from './redis-node';
+import { KeyspaceSubscriber, type NotificationCounts } from './keyspace-subscriber';
 import { SampleBudget } from './sample-budget';
 
 /** Every key with its value (strings; other types by name) and PTTL, sorted, capped. */
@@ -51,6 +54,8 @@ export const SAMPLES_PER_SECOND = 500;
 const sharedBudget = new SampleBudget(SAMPLES_PER_SECOND, MIN_SAMPLE_GAP_MS);
 /** A TTL that moved this much more than elapsed time did was changed (extended, jumped). */
 const TTL_TOLERANCE_MS = 30;
+/** A subscription the node closed (its output limit for a subscriber that fell behind) is opened again after this. */
+const RESUBSCRIBE_MS = 1_000;
 
 export interface KeySample {
   keys: LockKeyView[];
@@ -58,7 +63,10 @@ export interface KeySample {
 }
 
 export class NodeMonitor {
-  private subscriber: Redis | null = null;
+  private subscriber: KeyspaceSubscriber | null = null;
+  private resubscribeTimer: NodeJS.Timeout | null = null;
+  /** Notifications this node sent, the wakes they made, the seconds it was muted (keyspace-subscriber.ts). */
+  readonly notifications: NotificationCounts = { received: 0, wakes: 0, mutes: 0 };
   private timer: NodeJS.Timeout | null = null;
   private inFlight = false;
   private again = false;
@@ -93,29 +101,33 @@ export class NodeMonitor {
   private attach(): void {
     if (this.disposed) return;
     this.detach();
-    const subscriber = new Redis({
-      host: '127.0.0.1',
+    this.subscriber = new KeyspaceSubscriber({
       port: this.node.port,
       username: this.credentials.control.username,
       password: this.credentials.control.password,
-      retryStrategy: () => null,
-      enableReadyCheck: false,
-      connectionName: 'locklab-monitor',
+      counts: this.notifications,
+      onWake: () => this.sampleSoon(),
+      onClosed: () => this.subscriptionLost(),
     });
-    subscriber.on('error', () => {
-      /* the node died; the state event tells the story */
-    });
-    subscriber.on('pmessage', () => this.sampleSoon());
-    // Like the control connection: client eviction (maxmemory-clients) is for the learner's connections.
-    subscriber.call('CLIENT', 'NO-EVICT', 'on').catch(() => undefined);
-    subscriber.psubscribe('__keyspace@0__:*').catch(() => undefined);
-    this.subscriber = subscriber;
     this.startSampling();
     this.sampleSoon();
   }
 
+  /** The node closed the subscription while it is up (it fell behind Redis's limit): open it again shortly. */
+  private subscriptionLost(): void {
+    this.subscriber = null;
+    if (this.disposed || this.node.state === 'down' || this.resubscribeTimer) return;
+    this.resubscribeTimer = setTimeout(() => {
+      this.resubscribeTimer = null;
+      if (!this.subscriber && this.node.state !== 'down') this.attach();
+    }, RESUBSCRIBE_MS);
+    this.resubscribeTimer.unref();
+  }
+
   private detach(): void {
-    this.subscriber?.disconnect();
+    if (this.resubscribeTimer) clearTimeout(this.resubscribeTimer);
+    this.resubscribeTimer = null;
+    this.subscriber?.close();
     this.subscriber = null;
   }
 

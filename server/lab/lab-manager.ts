@@ -4,6 +4,7 @@
  * had no viewer for the idle period, and stops them all on shutdown.
  */
 import path from 'node:path';
+import { serverDescriptors } from '../ops/descriptors';
 import type { Topology } from '@/lib/cluster';
 import { DEFAULT_CLIENTS, DEFAULT_TOPOLOGY, sameTopology } from '@/lib/cluster';
 import { LabOperationError, type ErrorText } from '@/lib/result';
@@ -55,7 +56,8 @@ export class LabManager {
   /** Tops the reserve up in the background, never past the cap. */
   private refill(): void {
     const want = this.options.warmLabs ?? 0;
-    while (!this.closing && this.warm.length + this.warming.size < want && this.used < this.options.maxLabs) {
+    // Only the web server's reserve of descriptors left: no lab is started in advance.
+    while (!this.closing && !serverDescriptors.short && this.warm.length + this.warming.size < want && this.used < this.options.maxLabs) {
       const id = newLabId();
       const lab = new Lab({ id, topology: DEFAULT_TOPOLOGY, clients: DEFAULT_CLIENTS, dir: path.join(this.options.dir, `lab-${id}`), nodeGuard: this.options.nodeGuard, history: this.options.history });
       const warming: Promise<void> = lab
@@ -106,6 +108,8 @@ export class LabManager {
       if (!spare) throw new LabOperationError('lab-full', refusal('lab.full', { max: this.options.maxLabs }));
       await spare.destroy(refusal('closed.madeRoom'));
     }
+    // A lab's nodes, their control and monitor connections are this process's descriptors: the reserve is not theirs.
+    if (serverDescriptors.short) throw refuse('descriptor-reserve', {}, refusal('lab.noDescriptors'));
     this.starting++;
     try {
       const id = newLabId();

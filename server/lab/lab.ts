@@ -13,7 +13,7 @@ import { nodeLabel } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError, type ErrorText } from '@/lib/result';
 import type { Words } from '@/lib/words';
-import { openLink } from '../cluster/link-host';
+import { onLinkSocketsRefused, openLink } from '../cluster/link-host';
 import type { Link } from '../cluster/link-proxy';
 import { LinkTable } from '../cluster/links';
 import { DEFAULT_NODE_GUARD, NodeGuard, type Intervention, type NodeGuardOptions } from '../cluster/node-guard';
@@ -50,6 +50,8 @@ interface Events {
   history: [HistoryEvent];
   /** Why, in English and (when the server words it) as data for the page. */
   closed: [reason: string, words?: Words];
+  /** Connections to this lab's links were refused: it holds `held` sockets there, its share (lab-sockets.ts). */
+  linkSocketsFull: [held: number, perLab: number];
 }
 
 const randomSecret = () => crypto.randomBytes(18).toString('base64url');
@@ -95,8 +97,11 @@ export class Lab extends EventEmitter<Events> {
     this.history = new HistoryLog(() => this.now(), options.history);
     this.labUser = takeLabUser();
     this.history.subscribe((event) => this.emit('history', event));
-    this.links = new LinkTable((node) => ({ port: () => this.reachablePort(node) }));
+    this.links = new LinkTable((node) => ({ port: () => this.reachablePort(node) }), this.id);
+    this.stopHearingLinks = onLinkSocketsRefused(this.id, ({ held, perLab }) => this.emit('linkSocketsFull', held, perLab));
   }
+
+  private readonly stopHearingLinks: () => void;
 
   /** The lab clock: ms since the lab was created, monotonic. */
   now(): number {
@@ -193,7 +198,7 @@ export class Lab extends EventEmitter<Events> {
       if (kind === 'replicated') {
         const [master, replica] = this.nodes as [RedisNode, RedisNode];
         await master.start();
-        const link = openLink(`${nodeLabel(1)} → ${nodeLabel(2)} replication`, { port: () => this.reachablePort(1) });
+        const link = openLink(`${nodeLabel(1)} → ${nodeLabel(2)} replication`, { port: () => this.reachablePort(1) }, this.id);
         this.replication = { link, master: 1, replica: 2 };
         replica.replicaOf = { host: '127.0.0.1', port: await link.start(), node: 1 };
         await replica.start();
@@ -374,6 +379,7 @@ export class Lab extends EventEmitter<Events> {
   async destroy(reason: ErrorText = refusal('closed.destroyed')): Promise<void> {
     if (this._closed) return;
     this._closed = true;
+    this.stopHearingLinks();
     for (const { timer } of this.pendingRestarts.values()) clearTimeout(timer);
     this.pendingRestarts.clear();
     for (const monitor of this.monitors.values()) monitor.dispose();

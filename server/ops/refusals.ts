@@ -24,6 +24,8 @@ export type RefusalReason =
   | 'worker-memory' // a sandbox worker ran out of heap
   | 'node-busy-script' // a node ran a script past the busy threshold (killed)
   | 'node-memory' // a node grew past its memory budget (restarted)
+  | 'link-sockets' // a lab's connections past its share of the link process's descriptors (reset as they arrive)
+  | 'descriptor-reserve' // only the web server's reserve of descriptors is left: no new lab
   | 'invalid-input';
 
 export interface RefusalContext {
@@ -45,6 +47,7 @@ const CODES: Partial<Record<RefusalReason, ErrorCode>> = {
   origin: 'forbidden',
   'run-budget': 'lab-full',
   'run-queue-full': 'lab-full',
+  'descriptor-reserve': 'lab-full',
   'invalid-input': 'invalid-input',
 };
 

@@ -74,6 +74,8 @@ class ActiveRun implements RunningClients {
   verdictTimer: NodeJS.Timeout | null = null;
   /** Why the run was ended before its clients did: its verdict could no longer change. */
   decided: Said | null = null;
+  /** The run was told its lab's connections are refused past its share of the links' descriptors. */
+  linkSocketsNoted = false;
   finished: Promise<RunEnded>;
   private resolveFinished!: (ended: RunEnded) => void;
 
@@ -157,6 +159,18 @@ export class LabRuns extends EventEmitter<Events> {
   ) {
     super();
     lab.once('closed', () => void this.stop());
+    lab.on('linkSocketsFull', (held, perLab) => this.linkSocketsFull(held, perLab));
+  }
+
+  /** The run going on is told, once, why its connections are refused (its lab's share of the links' descriptors). */
+  private linkSocketsFull(held: number, perLab: number): void {
+    const note = say('runNotes.linkSockets', { held: String(held), n: String(perLab) });
+    // Counted and logged for operators (the link process reports it at most once a second per lab).
+    refuse('link-sockets', { labId: this.lab.id, detail: { held, perLab } }, note);
+    const run = this.active;
+    if (!run || run.linkSocketsNoted) return;
+    run.linkSocketsNoted = true;
+    this.lab.history.append({ type: 'console', client: 0, level: 'warn', text: note.message, words: note.words, runId: run.runId });
   }
 
   /** The running program's clients, for the nemesis; null when nothing runs. */

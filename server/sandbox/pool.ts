@@ -30,6 +30,7 @@ import { LabOperationError } from '@/lib/result';
 import { drawSeed } from '@/lib/random';
 import { refuse } from '../ops/refusals';
 import { refusal } from '@/lib/refusal-words';
+import { serverDescriptors } from '../ops/descriptors';
 
 /** How often the main thread checks the workers; cheap (one shared-memory read per run, /proc only for a long slice). */
 const WATCHDOG_MS = 20;
@@ -64,7 +65,8 @@ function spawnWorker(wasmModule: WebAssembly.Module): WorkerSlot {
   const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * BUSY_SLOTS);
   const worker = new Worker(workerSource(), {
     eval: true,
-    workerData: { busy: shared, wasmModule, guestSources: guestSources() },
+    // `descriptors`: the web server's reserve of file descriptors, which learners' connections leave alone.
+    workerData: { busy: shared, wasmModule, guestSources: guestSources(), descriptors: serverDescriptors.shared },
     // The QuickJS heaps live in WebAssembly memory (each capped per client); this bounds the worker's own JS
     // heap, where Redis replies land before they reach a client. Redis closes a connection whose reply passes
     // 16 MB, so a few such replies at once end this run (ERR_WORKER_OUT_OF_MEMORY), never the server.

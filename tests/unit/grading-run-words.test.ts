@@ -305,6 +305,7 @@ describe("the sandbox's limits, as words", () => {
       LIMIT_WORDS.atLine(LIMIT_WORDS.commandRate(1, 2000), 12),
       LIMIT_WORDS.connectionsPerClient(2, 16),
       LIMIT_WORDS.connectionsPerRun(3, 128),
+      LIMIT_WORDS.serverReserve(2),
       LIMIT_WORDS.connectOptionClamped(1, 'connectTimeout', 600000, 10000),
       LIMIT_WORDS.internalError('Error: boom'),
     ];

@@ -27,6 +27,7 @@ const REFUSALS: [key: string, values: Record<string, WordValue>, english: string
   ['lab.noNode', { node: { node: 7 }, n: 5 }, 'Node 7 does not exist in this lab (it has 5 nodes)'],
   ['lab.noMonitor', { node: { node: 7 } }, 'Node 7 does not exist in this lab'],
   ['lab.full', { max: 40 }, 'The lab server is full (40 labs running). Try again in a few minutes.'],
+  ['lab.noDescriptors', {}, 'The lab server is down to the file descriptors it keeps for its own pages and sockets, so it cannot start another lab now. Try again in a few minutes.'],
   ['lab.shuttingDown', {}, 'The lab server is shutting down'],
   ['lab.perBrowser', { limit: 1 }, 'This browser already has 1 lab open in other tabs; close one and try again.'],
   ['lab.perBrowser', { limit: 3 }, 'This browser already has 3 labs open in other tabs; close one and try again.'],

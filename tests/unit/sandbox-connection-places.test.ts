@@ -3,8 +3,27 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMITS } from '@/server/sandbox';
 import { clampConnectOptions } from '@/server/sandbox/worker/connect-options';
 import { ConnectionPlaces } from '@/server/sandbox/worker/connection-places';
+import { DESCRIPTOR_SLOT, sharedDescriptorRoom } from '@/server/sandbox/worker/descriptor-room';
 
 describe('ConnectionPlaces', () => {
+  it("refuses a connection that would take the web server's reserve, counting those opened since the server's last count", () => {
+    const shared = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT * 3);
+    const slots = new Int32Array(shared);
+    // As the main thread left it: 97 open at its last count, learners may bring it to 100.
+    slots[DESCRIPTOR_SLOT.open] = 97;
+    slots[DESCRIPTOR_SLOT.ceiling] = 100;
+    const places = new ConnectionPlaces({ maxConnectionsPerClient: 16, maxConnectionsPerRun: 128 }, sharedDescriptorRoom(shared));
+    expect([places.take(1).ok, places.take(2).ok, places.take(1).ok]).toEqual([true, true, true]);
+    const refused = places.take(2);
+    if (refused.ok) throw new Error('taken');
+    expect(refused.refusal.words).toEqual({ key: 'runNotes.serverReserve', values: { client: { client: 2 } } });
+    expect(slots[DESCRIPTOR_SLOT.openedSince]).toBe(3);
+    // The next count sees two of them closed: room again.
+    slots[DESCRIPTOR_SLOT.open] = 98;
+    slots[DESCRIPTOR_SLOT.openedSince] = 0;
+    expect(places.take(2).ok).toBe(true);
+  });
+
   it('refuses past the per-client cap for that client only, and a release frees one place once', () => {
     const places = new ConnectionPlaces({ maxConnectionsPerClient: 2, maxConnectionsPerRun: 10 });
     const a = places.take(1);

@@ -14,6 +14,7 @@ import { log } from '../../ops/log';
 import { LEARNER_NICE } from '../../ops/priority';
 import { LinkFaults, type Link, type LinkTarget } from '../link-proxy';
 import type { FromLinkProcess, LinkCall, LinkState, ToLinkProcess } from './protocol';
+import type { SocketBudget, SocketsRefused } from './lab-sockets';
 import { refusal } from '@/lib/refusal-words';
 import { entrySource } from '../../unprivileged/entry-source';
 import { spawnHelper, UNPRIVILEGED_USER } from '../../unprivileged/spawn-unprivileged';
@@ -44,6 +45,17 @@ export class LinkHost {
   starts = 0;
   private startedAt = -Infinity;
   private stopped = false;
+  /** How labs share the process's descriptors, told to every process started. */
+  private budget: SocketBudget = { labs: 1, perLab: null };
+
+  /** `refused`: a lab's connections were refused past its share of descriptors (lab-sockets.ts). */
+  constructor(private readonly refused: (refused: SocketsRefused) => void = () => undefined) {}
+
+  /** How many labs share the link process's descriptors (the server's lab cap), or the operator's share per lab. */
+  configure(budget: SocketBudget): void {
+    this.budget = budget;
+    if (this.child) this.send({ type: 'budget', ...budget });
+  }
 
   /** The link process's PID (starting it if need be), for tests and operators. */
   get pid(): number {
@@ -55,10 +67,10 @@ export class LinkHost {
     return this.child?.pid ?? 0;
   }
 
-  open(name: string, target: LinkTarget): RemoteLink {
+  open(name: string, target: LinkTarget, lab: string): RemoteLink {
     // Started first: a new process opens every link it is told of, and this one is told below, once.
     const child = this.process();
-    const link = new RemoteLink(this, this.nextId++, name, target);
+    const link = new RemoteLink(this, this.nextId++, name, target, lab);
     this.links.set(link.id, link);
     child.send({ type: 'open', ...link.state() } satisfies ToLinkProcess);
     link.refreshTarget(true);
@@ -130,6 +142,7 @@ export class LinkHost {
     // It must not keep the server alive, and it dies with it (link-process.ts exits on disconnect).
     child.unref();
     child.channel?.unref();
+    child.send({ type: 'budget', ...this.budget } satisfies ToLinkProcess);
     // A new process: every link that is open again, with its port and faults.
     for (const link of this.links.values()) {
       child.send({ type: 'open', ...link.state() } satisfies ToLinkProcess);
@@ -144,6 +157,10 @@ export class LinkHost {
   private receive(child: ChildProcess, message: FromLinkProcess): void {
     if (message.type === 'ready') {
       this.readyChild = child;
+      return;
+    }
+    if (message.type === 'refused') {
+      this.refused({ lab: message.lab, held: message.held, perLab: message.perLab });
       return;
     }
     const pending = this.pending.get(message.req);
@@ -191,12 +208,13 @@ export class RemoteLink extends LinkFaults implements Link {
     readonly id: number,
     readonly name: string,
     readonly target: LinkTarget,
+    readonly lab: string,
   ) {
     super();
   }
 
   state(): LinkState {
-    return { id: this.id, name: this.name, port: this._port, cut: this._cut, delayMs: this._delayMs, jitterMs: this._jitterMs };
+    return { id: this.id, name: this.name, lab: this.lab, port: this._port, cut: this._cut, delayMs: this._delayMs, jitterMs: this._jitterMs };
   }
 
   async ensureListening(): Promise<number> {

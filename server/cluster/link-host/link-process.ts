@@ -10,8 +10,11 @@
 import { LabOperationError } from '@/lib/result';
 import { LinkProxy } from '../link-proxy';
 import type { FromLinkProcess, LinkCall, ToLinkProcess } from './protocol';
+import { LabSockets } from './lab-sockets';
 
 const links = new Map<number, LinkProxy>();
+/** Each lab's share of this process's descriptors; the server says how many labs share them. */
+const sockets = new LabSockets((refused) => send({ type: 'refused', ...refused }));
 /**
  * Where each link's node is, as the server last said (it says so right after opening a link, and again
  * whenever the node's state or port changes): a connection goes there without a round trip.
@@ -51,7 +54,7 @@ async function call(link: LinkProxy, what: LinkCall): Promise<number> {
 function handle(message: ToLinkProcess): void {
   switch (message.type) {
     case 'open': {
-      const link = new LinkProxy(message.name, { port: targetOf(message.id) });
+      const link = new LinkProxy(message.name, { port: targetOf(message.id) }, Math.random, sockets.account(message.lab));
       links.set(message.id, link);
       link.setDelay(message.delayMs, message.jitterMs);
       if (message.port !== 0) opening = opening.then(() => link.reopen(message.port, message.cut).catch(() => undefined));
@@ -86,6 +89,9 @@ function handle(message: ToLinkProcess): void {
       return;
     case 'target-is':
       known.set(message.id, message.port);
+      return;
+    case 'budget':
+      sockets.configure(message);
       return;
   }
 }

@@ -8,6 +8,7 @@
 import type { Said } from '@/lib/words';
 import type { SandboxLimits } from '../types';
 import { LIMIT_WORDS } from './limit-words';
+import { ANY_ROOM, type DescriptorRoom } from './descriptor-room';
 
 /** A place taken: `release` gives it back (once; calling it again does nothing). */
 export type Place = { ok: true; release: () => void } | { ok: false; refusal: Said };
@@ -16,7 +17,11 @@ export class ConnectionPlaces {
   private readonly perClient = new Map<number, number>();
   private total = 0;
 
-  constructor(private readonly limits: Pick<SandboxLimits, 'maxConnectionsPerClient' | 'maxConnectionsPerRun'>) {}
+  constructor(
+    private readonly limits: Pick<SandboxLimits, 'maxConnectionsPerClient' | 'maxConnectionsPerRun'>,
+    /** The web server's reserve of descriptors, which no run's connection may take (server/ops/descriptors.ts). */
+    private readonly room: DescriptorRoom = ANY_ROOM,
+  ) {}
 
   /** Connections `client` holds now. */
   held(client: number): number {
@@ -34,6 +39,7 @@ export class ConnectionPlaces {
     const { maxConnectionsPerClient, maxConnectionsPerRun } = this.limits;
     if (mine >= maxConnectionsPerClient) return { ok: false, refusal: LIMIT_WORDS.connectionsPerClient(client, maxConnectionsPerClient) };
     if (this.total >= maxConnectionsPerRun) return { ok: false, refusal: LIMIT_WORDS.connectionsPerRun(client, maxConnectionsPerRun) };
+    if (!this.room.take()) return { ok: false, refusal: LIMIT_WORDS.serverReserve(client) };
     this.perClient.set(client, mine + 1);
     this.total += 1;
     let released = false;

@@ -40,6 +40,12 @@ export const LIMIT_WORDS = {
       'connectionsPerRun',
       { client: who(client), n: String(n) },
     ),
+  serverReserve: (client: number) =>
+    said(
+      `Client ${client} could not open a connection: the lab server is down to the file descriptors it keeps for its own pages and sockets. Close connections you do not need (quit()/disconnect()), or try again in a moment.`,
+      'serverReserve',
+      { client: who(client) },
+    ),
   connectOptionClamped: (client: number, option: string, value: number, max: number) =>
     said(
       `Client ${client} asked for a ${option} of ${value} ms; the lab allows at most ${max} ms, so its connections use ${max} ms.`,

@@ -16,6 +16,7 @@ import { GUEST_NAMES } from './guest-names';
 import { installHost } from './guest-runtime';
 import { SandboxRun } from './run';
 import { SliceMeter } from './slice-meter';
+import { sharedDescriptorRoom } from './descriptor-room';
 
 /**
  * Where there is no thread id (not Linux) there is nothing to lower; on Linux,
@@ -34,7 +35,8 @@ export async function f(key: string): Promise<string | null> { for (const x of [
 
 if (!parentPort) throw new Error('sandbox worker must run in a worker thread');
 const port = parentPort;
-const data = workerData as { busy: SharedArrayBuffer; wasmModule: WebAssembly.Module; guestSources: readonly GuestSource[] };
+const data = workerData as { busy: SharedArrayBuffer; wasmModule: WebAssembly.Module; guestSources: readonly GuestSource[]; descriptors: SharedArrayBuffer };
+const room = sharedDescriptorRoom(data.descriptors);
 const tid = currentThreadId();
 lowerThreadPriority(tid);
 const meter = new SliceMeter(tid, new Float64Array(data.busy));
@@ -60,7 +62,7 @@ async function boot(): Promise<void> {
 function onMessage(m: MainToWorker, quickjs: QuickJSWASMModule): void {
   if (m.type === 'start') {
     if (run) return;
-    run = new SandboxRun(m.spec, quickjs, guestSources, meter, post);
+    run = new SandboxRun(m.spec, quickjs, guestSources, meter, post, room);
     run.start();
     return;
   }

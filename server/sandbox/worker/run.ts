@@ -16,6 +16,7 @@ import { boundEvent } from './bound-event';
 import { defaultResolveNode } from '../hosts';
 import { GuestClient, type RunServices } from './client';
 import { ConnectionPlaces } from './connection-places';
+import { ANY_ROOM, type DescriptorRoom } from './descriptor-room';
 import { FencedStore } from './fenced-store';
 import { Pacer } from './pacer';
 import type { SliceMeter } from './slice-meter';
@@ -42,10 +43,12 @@ export class SandboxRun implements RunServices {
     readonly guestSources: ReadonlyArray<{ name: string; code: string }>,
     readonly meter: SliceMeter,
     private readonly post: (message: WorkerToMain) => void,
+    /** The web server's reserve of descriptors (server/ops/descriptors.ts). */
+    room: DescriptorRoom = ANY_ROOM,
   ) {
     this.opId = spec.opIdBase;
     this.pacer.setRate(spec.commandsPerSecondShare);
-    this.connectionPlaces = new ConnectionPlaces(spec.limits);
+    this.connectionPlaces = new ConnectionPlaces(spec.limits, room);
     this.nodes = spec.nodes;
     const compiled = transpileLearnerCode(spec.code, spec.fileName);
     if (!compiled.ok) {
