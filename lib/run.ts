@@ -118,6 +118,22 @@ export interface RunInfo {
   seed: number;
   /** Lab clock when the run started. */
   startedAt: number;
+  /**
+   * Set when "Check my solution" played this run (in the learner's lab, so they can watch): the check's run,
+   * never the learner's own. The page says whose run it shows and goes back to the learner's after the check.
+   */
+  check?: CheckRunTag;
+}
+
+/** Which of the check's runs this is: "the check's run 3 of 12 (hidden check 2 of 5)". */
+export interface CheckRunTag {
+  /** Its place in the check's plan, from 1. */
+  n: number;
+  total: number;
+  /** What it plays, in the page's language (a scenario's or a probe's title); null for a hidden check. */
+  title: string | null;
+  /** A hidden check is named only by its place among the hidden ones, until it fails. */
+  hidden: { n: number; total: number } | null;
 }
 
 export interface RunVerdict {

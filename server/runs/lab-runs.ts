@@ -15,7 +15,7 @@ import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
 import { drawSeed } from '@/lib/random';
 import type { z } from 'zod';
-import { runStartSchema, type Diagnostic, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
+import { runStartSchema, type Diagnostic, type CheckRunTag, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
 import { clientStart, schedule } from '@/lib/scenario';
 import type { RunUsage } from '../lab/history-log';
 import type { Lab } from '../lab/lab';
@@ -49,6 +49,8 @@ export interface RunOptions {
    * lab reads that sentence in English, not its JSON.
    */
   clientError?: (error: string) => string;
+  /** The run is one of "Check my solution"'s: said in its RunInfo, so the page never shows it as the learner's. */
+  check?: CheckRunTag;
 }
 
 interface Events {
@@ -218,7 +220,7 @@ export class LabRuns extends EventEmitter<Events> {
     const clients = asked ?? scenario?.clients ?? DEFAULT_CLIENTS;
     const admitted = await this.admit(clients);
     try {
-      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes: notes.map((text, i) => ({ text, words: noteWords[i] })), checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, clientError: options.clientError ?? null }, admitted);
+      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes: notes.map((text, i) => ({ text, words: noteWords[i] })), checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, clientError: options.clientError ?? null, check: options.check ?? null }, admitted);
     } catch (error) {
       admitted?.release();
       throw error;
@@ -252,10 +254,11 @@ export class LabRuns extends EventEmitter<Events> {
       fresh: RunStart['fresh'];
       endWhenDecided: boolean;
       clientError: ((error: string) => string) | null;
+      check: CheckRunTag | null;
     },
     admitted: Admitted | null,
   ): Promise<RunInfo> {
-    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided, clientError } = request;
+    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided, clientError, check } = request;
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
     this.refuseIfRetired();
@@ -292,6 +295,7 @@ export class LabRuns extends EventEmitter<Events> {
       scenario: scenario ? { id: scenario.id, title: scenario.title, seed: scenario.seed } : null,
       seed,
       startedAt,
+      ...(check ? { check } : {}),
     };
     // Steps on the clients that wait for the run's own events are carried out by the sandbox, next to the
     // clients (see worker/armed-faults.ts); the scenario runner plays the rest.
