@@ -71,6 +71,27 @@ export interface Diagnostic {
   words?: Words;
   line: number;
   column: number;
+  /**
+   * A Redis command that failed for a reason in the lab (a node down or paused, a link cut or delayed, a
+   * failover): what the worker saw, so the server can say what happened in the learner's terms
+   * (server/runs/failure-words.ts) instead of ioredis's sentence.
+   */
+  failure?: CommandFailure;
+}
+
+/** A learner's Redis command that failed because of the lab's state, not the command itself. */
+export interface CommandFailure {
+  command: string;
+  node: number;
+  /** What the connection saw: refused (nothing listens), timeout (no answer in time), lost (dropped while waiting), readonly (a replica refused a write). */
+  cause: 'refused' | 'timeout' | 'lost' | 'readonly';
+  /** How often ioredis retried before giving up, and whether the learner chose it (maxRetriesPerRequest). */
+  retries: number | null;
+  retriesSet: boolean;
+  /** The command timeout it waited for (for `timeout`). */
+  timeoutMs: number;
+  /** ioredis's own error, as the program received it ("MaxRetriesPerRequestError"). */
+  error: string;
 }
 
 export type ClientEndStatus =

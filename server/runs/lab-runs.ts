@@ -15,6 +15,7 @@ import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
 import { drawSeed } from '@/lib/random';
 import type { z } from 'zod';
+import { failureSaid } from './failure-words';
 import { runStartSchema, type Diagnostic, type CheckRunTag, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
 import { clientStart, schedule } from '@/lib/scenario';
 import type { RunUsage } from '../lab/history-log';
@@ -335,7 +336,7 @@ export class LabRuns extends EventEmitter<Events> {
           const budget = lab.history.budget;
           if (usage.bytes > budget.runBytes || usage.events > budget.runEvents) cutRun(recorded, usage);
         },
-        onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...diagnostic, runId }),
+        onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...inLearnerTerms(diagnostic, lab), runId }),
         opIdBase: this.runCount * OP_IDS_PER_RUN + 1,
         seed,
       });
@@ -450,4 +451,19 @@ export class LabRuns extends EventEmitter<Events> {
     run.handle.stop();
     return run.finished;
   }
+}
+
+/**
+ * A runtime error from a command the lab's state failed: the lab's sentence at the learner's line (what is
+ * wrong — a node down, a link cut —, the command, its retries), read against the lab as it is now, with
+ * ioredis's error named in it; any other diagnostic as it came.
+ */
+function inLearnerTerms(diagnostic: Diagnostic, lab: Lab): Diagnostic {
+  const { failure, ...rest } = diagnostic;
+  if (!failure || diagnostic.client === undefined) return diagnostic;
+  const client = diagnostic.client;
+  const node = lab.nodes.some((n) => n.id === failure.node) ? lab.nodeView(failure.node) : undefined;
+  const link = lab.linkViews().find((l) => l.client === client && l.node === failure.node);
+  const said = failureSaid(failure, client, diagnostic.line, { node, link });
+  return { ...rest, message: said.message, words: said.words };
 }
