@@ -48,6 +48,9 @@ export type ExploreResult =
       checked: string[];
       /** `checked` as data, one for one, for a page in another language (absent in older answers). */
       checkedWords?: Words[];
+      /** The lesson's targeted schedules played first, and the most faults a random schedule held (absent in older answers). */
+      targeted?: number;
+      maxFaults?: number;
     }
   | {
       found: true;
@@ -56,6 +59,10 @@ export type ExploreResult =
       seed: number;
       checked: string[];
       checkedWords?: Words[];
+      targeted?: number;
+      maxFaults?: number;
+      /** Set when what broke it was one of the lesson's targeted schedules (its title): shown as written, not shrunk. */
+      targetedTitle?: string;
       /** The minimal schedule's run, in the learner's own lab (drawn on the timeline). */
       runId: string;
       /** The minimal schedule, a line per fault. */

@@ -71,6 +71,27 @@ export interface Diagnostic {
   words?: Words;
   line: number;
   column: number;
+  /**
+   * A Redis command that failed for a reason in the lab (a node down or paused, a link cut or delayed, a
+   * failover): what the worker saw, so the server can say what happened in the learner's terms
+   * (server/runs/failure-words.ts) instead of ioredis's sentence.
+   */
+  failure?: CommandFailure;
+}
+
+/** A learner's Redis command that failed because of the lab's state, not the command itself. */
+export interface CommandFailure {
+  command: string;
+  node: number;
+  /** What the connection saw: refused (nothing listens), timeout (no answer in time), lost (dropped while waiting), readonly (a replica refused a write). */
+  cause: 'refused' | 'timeout' | 'lost' | 'readonly';
+  /** How often ioredis retried before giving up, and whether the learner chose it (maxRetriesPerRequest). */
+  retries: number | null;
+  retriesSet: boolean;
+  /** The command timeout it waited for (for `timeout`). */
+  timeoutMs: number;
+  /** ioredis's own error, as the program received it ("MaxRetriesPerRequestError"). */
+  error: string;
 }
 
 export type ClientEndStatus =
@@ -118,6 +139,22 @@ export interface RunInfo {
   seed: number;
   /** Lab clock when the run started. */
   startedAt: number;
+  /**
+   * Set when "Check my solution" played this run (in the learner's lab, so they can watch): the check's run,
+   * never the learner's own. The page says whose run it shows and goes back to the learner's after the check.
+   */
+  check?: CheckRunTag;
+}
+
+/** Which of the check's runs this is: "the check's run 3 of 12 (hidden check 2 of 5)". */
+export interface CheckRunTag {
+  /** Its place in the check's plan, from 1. */
+  n: number;
+  total: number;
+  /** What it plays, in the page's language (a scenario's or a probe's title); null for a hidden check. */
+  title: string | null;
+  /** A hidden check is named only by its place among the hidden ones, until it fails. */
+  hidden: { n: number; total: number } | null;
 }
 
 export interface RunVerdict {

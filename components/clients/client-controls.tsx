@@ -26,12 +26,14 @@ export function ClientControls({ defaultClients, idleHint }: ClientControlsProps
   const t = useTranslations('clients');
   const history = useLabStore((s) => s.history);
   const info = useLabStore((s) => s.run.info);
+  const until = useLabStore((s) => s.run.shownUntilT);
   const phase = useLabStore((s) => s.run.phase);
   const clients = info?.clients ?? defaultClients;
   const statuses = useMemo(() => {
     if (!info) return Array.from({ length: clients }, (): ClientStatus => 'waiting');
-    return clientStatuses(history.slice(lowerBoundT(history, info.startedAt)), clients);
-  }, [history, info, clients]);
+    const to = until === null ? history.length : lowerBoundT(history, until);
+    return clientStatuses(history.slice(lowerBoundT(history, info.startedAt), to), clients);
+  }, [history, info, until, clients]);
   const active = phase === 'running' || phase === 'starting' || phase === 'stopping';
 
   return (

@@ -65,6 +65,8 @@ import {
   type ViewData,
 } from './run-state';
 import type { Words } from '@/lib/words';
+import { checkRunAgain, emptyCheckRunsData, ownRunAgain, reduceCheckBegan, reduceCheckRunEnded, type CheckRunsData } from './check-runs';
+import { labNow } from './lab-state';
 
 /**
  * - `connecting`: the socket is not up yet (first load).
@@ -122,8 +124,8 @@ export interface LabActions {
   receiveVerdict(verdict: RunVerdict): void;
   receiveDiagnostic(diagnostic: Diagnostic & { runId: string }): void;
   runEnded(ended: RunEnded, info?: RunInfo): void;
-  // "Check my solution" (written by the socket client).
-  exerciseRequested(slug: string): void;
+  // "Check my solution" (written by the socket client). `localNow`: performance.now() when it was sent.
+  exerciseRequested(slug: string, localNow?: number): void;
   exerciseProgress(progress: GradeProgress): void;
   exerciseResult(result: GradeResult): void;
   exerciseFailed(message: string, words?: Words): void;
@@ -143,6 +145,10 @@ export interface LabActions {
   focusWindow(window: TimeWindow): void;
   setTimelineMode(mode: TimelineMode): void;
   openReplay(replay: RecordedRun | null, verdict: Verdict | null): void;
+  /** Shows one of the last check's runs again (its failure's "Show on timeline"), named as the check's. */
+  showCheckRun(runId: string): void;
+  /** Back to the learner's own last run after showing a check's run. */
+  showOwnRun(): void;
   // Comparing runs (written by the Measurements view): null unpins.
   pinRun(pinned: PinnedRun | null): void;
 }
@@ -161,6 +167,8 @@ export interface LabState extends LabData {
   run: RunData;
   /** The last "Check my solution" of this tab. */
   exercise: ExerciseData;
+  /** The learner's own run kept while a check's runs play, and the check's runs to show again (check-runs.ts). */
+  checkRuns: CheckRunsData;
   explore: ExploreData;
   /** Lesson 8's experiment, as this tab last ran it. */
   experiment: ExperimentData;
@@ -185,6 +193,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     pending: {},
     run: emptyRunData(),
     exercise: emptyExerciseData(),
+    checkRuns: emptyCheckRunsData(),
     explore: emptyExploreData(),
     experiment: emptyExperimentData(),
     view: emptyViewData(),
@@ -201,6 +210,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
             ...lab,
             run: { ...emptyRunData(), started: s.run.started },
             exercise: emptyExerciseData(),
+            checkRuns: emptyCheckRunsData(),
             explore: emptyExploreData(),
             experiment: emptyExperimentData(),
             view: { ...emptyViewData(), speed: s.view.speed },
@@ -227,11 +237,24 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       runStopping: () => set((s) => ({ run: reduceRunStopping(s.run) })),
       receiveVerdict: (verdict) => set((s) => ({ run: reduceRunVerdict(s.run, verdict) })),
       receiveDiagnostic: (diagnostic) => set((s) => ({ run: reduceRunDiagnostic(s.run, diagnostic) })),
-      runEnded: (ended, info) => set((s) => ({ run: reduceRunEnded(s.run, ended, info) })),
-      exerciseRequested: (slug) => set((s) => ({ exercise: reduceExerciseRequested(s.exercise, slug) })),
+      runEnded: (ended, info) =>
+        set((s) => {
+          const run = reduceRunEnded(s.run, ended, info);
+          // The learner's own run, stopped by the check that displaced it, still ends as theirs.
+          const own = s.checkRuns.own?.run;
+          const ownEnded = own?.info?.runId === ended.runId && own.phase !== 'ended' ? reduceRunEnded(own, ended) : null;
+          const kept = reduceCheckRunEnded(s.checkRuns, run);
+          return { run, checkRuns: ownEnded && kept.own ? { ...kept, own: { ...kept.own, run: ownEnded } } : kept };
+        }),
+      exerciseRequested: (slug, localNow = performance.now()) =>
+        set((s) => ({
+          exercise: reduceExerciseRequested(s.exercise, slug),
+          checkRuns: reduceCheckBegan(s.checkRuns, s.run, labNow(s, localNow) ?? Number.POSITIVE_INFINITY),
+        })),
       exerciseProgress: (progress) => set((s) => ({ exercise: reduceExerciseProgress(s.exercise, progress) })),
-      exerciseResult: (result) => set((s) => ({ exercise: reduceExerciseResult(s.exercise, result) })),
-      exerciseFailed: (message, words) => set((s) => ({ exercise: reduceExerciseFailed(s.exercise, message, words) })),
+      // The check answered: the page shows the learner's own last run again, not the check's last.
+      exerciseResult: (result) => set((s) => ({ exercise: reduceExerciseResult(s.exercise, result), run: ownRunAgain(s.checkRuns, s.run) ?? s.run })),
+      exerciseFailed: (message, words) => set((s) => ({ exercise: reduceExerciseFailed(s.exercise, message, words), run: ownRunAgain(s.checkRuns, s.run) ?? s.run })),
       exploreRequested: () => set(() => ({ explore: reduceExploreRequested() })),
       exploreProgress: (progress) => set((s) => ({ explore: reduceExploreProgress(s.explore, progress) })),
       exploreResult: (result) => set((s) => ({ explore: reduceExploreResult(s.explore, result) })),
@@ -254,6 +277,14 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       focusWindow: (window) => set((s) => ({ view: { ...reduceFocus(s.view, window), timelineMode: 'clients' } })),
       setTimelineMode: (timelineMode) => set((s) => ({ view: { ...s.view, timelineMode } })),
       openReplay: (replay, verdict) => set((s) => ({ view: reduceReplay(s.view, replay, verdict) })),
+      showCheckRun: (runId) => set((s) => {
+        const run = checkRunAgain(s.checkRuns, runId, s.run);
+        return run ? { run, view: reduceCursor(s.view, null) } : s;
+      }),
+      showOwnRun: () => set((s) => {
+        const run = ownRunAgain(s.checkRuns, s.run);
+        return run ? { run, view: reduceCursor(s.view, null) } : s;
+      }),
       pinRun: (pinned) => set((s) => ({ measure: reducePin(s.measure, pinned) })),
     },
   }));

@@ -45,6 +45,11 @@ export interface RunData {
   started: number;
   /** While starting: the server is busy and this many programs are ahead of this one; null when not waiting. */
   waitingAhead: number | null;
+  /**
+   * Where the events shown with this run stop (lab clock, exclusive); null: they go on to now. Set when a run
+   * is shown again after others played in the lab (the learner's own run after a check: check-runs.ts).
+   */
+  shownUntilT: number | null;
 }
 
 /**
@@ -69,6 +74,7 @@ export const emptyRunData = (): RunData => ({
   checker: null,
   started: 0,
   waitingAhead: null,
+  shownUntilT: null,
 });
 
 export interface RunRequest {
@@ -105,7 +111,10 @@ export function reduceRunStarted(run: RunData, info: RunInfo): RunData {
     phase: sameRun ? 'ended' : run.phase === 'stopping' ? 'stopping' : 'running',
     info,
     waitingAhead: null,
+    shownUntilT: null,
     ...(followsAnother && !sameRun ? { verdict: null, ended: null, startError: null } : {}),
+    // A check's run played the check's program (a probe is the learner's functions with the probe's driver): not theirs.
+    ...(info.check ? { code: null, program: null } : {}),
     diagnostics: run.diagnostics.filter((d) => d.runId === undefined || d.runId === info.runId),
   };
 }

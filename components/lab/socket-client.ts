@@ -248,7 +248,7 @@ export class LabSocketClient {
    * shows the grader's progress and then its answer.
    */
   async checkExercise(slug: string, code: string, locale: Locale = 'en'): Promise<CommandResult<GradeResult>> {
-    this.actions.exerciseRequested(slug);
+    this.actions.exerciseRequested(slug, this.now());
     // Each graded run restores the lab and runs for seconds: allow minutes, not the usual ack time.
     // The page's language: the grader writes the answer's words (a failed hidden check, a probe's sentence, the hint) in it.
     const result = await this.send('exercise:check', { slug, code, locale }, commandName('check', 'Check my solution'), this.gradeTimeoutMs);

@@ -4,7 +4,9 @@
  * lab client, shows which graded run is going ("Checking 2 of 6: Fix it —
  * seed 17"), then passed, or the counter-example with "Show on timeline"
  * and a hint. The graded runs play in this tab's lab, so the timeline and
- * verdict show each of them, and the failing one last.
+ * verdict show each of them while the check goes, named as the check's; once
+ * it answers the page shows the learner's own last run again, and "Show on
+ * timeline" brings back the failing run (components/lab/check-runs.ts).
  */
 import { useLocale, useTranslations } from 'next-intl';
 import { isLocale } from '@/i18n/routing';
@@ -129,6 +131,8 @@ export function ExercisePanel({ slug, exercise, scenarios, code }: ExercisePanel
                 className={styles.linkButton}
                 onClick={() => {
                   const window = failure.counterExample?.window ?? failure.window;
+                  // The failure happened in one of the check's runs: show that run (named as the check's), then its moment.
+                  actions.showCheckRun(failure.runId);
                   if (window) actions.focusWindow(window);
                 }}
               >

@@ -43,7 +43,9 @@ function FoundResult({ result }: { result: Extract<ExploreResult, { found: true 
     <div className={styles.exerciseFailure} data-testid="explore-result" data-found="true" data-on-timeline={result.onTimeline}>
       <p>
         <span aria-hidden="true">✗ </span>
-        {result.faultsBefore > result.faultsAfter
+        {result.targetedTitle !== undefined
+          ? t.rich('brokenTargeted', { title: result.targetedTitle, seconds: result.seconds, strong, bdi: (chunks) => <bdi data-server-words>{chunks}</bdi> })
+          : result.faultsBefore > result.faultsAfter
           ? t.rich('brokenShrunk', { faults: result.faultsAfter, before: result.faultsBefore, tries: result.shrinkRuns, schedules: result.schedules, seconds: result.seconds, strong })
           : t.rich('broken', { faults: result.faultsAfter, schedules: result.schedules, seconds: result.seconds, strong })}
       </p>
@@ -86,6 +88,7 @@ export function ExplorePanel({ slug, code }: ExplorePanelProps) {
   const [seconds, setSeconds] = useState<(typeof BUDGETS)[number]>(20);
   const exploring = state.phase === 'exploring';
   const result = state.phase === 'done' ? state.result : null;
+  const checkedList = result ? result.checked.map((message, i) => serverText({ message, words: result.checkedWords?.[i] })).join(t('separator')) : '';
 
   const explore = async () => {
     if (exploring || !connected) return;
@@ -136,11 +139,14 @@ export function ExplorePanel({ slug, code }: ExplorePanelProps) {
         )}
         {result?.found && <FoundResult result={result} />}
         {result && !result.found && (
-          <div className={styles.exercisePassed} data-testid="explore-result" data-found="false">
+          // Neutral, never the green of a pass: finding nothing is what was tried, not that the code is right.
+          <div className={styles.exploreNothing} data-testid="explore-result" data-found="false">
             <p>
-              {t('none', { schedules: result.schedules, seconds: result.seconds, checked: result.checked.map((message, i) => serverText({ message, words: result.checkedWords?.[i] })).join(t('separator')) })}
+              {result.maxFaults === undefined
+                ? t('none', { schedules: result.schedules, seconds: result.seconds, checked: checkedList })
+                : t('nothing', { targeted: result.targeted ?? 0, schedules: result.schedules, maxFaults: result.maxFaults, seconds: result.seconds, checked: checkedList })}
             </p>
-            <p className={styles.muted}>{t('notProof')}</p>
+            {result.maxFaults === undefined && <p className={styles.muted}>{t('notProof')}</p>}
           </div>
         )}
       </div>

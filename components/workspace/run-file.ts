@@ -28,10 +28,9 @@ const EVENT_KINDS: Record<HistoryEvent['type'], true> = {
 };
 const EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(EVENT_KINDS));
 
-/** The run's slice of the lab history: from its start to now. */
-export function runHistory(history: readonly HistoryEvent[], startedAt: number | null): HistoryEvent[] {
-  if (startedAt === null) return [...history];
-  return history.filter((e) => e.t >= startedAt);
+/** The run's slice of the lab history: from its start to now, or to where the page stops showing it (`untilT`, exclusive). */
+export function runHistory(history: readonly HistoryEvent[], startedAt: number | null, untilT: number | null = null): HistoryEvent[] {
+  return history.filter((e) => (startedAt === null || e.t >= startedAt) && (untilT === null || e.t < untilT));
 }
 
 export function recordRun(input: { lesson: string; run: RunData; history: readonly HistoryEvent[]; now?: Date }): RecordedRun {
@@ -45,7 +44,7 @@ export function recordRun(input: { lesson: string; run: RunData; history: readon
     scenario: run.scenario,
     checker: run.checker,
     info: run.info,
-    history: runHistory(input.history, run.info?.startedAt ?? null),
+    history: runHistory(input.history, run.info?.startedAt ?? null, run.shownUntilT),
     verdict: run.verdict,
     ended: run.ended,
   };

@@ -34,6 +34,10 @@ export function Toolbar(props: ToolbarProps) {
   const valid = useLabStore((s) => s.run.verdict?.valid ?? null);
   const final = useLabStore((s) => s.run.verdict?.final ?? false);
   const didNotCompile = useLabStore((s) => s.run.ended?.outcome.status === 'syntax-error');
+  const check = useLabStore((s) => s.run.info?.check ?? null);
+  // A check's run shown after the check answered can be left for the learner's own (check-runs.ts).
+  const canGoBack = useLabStore((s) => s.exercise.phase !== 'checking' && s.checkRuns.own !== null);
+  const showOwnRun = useLabStore((s) => s.actions.showOwnRun);
   const busy = phase === 'starting' || phase === 'running' || phase === 'stopping';
   const chosen = props.scenarios.find((s) => s.id === props.scenarioId);
 
@@ -51,7 +55,14 @@ export function Toolbar(props: ToolbarProps) {
         return connected ? t('phase.ready') : t('phase.waitingLab');
     }
   };
-  const progress = phaseWords();
+  /** A run of "Check my solution" is named as the check's, never given the learner's status ("Finished · held"). */
+  const checkWords = (tag: NonNullable<typeof check>): string => {
+    const title = tag.hidden ? t('checkRun.hidden', { n: tag.hidden.n, total: tag.hidden.total }) : (tag.title ?? '');
+    const shown = t('checkRun.shown', { n: tag.n, total: tag.total, title });
+    if (phase !== 'ended') return t('checkRun.running', { shown });
+    return valid && final ? t('checkRun.finishedWith', { shown, validity: t(`validity.${valid}`) }) : t('checkRun.finished', { shown });
+  };
+  const progress = check ? checkWords(check) : phaseWords();
 
   return (
     <div className={styles.toolbar} role="toolbar" aria-label={t('label')}>
@@ -88,9 +99,17 @@ export function Toolbar(props: ToolbarProps) {
           ))}
         </select>
       </span>
-      <p className={styles.progress} role="status" data-phase={phase} data-testid="run-progress">
+      <p className={styles.progress} role="status" data-phase={phase} data-testid="run-progress" data-check-run={check ? check.n : undefined}>
         {busy && <span className={styles.spinner} aria-hidden="true" />}
         {progress}
+        {check && canGoBack && (
+          <>
+            {' '}
+            <button type="button" className={styles.linkButton} onClick={showOwnRun} data-testid="back-to-my-run">
+              {t('checkRun.back')}
+            </button>
+          </>
+        )}
       </p>
       <span className={styles.editActions}>
         <button type="button" onClick={props.onReset}>

@@ -36,12 +36,15 @@ export function useShownRun(defaultClients: number): ShownRun {
   const cursorT = useLabStore((s) => s.view.cursorT);
   const pageOrigin = useLabStore(viewOrigin);
 
+  const shownUntilT = useLabStore((s) => s.run.shownUntilT);
+
   const all = useMemo(() => {
     if (replay) return replay.history;
-    if (startedAt === null) return history;
-    const from = lowerBoundT(history, startedAt);
-    return from === 0 ? history : history.slice(from);
-  }, [replay, history, startedAt]);
+    const from = startedAt === null ? 0 : lowerBoundT(history, startedAt);
+    // A run shown again after others played in the lab (the learner's own after a check): its events only.
+    const to = shownUntilT === null ? history.length : lowerBoundT(history, shownUntilT);
+    return from === 0 && to === history.length ? history : history.slice(from, Math.max(from, to));
+  }, [replay, history, startedAt, shownUntilT]);
 
   const visible = useMemo(() => (cursorT === null ? all : all.slice(0, upperBoundT(all, cursorT))), [all, cursorT]);
 

@@ -55,6 +55,8 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
   const progress = useProgressActions();
   const ranBefore = useProgress((s) => (s.lessons[lesson.slug]?.runs ?? 0) > 0);
   const diagnostics = useLabStore((s) => s.run.diagnostics);
+  // A check's run played the check's program: its markers are not on the learner's lines.
+  const checkRun = useLabStore((s) => s.run.info?.check !== undefined);
   const runProgram = useLabStore((s) => s.run.program) ?? labels.myCode;
   const ended = useLabStore((s) => s.run.ended);
   const hasLab = useLabStore((s) => s.labId !== null);
@@ -90,8 +92,8 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
   }, [lab, progress, lesson.slug, lesson.checker, scenario, clients, replaying, openReplay]);
 
   useEffect(() => {
-    if (ended) onRunEnded?.(ended);
-  }, [ended, onRunEnded]);
+    if (ended && !checkRun) onRunEnded?.(ended);
+  }, [ended, checkRun, onRunEnded]);
 
   const program = scenario ? scenarioProgram(lesson, scenario.id, labels) : null;
   const myCodeInScenario = program && !shown && !sameProgram(program.code, code) ? { writtenFor: program.label, show: () => setShown(program) } : null;
@@ -181,7 +183,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
             }}
             onRun={run}
             // Markers belong to the program that ran: never put a run's line numbers on another program.
-            diagnostics={runProgram === runnable(code, shown, labels).program ? diagnostics : []}
+            diagnostics={!checkRun && runProgram === runnable(code, shown, labels).program ? diagnostics : []}
             shown={shown ? { label: shown.label, kind: shown.kind, onBack: () => setShown(null) } : null}
           />
           <VerdictPanel />

@@ -4,3 +4,4 @@ export { generateSchedule, type ScheduleTopology } from './generate';
 export { faultCount, shrink, shrinkCandidates, type ShrinkBudget, type ShrinkProgress, type ShrinkResult } from './shrink';
 export { describeSchedule, scheduleDescription } from './describe';
 export { describeSpace } from './space-words';
+export { firedSteps } from './fired';

@@ -13,7 +13,7 @@ import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import { LabOperationError } from '@/lib/result';
 import type { RunEnded, RunStartInput } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
-import { describeSchedule, faultCount, generateSchedule, kindsFor, shrink, type FaultSpace } from '@/lib/schedules';
+import { describeSchedule, faultCount, firedSteps, generateSchedule, kindsFor, shrink, type FaultSpace } from '@/lib/schedules';
 
 import { describeSpace } from '@/lib/schedules';
 import { describeScheduleWords } from '@/lib/schedules/describe-words';
@@ -23,8 +23,6 @@ import { LabLanes } from './lab-lanes';
 import { safetyBroken, safetyBrokenSaid } from './judge';
 import { refusal } from '@/lib/refusal-words';
 
-/** Shrinking gets at least this share of the budget after a late find, so a counter-example is never left large. */
-const SHRINK_SHARE = 0.5;
 /** The minimal schedule is played again in the learner's lab when it was not the last run there; a timing-sensitive one gets a few tries. */
 const REPLAY_TRIES = 5;
 
@@ -33,6 +31,11 @@ export interface ExploreTarget {
   topology: Topology;
   checker: NonNullable<RunStartInput['checker']>;
   space: FaultSpace;
+  /**
+   * The lesson's schedules aimed at its bugs (its "Break it" scenarios, its adversaries that are scenarios), played
+   * on the learner's program before any random one: a bug the lesson breaks is found in seconds, not by luck.
+   */
+  targeted?: readonly Scenario[];
 }
 
 export interface ExploreOptions {
@@ -46,6 +49,10 @@ interface Found {
   ended: RunEnded;
   runId: string;
   message: string;
+  /** The lab it was played in (its history tells what the schedule's steps did). */
+  lab: LabRuns;
+  /** It was one of the lesson's targeted schedules: already as small as the lesson wrote it. */
+  targeted: boolean;
 }
 
 export async function explore(
@@ -71,7 +78,17 @@ export async function explore(
   /** The learner's lab's last run: the one its verdict panel and timeline show. */
   let lastOwn: string | null = null;
 
-  /** Plays one schedule in a lab; null when another lab found a violation first. */
+  // The budget holds: whatever plays when it is spent is stopped (a run may take seconds; starting one just
+  // before the end must not stretch the search past it). Only the one replay that puts the answer on the
+  // learner's timeline may follow, said as such.
+  let overtime = false;
+  const hardStop = setTimeout(() => {
+    overtime = true;
+    for (const lab of lanes.labs) lanes.stop(lab);
+  }, Math.max(0, deadline - now()));
+  hardStop.unref?.();
+
+  /** Plays one schedule in a lab; null when another lab found a violation first, or the time is up. */
   const play = async (scenario: Scenario, lab: LabRuns): Promise<{ ended: RunEnded; runId: string } | null> => {
     const played = await lanes.play(lab, { code: target.code, scenario, topology: target.topology, fresh: true, checker: target.checker });
     if (played === null) return null;
@@ -86,46 +103,62 @@ export async function explore(
   report('searching');
   // A worker ready for each lab's next schedule (booting one per run slows a busy machine's search).
   const coolDown = runs.keepWorkersWarm(spares.length);
+  // The lesson's targeted schedules first, in order, then random ones.
+  const targetedQueue = [...(target.targeted ?? [])];
+  let targetedPlayed = 0;
   await lanes.each(async (lab) => {
-    while (found === null && now() < deadline) {
-      const scenario = generateSchedule(target.space, target.topology, nextSeed++ >>> 0);
+    while (found === null && now() < deadline && !overtime) {
+      const aimed = targetedQueue.shift();
+      const scenario = aimed ?? generateSchedule(target.space, target.topology, nextSeed++ >>> 0);
       const played = await play(scenario, lab);
       if (played === null) return;
-      schedules++;
+      if (aimed) targetedPlayed++;
+      else schedules++;
       const message = safetyBroken(played.ended.verdict);
       report('searching');
       if (message !== null && found === null) {
-        found = { scenario, ended: played.ended, runId: played.runId, message };
+        found = { scenario, ended: played.ended, runId: played.runId, message, lab, targeted: aimed !== undefined };
         lanes.stopOthers(lab);
       }
     }
   }).finally(coolDown);
   const seconds = () => Math.round((now() - started) / 100) / 10;
   const first = found as Found | null;
-  if (first === null) return { found: false, schedules, seconds: seconds(), seed: options.seed, checked, checkedWords };
+  const searched = { targeted: targetedPlayed, maxFaults: space.maxFaults };
+  if (first === null) {
+    clearTimeout(hardStop);
+    return { found: false, schedules, seconds: seconds(), seed: options.seed, checked, checkedWords, ...searched };
+  }
 
   // Shrink in the learner's lab, one candidate at a time, while a candidate still breaks safety.
   lanes.reopenOwn();
   const before = faultCount(first.scenario);
   faults = before;
-  const shrinkDeadline = Math.max(deadline, now() + budgetMs * SHRINK_SHARE);
+  // Shrinking shares the budget: it ends when the budget does (the hard stop ends a candidate still playing).
+  const shrinkDeadline = deadline;
   let smallest: Found = first;
-  const shrunk = await shrink(
-    first.scenario,
-    async (candidate) => {
-      const played = await play(candidate, runs);
-      shrinkRuns++;
-      const message = played ? safetyBroken(played.ended.verdict) : null;
-      if (played && message !== null) smallest = { scenario: candidate, ended: played.ended, runId: played.runId, message };
-      report('shrinking');
-      return message !== null;
-    },
-    { deadline: shrinkDeadline, maxRuns: 60 },
-    (step) => {
-      faults = step.faults;
-      report('shrinking');
-    },
-  );
+  // A targeted schedule is the lesson's own, already aimed at one moment: it is shown as written.
+  const shrunk = first.targeted
+    ? { scenario: first.scenario }
+    : await shrink(
+        first.scenario,
+        async (candidate) => {
+          if (overtime) return false;
+          const played = await play(candidate, runs);
+          shrinkRuns++;
+          const message = played ? safetyBroken(played.ended.verdict) : null;
+          if (played && message !== null) smallest = { scenario: candidate, ended: played.ended, runId: played.runId, message, lab: runs, targeted: false };
+          report('shrinking');
+          return message !== null;
+        },
+        { deadline: shrinkDeadline, maxRuns: 60 },
+        (step) => {
+          faults = step.faults;
+          report('shrinking');
+        },
+      );
+  clearTimeout(hardStop);
+  lanes.reopenAll();
 
   // The smallest schedule must be the learner's lab's last run, so the verdict and the timeline show it:
   // it is when shrinking ended on it; otherwise play it again (a few times, for a timing-sensitive one).
@@ -138,10 +171,12 @@ export async function explore(
     const played = await play(shrunk.scenario, runs);
     const message = played ? safetyBroken(played.ended.verdict) : null;
     if (played && message !== null) {
-      shown = { scenario: shrunk.scenario, ended: played.ended, runId: played.runId, message };
+      shown = { scenario: shrunk.scenario, ended: played.ended, runId: played.runId, message, lab: runs, targeted: shownBefore.targeted };
       onTimeline = true;
     }
   }
+  // The lines tell what the run did: a step aimed at a moment that never came in it is left out (lib/schedules/fired.ts).
+  const told = firedSteps(shown.scenario, shown.lab.historyOf(shown.runId));
   // The same sentence as `message` (the same verdict), as data for a page in another language.
   const said = safetyBrokenSaid(shown.ended.verdict);
   return {
@@ -152,13 +187,15 @@ export async function explore(
     checked,
     checkedWords,
     runId: shown.runId,
-    lines: describeSchedule(shown.scenario),
-    linesWords: describeScheduleWords(shown.scenario),
+    ...searched,
+    ...(shown.targeted ? { targetedTitle: shown.scenario.title } : {}),
+    lines: describeSchedule(told),
+    linesWords: describeScheduleWords(told),
     message: shown.message,
     ...(said?.words ? { words: said.words } : {}),
     counterExample: shown.ended.verdict.counterExample,
     faultsBefore: before,
-    faultsAfter: faultCount(shown.scenario),
+    faultsAfter: faultCount(told),
     shrinkRuns,
     scheduleSeed: shown.scenario.seed,
     onTimeline,

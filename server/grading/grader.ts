@@ -9,7 +9,7 @@
  */
 import type { GradeProgress, GradeResult, GradedRun } from '@/lib/grading';
 import type { Lesson } from '@/lib/lessons/load';
-import type { RunEnded } from '@/lib/run';
+import type { CheckRunTag, RunEnded } from '@/lib/run';
 import type { LabRuns } from '../runs/lab-runs';
 import { callWindow } from './command-trace';
 import { gradingPlan, type LessonWords } from './grading-plan';
@@ -75,7 +75,14 @@ async function grade(
   const shown = plan.map((planned, index) => {
     const hiddenIndex = plan.slice(0, index + 1).filter((p) => p.hidden).length;
     // A hidden check is named only once it fails: its title says what it goes after.
-    return planned.hidden ? { id: 'hidden', title: `Hidden check ${hiddenIndex} of ${hiddenTotal}` } : { id: planned.id, title: planned.title };
+    return planned.hidden ? { id: 'hidden', title: `Hidden check ${hiddenIndex} of ${hiddenTotal}`, hiddenIndex } : { id: planned.id, title: planned.title, hiddenIndex };
+  });
+  /** How the learner's page names a run of the check it shows (RunInfo.check): never as their own run. */
+  const tag = (index: number): CheckRunTag => ({
+    n: index + 1,
+    total: plan.length,
+    title: plan[index]!.hidden ? null : plan[index]!.words.title,
+    hidden: plan[index]!.hidden ? { n: shown[index]!.hiddenIndex, total: hiddenTotal } : null,
   });
   const lanes = new LabLanes([runs, ...spares], 'Check my solution');
   const done: (Graded | undefined)[] = new Array(plan.length);
@@ -102,7 +109,7 @@ async function grade(
       return shown;
     };
     const input = { code: planned.program.code, scenario: planned.scenario, topology: lesson.topology, fresh: true, checker: planned.checker };
-    const played = await lanes.play(lane, input, { clientError });
+    const played = await lanes.play(lane, input, { clientError, check: tag(index) });
     if (played === null) return null; // another lab found the failure first
     const { info, ended: result } = played;
     const reason = judged(planned, result, minCompleted, () => lane.historyOf(info.runId), info.startedAt, probeErrors);

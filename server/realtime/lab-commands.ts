@@ -78,7 +78,12 @@ export const LAB_COMMANDS: LabCommandTable = {
     const topology = lesson?.topology ?? ctx.lab.topology;
     const spares = (await ctx.spareLabs?.(topology)) ?? NO_SPARES;
     try {
-      const target = { code, topology, checker: lesson?.checker ?? {}, space: lesson?.explore ?? PLAYGROUND_SPACE };
+      // The lesson's own schedules aimed at its bugs go first: its "Break it" scenarios, then its adversaries that are
+      // schedules (a probe replaces the learner's driver, so it is the check's, not a search of their program).
+      const targeted = lesson
+        ? [...lesson.lessonScenarios.filter((s) => s.role === 'break').map((s) => s.scenario), ...lesson.adversaries.filter((a) => a.probeCode === null).map((a) => a.scenario)]
+        : [];
+      const target = { code, topology, checker: lesson?.checker ?? {}, space: lesson?.explore ?? PLAYGROUND_SPACE, targeted };
       return await explore(target, ctx.runs(), spares.runs, { seconds, seed: seed ?? randomSeed() }, (p) => ctx.notifyExplore?.(p));
     } finally {
       await spares.release();

@@ -15,7 +15,8 @@ import type { HistoryEvent } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
 import { drawSeed } from '@/lib/random';
 import type { z } from 'zod';
-import { runStartSchema, type Diagnostic, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
+import { failureSaid } from './failure-words';
+import { runStartSchema, type Diagnostic, type CheckRunTag, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
 import { clientStart, schedule } from '@/lib/scenario';
 import type { RunUsage } from '../lab/history-log';
 import type { Lab } from '../lab/lab';
@@ -49,6 +50,8 @@ export interface RunOptions {
    * lab reads that sentence in English, not its JSON.
    */
   clientError?: (error: string) => string;
+  /** The run is one of "Check my solution"'s: said in its RunInfo, so the page never shows it as the learner's. */
+  check?: CheckRunTag;
 }
 
 interface Events {
@@ -232,7 +235,7 @@ export class LabRuns extends EventEmitter<Events> {
     const clients = asked ?? scenario?.clients ?? DEFAULT_CLIENTS;
     const admitted = await this.admit(clients);
     try {
-      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes: notes.map((text, i) => ({ text, words: noteWords[i] })), checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, clientError: options.clientError ?? null }, admitted);
+      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes: notes.map((text, i) => ({ text, words: noteWords[i] })), checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, clientError: options.clientError ?? null, check: options.check ?? null }, admitted);
     } catch (error) {
       admitted?.release();
       throw error;
@@ -266,10 +269,11 @@ export class LabRuns extends EventEmitter<Events> {
       fresh: RunStart['fresh'];
       endWhenDecided: boolean;
       clientError: ((error: string) => string) | null;
+      check: CheckRunTag | null;
     },
     admitted: Admitted | null,
   ): Promise<RunInfo> {
-    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided, clientError } = request;
+    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided, clientError, check } = request;
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
     this.refuseIfRetired();
@@ -306,6 +310,7 @@ export class LabRuns extends EventEmitter<Events> {
       scenario: scenario ? { id: scenario.id, title: scenario.title, seed: scenario.seed } : null,
       seed,
       startedAt,
+      ...(check ? { check } : {}),
     };
     // Steps on the clients that wait for the run's own events are carried out by the sandbox, next to the
     // clients (see worker/armed-faults.ts); the scenario runner plays the rest.
@@ -345,7 +350,7 @@ export class LabRuns extends EventEmitter<Events> {
           const budget = lab.history.budget;
           if (usage.bytes > budget.runBytes || usage.events > budget.runEvents) cutRun(recorded, usage);
         },
-        onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...diagnostic, runId }),
+        onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...inLearnerTerms(diagnostic, lab), runId }),
         opIdBase: this.runCount * OP_IDS_PER_RUN + 1,
         seed,
       });
@@ -460,4 +465,19 @@ export class LabRuns extends EventEmitter<Events> {
     run.handle.stop();
     return run.finished;
   }
+}
+
+/**
+ * A runtime error from a command the lab's state failed: the lab's sentence at the learner's line (what is
+ * wrong — a node down, a link cut —, the command, its retries), read against the lab as it is now, with
+ * ioredis's error named in it; any other diagnostic as it came.
+ */
+function inLearnerTerms(diagnostic: Diagnostic, lab: Lab): Diagnostic {
+  const { failure, ...rest } = diagnostic;
+  if (!failure || diagnostic.client === undefined) return diagnostic;
+  const client = diagnostic.client;
+  const node = lab.nodes.some((n) => n.id === failure.node) ? lab.nodeView(failure.node) : undefined;
+  const link = lab.linkViews().find((l) => l.client === client && l.node === failure.node);
+  const said = failureSaid(failure, client, diagnostic.line, { node, link });
+  return { ...rest, message: said.message, words: said.words };
 }

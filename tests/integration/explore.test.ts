@@ -59,9 +59,27 @@ describe('explore', () => {
   it('finds nothing in the reference solution of lesson 2, and says what it tried', { timeout: 120_000 }, async () => {
     const safe = lesson('safe-release');
     const [own, ...spares] = await labsFor(safe, 2);
+    const began = performance.now();
     const result = await explore({ code: safe.solution, topology: safe.topology, checker: safe.checker, space: safe.explore }, own!, spares, { seconds: 8, seed: 11 });
+    const tookS = (performance.now() - began) / 1000;
     expect(result.found).toBe(false);
     expect(result.schedules).toBeGreaterThan(2);
     expect(result.checked.join(' ')).toContain('pauses of a client');
+    if (!result.found) expect(result.maxFaults).toBe(safe.explore.maxFaults);
+    // It keeps to its budget: what plays when the time is up is stopped (a little for the stop itself).
+    expect(tookS).toBeLessThan(8 + 3);
+    expect(result.seconds).toBeLessThan(8 + 3);
+  });
+
+  it("on lesson 5's starter, plays the lesson's Break it first and finds the break within its budget", { timeout: 120_000 }, async () => {
+    const redlock = lesson('redlock');
+    const [own, ...spares] = await labsFor(redlock, 2);
+    const targeted = redlock.lessonScenarios.filter((s) => s.role === 'break').map((s) => s.scenario);
+    expect(targeted.length).toBeGreaterThan(0);
+    const result = await explore({ code: redlock.starter, topology: redlock.topology, checker: redlock.checker, space: redlock.explore, targeted }, own!, spares, { seconds: 10, seed: 3 });
+    expect(result.found, JSON.stringify(result)).toBe(true);
+    if (!result.found) return;
+    expect(result.seconds).toBeLessThan(10 + 3);
+    expect(targeted.map((t) => t.title)).toContain(result.targetedTitle);
   });
 });

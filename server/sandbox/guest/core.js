@@ -71,10 +71,13 @@
   const pending = new RealMap();
   let nextRequest = 1;
   let outbox = null;
+  // Where the learner's code asked: an error that comes back later (a node down, a timeout) carries this stack, as
+  // its own would be empty (it is made in a later turn), so it points at the learner's line that sent the command.
   function request(op, payload) {
+    const site = new RealError().stack;
     return new RealPromise(function (resolve, reject) {
       const id = nextRequest++;
-      apply(mapSet, pending, [id, { resolve: resolve, reject: reject }]);
+      apply(mapSet, pending, [id, { resolve: resolve, reject: reject, site: site }]);
       if (outbox === null) {
         outbox = [];
         call(CALL.request, [id, op, payload]);
@@ -93,7 +96,11 @@
     if (!p) return;
     apply(mapDelete, pending, [id]);
     if (ok) p.resolve(value);
-    else p.reject(toGuestError(value));
+    else {
+      const err = toGuestError(value);
+      if (typeof p.site === 'string') err.stack = p.site.replace(/^[^\n]*\n?/, '');
+      p.reject(err);
+    }
   }
 
   // ---- events ---------------------------------------------------------------

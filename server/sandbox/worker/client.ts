@@ -336,6 +336,8 @@ export class GuestClient {
     }
     const text = info.message.startsWith('Uncaught') ? info.message : `${info.name}: ${info.message}`;
     const where = locateInLearnerSource(info.stack, this.run.spec.fileName, this.run.headLength);
+    // A command the lab's state failed (a node down, a link cut): the server says what happened in the learner's terms.
+    const failure = kind === 'runtime' ? this.requests.failureFor(info.message) : undefined;
     this.run.diagnostic({
       client: this.id,
       severity: 'error',
@@ -343,6 +345,7 @@ export class GuestClient {
       message: text,
       line: where?.line ?? 1,
       column: where?.column ?? 1,
+      ...(failure ? { failure } : {}),
     });
     this.end('error', where ? `${text} (line ${where.line})` : text);
   }

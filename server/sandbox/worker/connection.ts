@@ -7,6 +7,7 @@
  */
 import IORedis from 'ioredis';
 import type { HistoryInput, ReplyJson } from '@/lib/history';
+import type { CommandFailure } from '@/lib/run';
 import type { ResolvedTarget } from '../protocol';
 import type { RedisCredentials, SandboxLimits } from '../types';
 
@@ -55,6 +56,8 @@ export interface ConnectionDeps {
   refused?: GuestErrorShape;
   /** Gives back the connection's place once it holds no socket any more (closed, or never opened). */
   release: () => void;
+  /** A command failed because of the lab's state (not the command): said to the learner in their terms. */
+  onFailure?: (failure: CommandFailure, message: string) => void;
 }
 
 /** Same error message repeated by reconnect attempts is forwarded at most this often. */
@@ -75,6 +78,8 @@ export class HostConnection {
    */
   private readyCount = 0;
   private lastError = { message: '', at: 0 };
+  /** The last socket error's code (ECONNREFUSED, ECONNRESET…): why ioredis gave up retrying. */
+  private lastCode: string | null = null;
 
   constructor(private readonly deps: ConnectionDeps) {
     const refused = deps.refused;
@@ -134,6 +139,7 @@ export class HostConnection {
     redis.on('error', (err: Error) => {
       if (this.state === 'connecting') this.state = 'down';
       const shaped = this.shape(err);
+      if (shaped.code) this.lastCode = shaped.code;
       const now = Date.now();
       if (shaped.message === this.lastError.message && now - this.lastError.at < ERROR_REPEAT_MS) return;
       this.lastError = { message: shaped.message, at: now };
@@ -194,6 +200,7 @@ export class HostConnection {
         const phase = shaped.name === 'ReplyError' || !mayBeSent() ? 'fail' : 'info';
         this.deps.emit({ type: 'redis', phase, opId, client: this.deps.client, node, command: name, error: shaped.message });
       }
+      this.reportFailure(name, node, shaped);
       return { ok: false, error: shaped };
     }
   }
@@ -255,8 +262,26 @@ export class HostConnection {
       const shaped = this.shape(err);
       const definite = shaped.name === 'ReplyError' || !mayBeSent();
       for (const op of [multiOp, ...ops, execOp]) if (op) complete(op, { error: shaped.message, definite });
+      this.reportFailure(atomic ? 'EXEC' : (ops[0]?.command ?? 'EXEC'), node, shaped);
       return { ok: false, error: shaped };
     }
+  }
+
+  /** Says why a command failed when the lab's state is the reason: the learner reads it in their terms. */
+  private reportFailure(command: string, node: number, error: GuestErrorShape): void {
+    const cause = failureCause(error, this.lastCode);
+    if (!cause || !this.deps.onFailure) return;
+    const asked = this.deps.options.maxRetriesPerRequest;
+    const retriesSet = asked !== undefined;
+    this.deps.onFailure({
+      command,
+      node,
+      cause,
+      retries: retriesSet ? asked : 1,
+      retriesSet,
+      timeoutMs: positive(this.deps.options.commandTimeout) ?? this.deps.limits.commandTimeoutMs,
+      error: error.name !== 'Error' ? error.name : error.code ? error.code : `Error: ${error.message}`,
+    }, error.message);
   }
 
   /**
@@ -344,6 +369,16 @@ export class HostConnection {
     // disconnect() closes the socket now (ioredis destroys its stream), so the place is free for the next one.
     this.deps.release();
   }
+}
+
+/** Why a command failed, when the lab's state is the reason; null for the command's own error (WRONGTYPE, a script's error…). */
+export function failureCause(error: GuestErrorShape, lastCode: string | null): CommandFailure['cause'] | null {
+  if (error.name === 'ReplyError') return /^READONLY\b/.test(error.message) ? 'readonly' : null;
+  if (error.message === 'Command timed out') return 'timeout';
+  const code = error.code ?? (error.name === 'MaxRetriesPerRequestError' ? lastCode : null);
+  if (code === 'ECONNREFUSED') return 'refused';
+  if (error.name === 'MaxRetriesPerRequestError' || code === 'ECONNRESET' || code === 'EPIPE' || /Connection is closed/.test(error.message)) return 'lost';
+  return null;
 }
 
 function positive(n: number | undefined): number | undefined {

@@ -17,6 +17,7 @@
  */
 import type { HistoryInput, ReplyJson } from '@/lib/history';
 import type { Said } from '@/lib/words';
+import type { CommandFailure } from '@/lib/run';
 import type { ResolvedTarget, RunSpec } from '../protocol';
 import {
   HostConnection,
@@ -131,6 +132,8 @@ export class ClientRequests {
   private readonly scope: RequestScope;
   /** Notes already written to the run's console (by their words' key): once per client is enough. */
   private readonly noted = new Set<string>();
+  /** The last commands that failed because of the lab's state, with the message the program got (newest last). */
+  private readonly failures: { message: string; failure: CommandFailure }[] = [];
 
   constructor(private readonly deps: RequestsDeps) {
     this.scope = {
@@ -140,6 +143,12 @@ export class ClientRequests {
       paced: (n, send) => new Promise((resolve, reject) => deps.run.pacer.admit(n, () => void send().then(resolve, reject))),
       store: deps.store,
     };
+  }
+
+  /** Why the program's error with this message happened, if a command of this client failed with it because of the lab. */
+  failureFor(message: string): CommandFailure | undefined {
+    for (let i = this.failures.length - 1; i >= 0; i--) if (this.failures[i]!.message === message) return this.failures[i]!.failure;
+    return undefined;
   }
 
   /** Opens a learner connection (`new Redis(...)`, `createClient(...)`); its events arrive through the inbox. */
@@ -163,6 +172,10 @@ export class ClientRequests {
       emit: (e) => run.emit(e),
       nextOpId: () => run.nextOpId(),
       onEvent: (event) => this.toInbox([2, id, event]),
+      onFailure: (failure, message) => {
+        this.failures.push({ message, failure });
+        if (this.failures.length > 8) this.failures.shift();
+      },
       // EMFILE is what an OS answers a process that has too many sockets open; the sentence says whose limit it is.
       ...(place.ok ? { release: place.release } : { release: () => undefined, refused: { name: 'Error', message: place.refusal.message, code: 'EMFILE' } }),
     });
