@@ -79,18 +79,14 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   let handle: RequestHandler = (_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Lock Lab: pages are not served by this instance (LOCKLAB_WEB=0)\n');
   };
-  const identities = new BrowserIdentities({
-    secret: config.cookieSecret,
-    burst: config.newBrowserBurst,
-    perSecond: config.newBrowserRatePerSecond,
-  });
+  const identities = new BrowserIdentities({ secret: config.cookieSecret, workBits: config.identityWorkBits });
   const server = http.createServer((req, res) => {
     if (req.url === '/metrics' && req.method === 'GET') {
       if (metricsAllowed(req, config.metricsToken)) return void serveMetrics(res);
       return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Lock Lab: /metrics is served on this machine only, or with the bearer token LOCKLAB_METRICS_TOKEN\n');
     }
-    // A page hands the browser its identity, so the socket that page opens is already counted as that browser.
-    identities.ensureOnPage(req, res);
+    // A page buys its browser's identity here with work before it opens its socket (browser-identity.ts).
+    if (identities.handle(req, res)) return;
     void handle(req, res);
   });
   // The pool's own cap is a backstop: admission queues runs well below it.

@@ -64,9 +64,8 @@ export interface ServerConfig {
   cookieSecret: string | null;
   /** Bearer token that reads /metrics from beyond this machine (LOCKLAB_METRICS_TOKEN); null: loopback only (ops/metrics-access.ts). */
   metricsToken: string | null;
-  /** New browser identities handed out server-wide: burst, then per second (LOCKLAB_NEW_BROWSER_BURST, LOCKLAB_NEW_BROWSER_RATE). */
-  newBrowserBurst: number;
-  newBrowserRatePerSecond: number;
+  /** Zero bits of SHA-256 a new browser identity costs (LOCKLAB_IDENTITY_WORK_BITS): about 2^bits hashes, paid once per browser. */
+  identityWorkBits: number;
   /**
    * Each lab's history budget: events and bytes kept per lab (LOCKLAB_HISTORY_EVENTS_PER_LAB,
    * LOCKLAB_HISTORY_BYTES_PER_LAB) and a run's share before it is stopped (LOCKLAB_HISTORY_EVENTS_PER_RUN,
@@ -123,8 +122,9 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     socketsPerBrowser: intFromEnv('LOCKLAB_SOCKETS_PER_BROWSER', 8, 1),
     cookieSecret: process.env.LOCKLAB_COOKIE_SECRET || null,
     metricsToken: process.env.LOCKLAB_METRICS_TOKEN || null,
-    newBrowserBurst: intFromEnv('LOCKLAB_NEW_BROWSER_BURST', 120, 1),
-    newBrowserRatePerSecond: intFromEnv('LOCKLAB_NEW_BROWSER_RATE', 10, 1),
+    // 2^18 hashes: about 0.2 s of a page's JavaScript on this machine (worst of ten: under 1 s), once per browser;
+    // a script pays the same for every identity it mints (browser-identity.ts).
+    identityWorkBits: intFromEnv('LOCKLAB_IDENTITY_WORK_BITS', 18, 0),
     history: historyBudgetFromEnv(),
     ...overrides,
   };

@@ -1,5 +1,6 @@
 /** Typed socket.io clients for classroom tests: connect, await Results, collect what a socket receives. */
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { tabSoon } from '../helpers/browser-identity';
 import type { NodeView } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
@@ -8,7 +9,7 @@ import type { Result } from '@/lib/result';
 export type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 export function connectTo(url: string, opened: Client[]): Client {
-  const socket: Client = io(url, { transports: ['websocket'], reconnection: false });
+  const socket: Client = tabSoon(url);
   opened.push(socket);
   return socket;
 }

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { tabSoon } from '../helpers/browser-identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabSnapshot } from '@/lib/cluster';
 import type { ClientToServerEvents, NodesDiff, ServerToClientEvents } from '@/lib/protocol';
@@ -30,7 +31,7 @@ afterAll(async () => {
 });
 
 function connect(extraHeaders?: Record<string, string>): Client {
-  const socket: Client = io(server.url, { transports: ['websocket'], reconnection: false, extraHeaders });
+  const socket: Client = tabSoon(server.url, extraHeaders ? { extraHeaders } : {});
   sockets.push(socket);
   return socket;
 }
@@ -243,7 +244,7 @@ describe('lab lifetime', () => {
     try {
       // The reserve lab is started in the background right after the server starts.
       await waitFor(() => second.labs.reserve === 1, 'the warm reserve to fill');
-      const tab: Client = io(second.url, { transports: ['websocket'], reconnection: false });
+      const tab: Client = tabSoon(second.url);
       sockets.push(tab);
       const snapshot = value(await tab.emitWithAck('lab:join', { clients: 4 }));
       expect(snapshot.clients).toBe(4);
@@ -252,7 +253,7 @@ describe('lab lifetime', () => {
       const pids = lab.nodes.map((n) => n.pid!);
       await waitFor(() => second.labs.reserve === 1, 'the reserve to refill');
 
-      const viewer: Client = io(second.url, { transports: ['websocket'], reconnection: false });
+      const viewer: Client = tabSoon(second.url);
       sockets.push(viewer);
       value(await viewer.emitWithAck('lab:join', { labId: snapshot.labId }));
       tab.close();

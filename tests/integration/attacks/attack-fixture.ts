@@ -13,14 +13,17 @@ import type { Result } from '@/lib/result';
 import type { RunEnded, RunStartInput } from '@/lib/run';
 import { createLabServer, type RunningLabServer } from '@/server/app-server';
 import { configFromEnv, type ServerConfig } from '@/server/config';
+import { browserCookie } from '../../helpers/browser-identity';
 
 export type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 export interface AttackServer {
   server: RunningLabServer;
-  /** A socket as a browser tab opens it; `headers` may carry a cookie (one browser, several tabs). */
+  /** A socket as a browser tab opens it: of the browser whose cookie `headers` carries (several tabs), else of a new browser. */
   tab(headers?: Record<string, string>): Promise<Tab>;
-  /** A new browser: the signed cookie a page response hands out, as a Cookie header value ("locklab_browser=…"). */
+  /** A socket with exactly these headers and no identity bought for it (an attacker's: none, or a forged cookie). */
+  rawTab(headers?: Record<string, string>): Promise<Tab>;
+  /** A new browser: the identity a page buys with work (tests/helpers/browser-identity.ts), as a Cookie header value. */
   browser(): Promise<string>;
   close(): Promise<void>;
 }
@@ -29,23 +32,23 @@ export async function startAttackServer(overrides: Partial<ServerConfig> = {}): 
   const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-attack-'));
   const server = await createLabServer(configFromEnv({ port: 0, web: false, warmLabs: 0, runRoot, ...overrides }));
   const sockets: Tab[] = [];
+  const rawTab = async (headers?: Record<string, string>): Promise<Tab> => {
+    const socket: Tab = io(server.url, { transports: ['websocket'], reconnection: false, extraHeaders: headers, forceNew: true });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', (error) => reject(error));
+    });
+    return socket;
+  };
   return {
     server,
     async tab(headers) {
-      const socket: Tab = io(server.url, { transports: ['websocket'], reconnection: false, extraHeaders: headers, forceNew: true });
-      sockets.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', (error) => reject(error));
-      });
-      return socket;
+      return rawTab({ ...headers, cookie: headers?.cookie ?? (await browserCookie(server.url)) });
     },
-    async browser() {
-      const res = await fetch(`${server.url}/`);
-      await res.arrayBuffer();
-      const cookie = res.headers.getSetCookie().find((c) => c.startsWith('locklab_browser='));
-      if (!cookie) throw new Error('the server handed out no browser cookie');
-      return cookie.split(';')[0]!;
+    rawTab,
+    browser() {
+      return browserCookie(server.url);
     },
     async close() {
       for (const s of sockets) s.close();
