@@ -74,6 +74,8 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     warmLabs: config.warmLabs,
     nodeGuard: { ...DEFAULT_NODE_GUARD, rssBudgetMb: config.nodeRssMb },
     history: config.history,
+    waitMs: config.labWaitMs,
+    yieldIdleMs: config.labYieldIdleMs,
   });
 
   let handle: RequestHandler = (_req, res) => {
@@ -96,6 +98,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     maxConcurrent: config.maxRuns,
     maxQueued: config.runQueue,
     maxWaitMs: config.runWaitMs,
+    perOwner: { runs: config.runsPerBrowser, memoryBytes: config.runMemoryPerBrowserMb * 2 ** 20 },
   });
   const classrooms = new ClassroomHub({
     coordinationUrl: config.coordinationUrl,

@@ -1,5 +1,7 @@
 /** Server settings from the environment, read once, with the defaults the README lists. */
-import { defaultMaxLabs, defaultMaxRuns, defaultRunMemoryMb } from './capacity';
+import { defaultMaxLabs, defaultMaxRuns, defaultRunMemoryMb, defaultRunMemoryPerBrowserMb, defaultRunsPerBrowser } from './capacity';
+import { DEFAULT_LIMITS } from './sandbox/types';
+import { WORKER_HEAP_MB } from './sandbox/pool';
 import { defaultRunRoot } from './cluster/run-dir';
 import { DEFAULT_HISTORY_BUDGET, type HistoryBudget } from './lab/history-log';
 
@@ -39,8 +41,12 @@ export interface ServerConfig {
   nodeRssMb: number;
   /** Memory all runs together may reserve, MiB (LOCKLAB_RUN_MEMORY_MB; default a quarter of the machine's). */
   runMemoryMb: number;
-  /** Runs at once (LOCKLAB_MAX_RUNS; default 8 per core); the rest wait in a first-come queue. */
+  /** Runs at once (LOCKLAB_MAX_RUNS; default 8 per core); the rest wait, served one browser at a time in turn. */
   maxRuns: number;
+  /** One browser's runs at once (LOCKLAB_RUNS_PER_BROWSER; default a tenth of maxRuns, at least 2); more wait for its own. */
+  runsPerBrowser: number;
+  /** One browser's run memory, MiB (LOCKLAB_RUN_MEMORY_PER_BROWSER_MB; default a tenth of the budget, at least one largest run). */
+  runMemoryPerBrowserMb: number;
   /** The longest a client of a run may live, ms (LOCKLAB_RUN_WALL_MS): a run may ask for less, never more. */
   runWallClockMs: number;
   /** Runs that may wait (LOCKLAB_RUN_QUEUE); the next is refused. */
@@ -54,8 +60,12 @@ export interface ServerConfig {
   /** A socket refused this many commands within `floodWindowMs` is disconnected (LOCKLAB_FLOOD_REFUSALS, LOCKLAB_FLOOD_WINDOW_MS). */
   floodRefusals: number;
   floodWindowMs: number;
-  /** Own labs one browser may hold (LOCKLAB_LABS_PER_BROWSER); classroom labs are not counted. */
+  /** Own labs one browser may hold (LOCKLAB_LABS_PER_BROWSER); classroom labs are not counted. Its checks' spares come on top. */
   labsPerBrowser: number;
+  /** How long a browser asking for a lab at a full server waits for one to come free (LOCKLAB_LAB_WAIT_MS). */
+  labWaitMs: number;
+  /** A lab nothing happened in for this long (no command, no run) yields to a newcomer waiting at a full server (LOCKLAB_LAB_YIELD_IDLE_MS). */
+  labYieldIdleMs: number;
   /** Spare labs a "Check my solution" may borrow when the server has room (LOCKLAB_GRADING_SPARE_LABS). */
   gradingSpareLabs: number;
   /** Sockets one browser may have open at once (LOCKLAB_SOCKETS_PER_BROWSER). */
@@ -73,6 +83,9 @@ export interface ServerConfig {
    */
   history: HistoryBudget;
 }
+
+/** What the largest run reserves: every client's heap at its cap and the worker (server/runs/lab-runs.ts). */
+const LARGEST_RUN_MB = DEFAULT_LIMITS.maxClients * (DEFAULT_LIMITS.memoryBytes / 2 ** 20) + WORKER_HEAP_MB + 32;
 
 function intFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -110,6 +123,12 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     nodeRssMb: intFromEnv('LOCKLAB_NODE_RSS_MB', 64, 32),
     runMemoryMb: intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128),
     maxRuns: intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1),
+    runsPerBrowser: intFromEnv('LOCKLAB_RUNS_PER_BROWSER', defaultRunsPerBrowser(intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1)), 1),
+    runMemoryPerBrowserMb: intFromEnv(
+      'LOCKLAB_RUN_MEMORY_PER_BROWSER_MB',
+      defaultRunMemoryPerBrowserMb(intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128), LARGEST_RUN_MB),
+      1,
+    ),
     runWallClockMs: intFromEnv('LOCKLAB_RUN_WALL_MS', 30_000, 1_000),
     runQueue: intFromEnv('LOCKLAB_RUN_QUEUE', 200, 0),
     runWaitMs: intFromEnv('LOCKLAB_RUN_WAIT_MS', 60_000, 1_000),
@@ -118,6 +137,10 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     floodRefusals: intFromEnv('LOCKLAB_FLOOD_REFUSALS', 50, 1),
     floodWindowMs: intFromEnv('LOCKLAB_FLOOD_WINDOW_MS', 10_000, 1),
     labsPerBrowser: intFromEnv('LOCKLAB_LABS_PER_BROWSER', 2, 1),
+    // The tester's figure: a newcomer at a server a stranger filled gets a lab within a minute.
+    labWaitMs: intFromEnv('LOCKLAB_LAB_WAIT_MS', 60_000, 0),
+    // Half a minute of nothing — no command, no run — and only while someone waits at a full server.
+    labYieldIdleMs: intFromEnv('LOCKLAB_LAB_YIELD_IDLE_MS', 30_000, 1_000),
     gradingSpareLabs: intFromEnv('LOCKLAB_GRADING_SPARE_LABS', 2, 0),
     socketsPerBrowser: intFromEnv('LOCKLAB_SOCKETS_PER_BROWSER', 8, 1),
     cookieSecret: process.env.LOCKLAB_COOKIE_SECRET || null,

@@ -124,6 +124,9 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     }
     return bucket;
   };
+  // A lab with a run going is never idle: it does not yield to a newcomer.
+  labs.setBusyProbe((lab) => runsByLab.get(lab)?.current != null);
+
   /** Where a tab's view of its lab starts in the history: set when the tab moved to another page and the lab was rebuilt. */
   const viewFrom = new WeakMap<Lab, number>();
   const unpublish = new Map<string, () => void>();
@@ -134,13 +137,21 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     let runs = runsByLab.get(lab);
     if (runs) return runs;
     if (!options.sandbox) throw new LabOperationError('forbidden', refusal('run.noSandbox'));
-    runs = new LabRuns(lab, options.sandbox, options.admission ?? null);
+    // Counted against the browser holding the lab: one browser's labs share one browser's share of runs.
+    runs = new LabRuns(lab, options.sandbox, options.admission ?? null, labs.ownerOf(lab.id) ?? null);
     const room = io.to(labRoom(lab.id));
     runs.on('waiting', ({ ahead }) => room.emit('run:waiting', { labId: lab.id, ahead }));
-    runs.on('started', (info) => room.emit('run:started', { ...info, labId: lab.id }));
+    runs.on('started', (info) => {
+      labs.touch(lab.id);
+      room.emit('run:started', { ...info, labId: lab.id });
+    });
     runs.on('verdict', (v) => room.emit('run:verdict', { ...v, labId: lab.id }));
     runs.on('diagnostic', (d) => room.emit('run:diagnostic', { ...d, labId: lab.id }));
-    runs.on('ended', (e) => room.emit('run:ended', { ...e, labId: lab.id }));
+    runs.on('ended', (e) => {
+      // Idle from here: a lab nothing happens in may yield to a newcomer at a full server.
+      labs.touch(lab.id);
+      room.emit('run:ended', { ...e, labId: lab.id });
+    });
     runsByLab.set(lab, runs);
     return runs;
   };
@@ -163,8 +174,18 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     notify: (progress) => io.to(labRoom(lab.id)).emit('exercise:progress', { ...progress, labId: lab.id }),
     notifyExplore: (progress) => io.to(labRoom(lab.id)).emit('explore:progress', { ...progress, labId: lab.id }),
     notifyExperiment: (progress) => io.to(labRoom(lab.id)).emit('experiment:progress', { ...progress, labId: lab.id }),
-    spareLabs: (topology) => borrowSpareLabs(labs, topology, options.gradingSpareLabs ?? 0, options.sandbox, options.admission ?? null),
+    spareLabs: (topology) =>
+      borrowSpareLabs(labs, topology, options.gradingSpareLabs ?? 0, options.sandbox, options.admission ?? null, spareHolder(lab)),
   });
+  /**
+   * Whose share a check's spare labs count against: the browser holding the lab (own labs), so twelve searches from
+   * one cookie borrow no more than one browser's spares. A classroom's lab has no holder: its spares are unbounded
+   * by browser, as its lab is (only its instructor runs checks there).
+   */
+  const spareHolder = (lab: Lab) => {
+    const browser = labs.ownerOf(lab.id);
+    return browser && options.labsPerBrowser !== undefined ? { browser, limit: options.labsPerBrowser + (options.gradingSpareLabs ?? 0) } : null;
+  };
   const classrooms = options.classrooms;
   classrooms?.attach(io, {
     labs,
@@ -211,6 +232,8 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       const shared = labBucket(lab);
       if (shared && !shared.take())
         throw limited(refusal('limit.lab', { ms: shared.waitMs }), lab.id);
+      // A command from a tab: the lab is in use, so it does not yield to a newcomer for a while.
+      labs.touch(lab.id);
     };
     const on = commandRegistrar(socket, () => {
       if (bucket && !bucket.take()) throw limited(refusal('limit.tab', { ms: bucket.waitMs }), socket.data.labId);

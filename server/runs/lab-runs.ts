@@ -154,6 +154,8 @@ export class LabRuns extends EventEmitter<Events> {
     private readonly pool: SandboxPool,
     /** The server's run budget; without one (tests, benchmarks) runs start at once. */
     private readonly admission: RunAdmission | null = null,
+    /** The browser whose share of the run budget this lab's runs count against; null: the lab is a share of its own. */
+    private readonly owner: string | null = null,
   ) {
     super();
     lab.once('closed', () => void this.stop());
@@ -232,7 +234,7 @@ export class LabRuns extends EventEmitter<Events> {
     this.waitingFor = waiting;
     try {
       const cost = clients * this.pool.limits.memoryBytes + WORKER_RESERVE_BYTES;
-      return await this.admission.admit(cost, { labId: this.lab.id }, (ahead) => this.emit('waiting', { ahead }), waiting.signal);
+      return await this.admission.admit(cost, { labId: this.lab.id, ...(this.owner ? { browser: this.owner } : {}) }, (ahead) => this.emit('waiting', { ahead }), waiting.signal);
     } finally {
       if (this.waitingFor === waiting) this.waitingFor = null;
     }
