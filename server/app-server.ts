@@ -99,6 +99,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     maxQueued: config.runQueue,
     maxWaitMs: config.runWaitMs,
     perOwner: { runs: config.runsPerBrowser, memoryBytes: config.runMemoryPerBrowserMb * 2 ** 20 },
+    sliceMs: config.runSliceMs,
   });
   const classrooms = new ClassroomHub({
     coordinationUrl: config.coordinationUrl,

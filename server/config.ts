@@ -49,6 +49,8 @@ export interface ServerConfig {
   runMemoryPerBrowserMb: number;
   /** The longest a client of a run may live, ms (LOCKLAB_RUN_WALL_MS): a run may ask for less, never more. */
   runWallClockMs: number;
+  /** A run may be stopped after this long for another browser's run waiting at a full server (LOCKLAB_RUN_SLICE_MS). */
+  runSliceMs: number;
   /** Runs that may wait (LOCKLAB_RUN_QUEUE); the next is refused. */
   runQueue: number;
   /** How long a run may wait for room before it is refused (LOCKLAB_RUN_WAIT_MS). */
@@ -131,6 +133,9 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     ),
     runWallClockMs: intFromEnv('LOCKLAB_RUN_WALL_MS', 30_000, 1_000),
     runQueue: intFromEnv('LOCKLAB_RUN_QUEUE', 200, 0),
+    // Longer than a lesson's run takes (they end in a few seconds), so a class taking turns is not cut;
+    // short enough that idle programs filling the budget give way to a bystander within seconds.
+    runSliceMs: intFromEnv('LOCKLAB_RUN_SLICE_MS', 10_000, 1_000),
     runWaitMs: intFromEnv('LOCKLAB_RUN_WAIT_MS', 60_000, 1_000),
     perLabBurst: intFromEnv('LOCKLAB_PER_LAB_BURST', 60, 1),
     perLabRatePerSecond: intFromEnv('LOCKLAB_PER_LAB_RATE', 20, 1),

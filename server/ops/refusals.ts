@@ -23,6 +23,7 @@ export type RefusalReason =
   | 'limits-clamped' // a learner asked for more than the server's maximum (clamped, not refused)
   | 'run-budget' // the server-wide memory budget for runs is spent
   | 'run-queue-full' // too many runs waiting
+  | 'run-yielded' // a run that had its slice stopped for another browser's run waiting at a full server
   | 'history-budget' // a run produced more history than its share
   | 'worker-memory' // a sandbox worker ran out of heap
   | 'node-busy-script' // a node ran a script past the busy threshold (killed)

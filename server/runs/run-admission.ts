@@ -14,6 +14,13 @@
  * stranger who starts a dozen idle programs holds its share and no more, and
  * a bystander's run is next in line, not behind the dozen. A browser's first
  * run always fits its share.
+ *
+ * Identities cost work, not nothing, yet a few of them can still fill the
+ * budget with idle programs that reserve much and do nothing. So a run that
+ * is next in line and does not fit makes room: a run of a browser holding
+ * more runs than the waiting one, that has had its slice (`sliceMs`) and was
+ * started with Run (a check's or a search's runs are never cut), is stopped,
+ * and its console says why. One at a time; the next only once it has ended.
  */
 import { LabOperationError } from '@/lib/result';
 import { refuse, type RefusalContext } from '../ops/refusals';
@@ -30,11 +37,27 @@ export interface RunAdmissionOptions {
   maxWaitMs: number;
   /** One browser's share: runs at once and bytes reserved together (its first run always fits). Unbounded if absent. */
   perOwner?: { runs: number; memoryBytes: number };
+  /** A run that has gone this long may be stopped for a waiting browser holding fewer runs; absent: never. */
+  sliceMs?: number;
+  now?: () => number;
 }
 
 export interface Admitted {
   /** Gives the run's reservation back (idempotent). */
   release(): void;
+  /**
+   * Lets the admission stop this run for a waiting browser that holds fewer runs, once it has had its slice:
+   * `stop` is told how long the run went, and must end it (its release follows).
+   */
+  yieldable(stop: (ranMs: number) => void): void;
+}
+
+/** A run admitted and not yet released. */
+interface Running {
+  owner: string;
+  cost: number;
+  startedAt: number;
+  stop?: (ranMs: number) => void;
 }
 
 interface Waiter {
@@ -62,8 +85,15 @@ export class RunAdmission {
   /** Owners with runs waiting, in turn: the one served last goes to the back. */
   private rotation: string[] = [];
   private readonly held = new Map<string, { runs: number; bytes: number }>();
+  private readonly runningRuns = new Set<Running>();
+  /** The run being stopped to make room, until it is released. */
+  private stopping: Running | null = null;
+  private recheck: NodeJS.Timeout | null = null;
+  private readonly now: () => number;
 
-  constructor(private readonly options: RunAdmissionOptions) {}
+  constructor(private readonly options: RunAdmissionOptions) {
+    this.now = options.now ?? (() => performance.now());
+  }
 
   get active(): number {
     return this.running;
@@ -143,11 +173,18 @@ export class RunAdmission {
     held.runs++;
     held.bytes += cost;
     this.held.set(owner, held);
+    const entry: Running = { owner, cost, startedAt: this.now() };
+    this.runningRuns.add(entry);
     let released = false;
     return {
+      yieldable: (stop) => {
+        if (!released) entry.stop = stop;
+      },
       release: () => {
         if (released) return;
         released = true;
+        this.runningRuns.delete(entry);
+        if (this.stopping === entry) this.stopping = null;
         this.reserved -= cost;
         this.running--;
         held.runs--;
@@ -192,7 +229,10 @@ export class RunAdmission {
       if (next === undefined) break;
       const queue = this.queues.get(next)!;
       const waiter = queue[0]!;
-      if (!this.fits(waiter.cost)) break;
+      if (!this.fits(waiter.cost)) {
+        this.makeRoomFor(next);
+        break;
+      }
       queue.shift();
       clearTimeout(waiter.timer);
       this.rotation = this.rotation.filter((o) => o !== next);
@@ -201,6 +241,46 @@ export class RunAdmission {
       waiter.admit(this.take(next, waiter.cost));
     }
     this.announce();
+  }
+
+  /**
+   * Stops one run for `owner`'s waiting run: of a browser holding more runs than `owner`, that has had its
+   * slice and may be stopped — the browser holding most first, then the biggest, then the oldest. When the
+   * only candidates are still within their slice, looks again when the first of them has had it.
+   */
+  private makeRoomFor(owner: string): void {
+    const sliceMs = this.options.sliceMs;
+    if (sliceMs === undefined || this.stopping) return;
+    const now = this.now();
+    const mine = this.runsOf(owner);
+    let victim: Running | null = null;
+    let soonest = Infinity;
+    for (const run of this.runningRuns) {
+      if (!run.stop || run.owner === owner || this.runsOf(run.owner) <= mine) continue;
+      const ripeAt = run.startedAt + sliceMs;
+      if (ripeAt > now) {
+        soonest = Math.min(soonest, ripeAt);
+        continue;
+      }
+      if (
+        !victim ||
+        this.runsOf(run.owner) > this.runsOf(victim.owner) ||
+        (this.runsOf(run.owner) === this.runsOf(victim.owner) && (run.cost > victim.cost || (run.cost === victim.cost && run.startedAt < victim.startedAt)))
+      )
+        victim = run;
+    }
+    if (victim) {
+      this.stopping = victim;
+      victim.stop!(now - victim.startedAt);
+      return;
+    }
+    if (soonest < Infinity && !this.recheck) {
+      this.recheck = setTimeout(() => {
+        this.recheck = null;
+        this.pump();
+      }, soonest - now + 1);
+      this.recheck.unref();
+    }
   }
 
   /** Each waiting run hears how many are ahead of it: those running, and those served before it in turn. */

@@ -69,6 +69,7 @@ const REFUSALS: [key: string, values: Record<string, WordValue>, english: string
   ['run.noSandbox', {}, 'This server runs no learner code (its sandbox is off)'],
   ['run.doesNotCompile', { error: 'SyntaxError: unexpected token' }, 'The program does not compile: SyntaxError: unexpected token'],
   ['run.experimentDoesNotCompile', { error: 'SyntaxError' }, "The experiment's program does not compile: SyntaxError"],
+  ['run.yielded', { seconds: 12 }, "Stopped after 12 s to let another learner's program start: the server's run budget was full. Press Run again to run it once there is room."],
   ['run.laneStopped', { action: 'Check my solution' }, 'A run of "Check my solution" was stopped (another run started?), so it stopped. Press "Check my solution" again.'],
   ['run.laneStopped', { action: 'Explore' }, 'A run of "Explore" was stopped (another run started?), so it stopped. Press "Explore" again.'],
   ['lesson.none', { slug: 'nope' }, 'There is no lesson "nope"'],

@@ -131,3 +131,30 @@ describe('RunAdmission across browsers', () => {
     expect(second).toBe(true);
   });
 });
+
+describe('RunAdmission making room', () => {
+  it('stops, after its slice, a run of a browser holding more for a waiting one holding none, and only such a run', async () => {
+    vi.useFakeTimers();
+    let now = 0;
+    const a = admission({ maxConcurrent: 10, memoryBudgetBytes: 100 * MB, maxWaitMs: 60_000, perOwner: { runs: 2, memoryBytes: 100 * MB }, sliceMs: 10_000, now: () => now });
+    const stopped: { who: string; ranMs: number }[] = [];
+    const hog = async (who: string, yieldable: boolean) => {
+      const admitted = await a.admit(45 * MB, { browser: who });
+      if (yieldable) admitted.yieldable((ranMs) => (stopped.push({ who, ranMs }), admitted.release()));
+      return admitted;
+    };
+    await hog('grader', false); // a check's run: never cut
+    await hog('idle', true);
+    let started = false;
+    const bystander = a.admit(20 * MB, { browser: 'bystander' }).then((r) => ((started = true), r));
+    await Promise.resolve();
+    // Within its slice the idle run keeps going, and the bystander waits.
+    expect(stopped).toEqual([]);
+    expect(started).toBe(false);
+    now = 10_001;
+    vi.advanceTimersByTime(10_001);
+    await bystander;
+    expect(stopped).toEqual([{ who: 'idle', ranMs: 10_001 }]);
+    expect(started).toBe(true);
+  });
+});
