@@ -35,6 +35,10 @@ export interface RunningLabServer {
   labs: LabManager;
   io: LabServer;
   classrooms: ClassroomHub;
+  /** The server's run budget (what runs, what waits, each browser's share). */
+  admission: RunAdmission;
+  /** The settings it runs with. */
+  config: ServerConfig;
   close(): Promise<void>;
 }
 
@@ -162,5 +166,5 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
       fs.rmSync(runDir, { recursive: true, force: true });
     })());
 
-  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, close };
+  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, admission, config, close };
 }
