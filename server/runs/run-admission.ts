@@ -10,10 +10,10 @@
  * Turns are fair across browsers, not first come: each browser (the lab's
  * holder; a classroom's lab is one of its own) has a share — runs at once and
  * memory — beyond which its runs wait, and the runs waiting are served round
- * robin, one per browser in turn, the browser running fewest first. So a
- * stranger who starts a dozen idle programs holds its share and no more, and
- * a bystander's run is next in line, not behind the dozen. A browser's first
- * run always fits its share.
+ * robin: the browser running fewest first, and among those the one served
+ * least recently. So a stranger who starts a dozen idle programs holds its
+ * share and no more, and a bystander's run is next in line, not behind the
+ * dozen. A browser's first run always fits its share.
  *
  * Identities cost work, not nothing, yet a few of them can still fill the
  * budget with idle programs that reserve much and do nothing. So a run that
@@ -21,6 +21,9 @@
  * more runs than the waiting one, that has had its slice (`sliceMs`) and was
  * started with Run (a check's or a search's runs are never cut), is stopped,
  * and its console says why. One at a time; the next only once it has ended.
+ * Only for a browser that was not itself served within the slice: scripts
+ * restarting their programs cannot cut each other's, which would keep every
+ * run young and so out of reach of the bystander's claim.
  */
 import { LabOperationError } from '@/lib/result';
 import { refuse, type RefusalContext } from '../ops/refusals';
@@ -86,9 +89,12 @@ export class RunAdmission {
   private rotation: string[] = [];
   private readonly held = new Map<string, { runs: number; bytes: number }>();
   private readonly runningRuns = new Set<Running>();
+  /** When each owner last had a run admitted (pruned once older than a slice). */
+  private readonly lastServed = new Map<string, number>();
   /** The run being stopped to make room, until it is released. */
   private stopping: Running | null = null;
   private recheck: NodeJS.Timeout | null = null;
+  private recheckAt = Infinity;
   private readonly now: () => number;
 
   constructor(private readonly options: RunAdmissionOptions) {
@@ -174,6 +180,8 @@ export class RunAdmission {
     held.bytes += cost;
     this.held.set(owner, held);
     const entry: Running = { owner, cost, startedAt: this.now() };
+    this.lastServed.delete(owner); // re-inserted last: the map stays in the order owners were served
+    this.lastServed.set(owner, entry.startedAt);
     this.runningRuns.add(entry);
     let released = false;
     return {
@@ -206,6 +214,13 @@ export class RunAdmission {
     return true;
   }
 
+  /** Whether `a` is served before `b`: fewer runs going, then served longer ago (never: first). */
+  private before(a: string, b: string): boolean {
+    const runs = this.runsOf(a) - this.runsOf(b);
+    if (runs !== 0) return runs < 0;
+    return (this.lastServed.get(a) ?? -Infinity) < (this.lastServed.get(b) ?? -Infinity);
+  }
+
   private runsOf(owner: string): number {
     return this.held.get(owner)?.runs ?? 0;
   }
@@ -222,10 +237,10 @@ export class RunAdmission {
    */
   private pump(): void {
     for (;;) {
-      // Of the owners not at their share, the one running fewest runs; among equals, the one whose turn it is.
+      // Of the owners not at their share: the one running fewest runs; among equals, the one served least recently.
       let next: string | undefined;
       for (const owner of this.rotation)
-        if (this.withinShare(owner, this.queues.get(owner)![0]!.cost) && (next === undefined || this.runsOf(owner) < this.runsOf(next))) next = owner;
+        if (this.withinShare(owner, this.queues.get(owner)![0]!.cost) && (next === undefined || this.before(owner, next))) next = owner;
       if (next === undefined) break;
       const queue = this.queues.get(next)!;
       const waiter = queue[0]!;
@@ -252,6 +267,13 @@ export class RunAdmission {
     const sliceMs = this.options.sliceMs;
     if (sliceMs === undefined || this.stopping) return;
     const now = this.now();
+    this.forgetServedBefore(now - sliceMs);
+    // Served within the slice: it had its turn; cutting another's run for it would only churn.
+    const served = this.lastServed.get(owner);
+    if (served !== undefined && served > now - sliceMs) {
+      this.pumpAt(served + sliceMs);
+      return;
+    }
     const mine = this.runsOf(owner);
     let victim: Running | null = null;
     let soonest = Infinity;
@@ -274,12 +296,29 @@ export class RunAdmission {
       victim.stop!(now - victim.startedAt);
       return;
     }
-    if (soonest < Infinity && !this.recheck) {
-      this.recheck = setTimeout(() => {
-        this.recheck = null;
-        this.pump();
-      }, soonest - now + 1);
-      this.recheck.unref();
+    if (soonest < Infinity) this.pumpAt(soonest);
+  }
+
+  /** Looks at the waiting runs again at `at` (the earliest of the times asked for). */
+  private pumpAt(at: number): void {
+    if (this.recheck && this.recheckAt <= at) return;
+    if (this.recheck) clearTimeout(this.recheck);
+    this.recheckAt = at;
+    this.recheck = setTimeout(() => {
+      this.recheck = null;
+      this.pump();
+    }, Math.max(0, at - this.now()) + 1);
+    this.recheck.unref();
+  }
+
+  /**
+   * Owners gone quiet (nothing running, nothing waiting) and served longer ago than `before` are
+   * forgotten, so the map stays small; one still waiting keeps its place behind those never served.
+   */
+  private forgetServedBefore(before: number): void {
+    for (const [owner, at] of this.lastServed) {
+      if (at >= before) break;
+      if (!this.held.has(owner) && !this.queues.has(owner)) this.lastServed.delete(owner);
     }
   }
 

@@ -95,15 +95,20 @@ export const TINY_PROGRAM = [
   'redis.disconnect();',
 ].join('\n');
 
-/** The bystander: its own tab and lab; `run()` runs the tiny program and reports its wall time and verdict. */
-export async function bystander(attack: AttackServer): Promise<{ run(): Promise<{ ms: number; ended: RunEnded }> }> {
+/**
+ * The bystander: its own tab and lab; `run()` runs the tiny program and reports its wall time, how long
+ * it waited to start (run:start to run:started: its turn in the run budget, and its worker) and its verdict.
+ */
+export async function bystander(attack: AttackServer): Promise<{ run(): Promise<{ ms: number; startedAfterMs: number; ended: RunEnded }> }> {
   const tab = await attack.tab();
   value(await tab.emitWithAck('lab:join', {}));
   return {
     async run() {
-      const started = performance.now();
+      const began = performance.now();
+      let startedAt = Number.NaN;
+      tab.once('run:started', () => (startedAt = performance.now()));
       const ended = await runToEnd(tab, { code: TINY_PROGRAM, clients: 3 });
-      return { ms: performance.now() - started, ended };
+      return { ms: performance.now() - began, startedAfterMs: startedAt - began, ended };
     },
   };
 }
