@@ -11,6 +11,7 @@ import { useRouter } from '@/i18n/navigation';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { io } from 'socket.io-client';
 import type { LabSocket } from '@/components/lab/socket-client';
+import { ensureBrowserIdentity } from '@/components/lab/browser-identity';
 import { normalizeCode, saveCredentials, tabStorage } from './classroom-state';
 import styles from './classroom.module.css';
 import { useCheckerText } from '@/components/verdict/checker-text';
@@ -57,7 +58,11 @@ export function CreateClassroom() {
         router.push(`/classroom/${result.value.code}/instructor`);
       });
     });
-    socket.connect();
+    // Like every socket of a page, it opens with the browser's identity, bought first if the browser has none.
+    ensureBrowserIdentity().then(
+      () => socket.connect(),
+      (e: Error) => done(t('create.unreachable', { detail: e.message })),
+    );
   };
 
   const join = (event: FormEvent) => {
