@@ -150,9 +150,10 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     socketsPerBrowser: intFromEnv('LOCKLAB_SOCKETS_PER_BROWSER', 8, 1),
     cookieSecret: process.env.LOCKLAB_COOKIE_SECRET || null,
     metricsToken: process.env.LOCKLAB_METRICS_TOKEN || null,
-    // 2^18 hashes: about 0.2 s of a page's JavaScript on this machine (worst of ten: under 1 s), once per browser;
-    // a script pays the same for every identity it mints (browser-identity.ts).
-    identityWorkBits: intFromEnv('LOCKLAB_IDENTITY_WORK_BITS', 18, 0),
+    // 2^17 hashes on average, once per browser; a script pays the same for every identity it mints (browser-identity.ts).
+    // Measured in Chromium on this two-core machine under a load of 13: 2^18 took a median 0.7 s and up to 2.6 s
+    // per page, which is not "well under a second"; 2^17 halves that (about 0.1 s on an idle machine).
+    identityWorkBits: intFromEnv('LOCKLAB_IDENTITY_WORK_BITS', 17, 0),
     history: historyBudgetFromEnv(),
     ...overrides,
   };
