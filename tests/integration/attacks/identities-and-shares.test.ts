@@ -75,8 +75,10 @@ describe('shares per browser', () => {
       const searches = tabs.flatMap((tab) =>
         Array.from({ length: 6 }, () => tab.timeout(120_000).emitWithAck('explore:run', { code: "import lab from 'lab';\nawait lab.sleep(20);", seconds: 5 })),
       );
+      // Settled from the start, so a failed assertion below leaves no search's rejection unheard.
+      const settled = Promise.allSettled(searches);
       await quickRun(watcher, 'twelve Explores from one cookie');
-      await Promise.allSettled(searches);
+      await settled;
     } finally {
       clearInterval(sampler);
     }
