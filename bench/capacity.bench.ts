@@ -9,7 +9,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { tabSoon } from '@/tests/helpers/browser-identity';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { createLabServer } from '@/server/app-server';
 import { configFromEnv } from '@/server/config';
@@ -51,7 +52,8 @@ function rssKb(pid: number): number {
 }
 
 async function tab(url: string, cookie?: string): Promise<Tab> {
-  const socket: Tab = io(url, { transports: ['websocket'], forceNew: true, reconnection: false, extraHeaders: cookie ? { cookie } : undefined });
+  // A browser's identity is bought with work first, as a page does (tests/helpers/browser-identity.ts).
+  const socket: Tab = tabSoon(url, cookie ? { cookie } : {});
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', reject);

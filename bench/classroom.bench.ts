@@ -6,7 +6,8 @@
  * - "Kill Node 3": the instructor's command → each learner's `nodes:update` with Node 3 down.
  * - A demo: `classroom:demo` → each learner's `classroom:demo` announcement.
  */
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { tabSoon } from '@/tests/helpers/browser-identity';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import type { Result } from '@/lib/result';
 import { spawnLabServer, startCoordinationRedis } from '../tests/integration/classroom-cluster-fixture';
@@ -26,7 +27,7 @@ function value<T>(result: Result<T>): T {
 }
 
 async function connect(url: string): Promise<Client> {
-  const socket: Client = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+  const socket: Client = tabSoon(url);
   await new Promise<void>((resolve, reject) => {
     socket.once('connect', () => resolve());
     socket.once('connect_error', reject);

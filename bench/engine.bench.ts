@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { tabSoon } from '@/tests/helpers/browser-identity';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import { createLabServer } from '@/server/app-server';
@@ -45,7 +46,7 @@ async function warmJoin(samples: number): Promise<number[]> {
   try {
     for (let i = 0; i < samples; i++) {
       while (server.labs.reserve < 1) await new Promise((resolve) => setTimeout(resolve, 5));
-      const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(server.url, { transports: ['websocket'] });
+      const socket: Socket<ServerToClientEvents, ClientToServerEvents> = tabSoon(server.url);
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
       const started = performance.now();
       const joined = await socket.emitWithAck('lab:join', {});
@@ -64,7 +65,7 @@ async function faultToEvent(samples: number): Promise<{ latencies: number[]; rss
   // A measuring loop sends kill + restart back to back, faster than the per-tab limit a person never reaches.
   const limits = { labActionBurst: 10_000, labActionRatePerSecond: 10_000, perLabBurst: 10_000, perLabRatePerSecond: 10_000 };
   const server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 40, warmLabs: 0, runRoot: path.join(root, 'server'), ...limits }));
-  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = io(server.url, { transports: ['websocket'] });
+  const socket: Socket<ServerToClientEvents, ClientToServerEvents> = tabSoon(server.url);
   const joined = await socket.emitWithAck('lab:join', {});
   if (!joined.ok) throw new Error(joined.error.message);
   const latencies = await faultLatencies(socket, samples);
@@ -74,7 +75,7 @@ async function faultToEvent(samples: number): Promise<{ latencies: number[]; rss
   const baseServer = process.memoryUsage().rss / 1024;
   const extra: Socket<ServerToClientEvents, ClientToServerEvents>[] = [];
   for (let i = 0; i < idleLabs; i++) {
-    const s: Socket<ServerToClientEvents, ClientToServerEvents> = io(server.url, { transports: ['websocket'] });
+    const s: Socket<ServerToClientEvents, ClientToServerEvents> = tabSoon(server.url);
     extra.push(s);
     const r = await s.emitWithAck('lab:join', {});
     if (!r.ok) throw new Error(r.error.message);

@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { tabSoon } from '@/tests/helpers/browser-identity';
 import type { HistoryEvent } from '@/lib/history';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import type { RunEnded } from '@/lib/run';
@@ -154,7 +155,7 @@ redis.disconnect();
   try {
     const labs: { socket: S; labId: string }[] = [];
     for (let i = 0; i < runs; i++) {
-      const socket: S = io(server.url, { transports: ['websocket'] });
+      const socket: S = tabSoon(server.url);
       sockets.push(socket);
       const joined = await socket.emitWithAck('lab:join', {});
       if (!joined.ok) throw new Error(joined.error.message);

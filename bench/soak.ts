@@ -12,7 +12,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { tabSoon } from '@/tests/helpers/browser-identity';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { seededRandom, type Random } from '@/lib/random';
 import type { HistoryEvent } from '@/lib/history';
@@ -125,7 +126,7 @@ export async function soak(options: SoakOptions): Promise<SoakReport> {
   try {
     const url = server.url;
     for (let i = 0; i < options.labs; i++) {
-      const tab: Tab = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
+      const tab: Tab = tabSoon(url);
       tabs.push(tab);
       const joined = await tab.emitWithAck('lab:join', {});
       if (!joined.ok) throw new Error(`lab ${i + 1}: ${joined.error.message}`);

@@ -54,6 +54,20 @@ export interface LinksDiff {
   replication: ReplicationView | null;
 }
 
+/**
+ * `GET /identity`: whether the browser already has an identity, and if not the work that buys one
+ * (lib/identity-work.ts); the solution goes back as `POST /identity {challenge, nonce}`.
+ */
+export type IdentityAnswer = { verified: true } | { verified: false; challenge: string; bits: number };
+
+/** What a refused socket handshake carries beside its message (socket.io's connect_error `data`). */
+export interface HandshakeRefusal {
+  code: string;
+  words?: Words;
+  /** The browser has no identity (none, forged, or from a server that forgot its key): get one and connect again. */
+  identityRequired?: true;
+}
+
 export interface ServerToClientEvents {
   /** Full state: sent on join and re-join, and after a reset. */
   'lab:snapshot': (snapshot: LabSnapshot) => void;

@@ -40,6 +40,10 @@ export interface RunningLabServer {
   classrooms: ClassroomHub;
   /** Runs learner code (null with LOCKLAB_SANDBOX=0). */
   sandbox: SandboxPool | null;
+  /** The server's run budget (what runs, what waits, each browser's share). */
+  admission: RunAdmission;
+  /** The settings it runs with. */
+  config: ServerConfig;
   close(): Promise<void>;
 }
 
@@ -83,24 +87,22 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     warmLabs: config.warmLabs,
     nodeGuard: { ...DEFAULT_NODE_GUARD, rssBudgetMb: config.nodeRssMb },
     history: config.history,
+    waitMs: config.labWaitMs,
+    yieldIdleMs: config.labYieldIdleMs,
   });
 
   let handle: RequestHandler = (_req, res) => {
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Lock Lab: pages are not served by this instance (LOCKLAB_WEB=0)\n');
   };
-  const identities = new BrowserIdentities({
-    secret: config.cookieSecret,
-    burst: config.newBrowserBurst,
-    perSecond: config.newBrowserRatePerSecond,
-  });
+  const identities = new BrowserIdentities({ secret: config.cookieSecret, workBits: config.identityWorkBits });
   const server = http.createServer((req, res) => {
     if (req.url === '/metrics' && req.method === 'GET') {
       if (metricsAllowed(req, config.metricsToken)) return void serveMetrics(res);
       return void res.writeHead(403, { 'content-type': 'text/plain' }).end('Lock Lab: /metrics is served on this machine only, or with the bearer token LOCKLAB_METRICS_TOKEN\n');
     }
     if (req.url === INSTRUCTOR_SESSION_PATH) return void classrooms.serveSession(req, res, (r) => originAllowed(r, config.allowedOrigins) && r.headers.origin !== undefined);
-    // A page hands the browser its identity, so the socket that page opens is already counted as that browser.
-    identities.ensureOnPage(req, res);
+    // A page buys its browser's identity here with work before it opens its socket (browser-identity.ts).
+    if (identities.handle(req, res)) return;
     void handle(req, res);
   });
   // The pool's own cap is a backstop: admission queues runs well below it.
@@ -110,6 +112,8 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     maxConcurrent: config.maxRuns,
     maxQueued: config.runQueue,
     maxWaitMs: config.runWaitMs,
+    perOwner: { runs: config.runsPerBrowser, memoryBytes: config.runMemoryPerBrowserMb * 2 ** 20 },
+    sliceMs: config.runSliceMs,
   });
   const classrooms = new ClassroomHub({
     coordinationUrl: config.coordinationUrl,
@@ -175,5 +179,5 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
       fs.rmSync(runDir, { recursive: true, force: true });
     })());
 
-  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, sandbox, close };
+  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, sandbox, admission, config, close };
 }

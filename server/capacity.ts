@@ -40,3 +40,19 @@ export function defaultRunMemoryMb(): number {
 export function defaultMaxRuns(): number {
   return Math.max(4, os.availableParallelism() * 8);
 }
+
+/**
+ * One browser's share of the runs at once (LOCKLAB_RUNS_PER_BROWSER overrides it): a tenth of them, so
+ * ten strangers cannot take every slot; but at least two, so a check's lanes still play side by side.
+ */
+export function defaultRunsPerBrowser(maxRuns: number): number {
+  return Math.max(2, Math.ceil(maxRuns / 10));
+}
+
+/**
+ * One browser's share of the run memory (LOCKLAB_RUN_MEMORY_PER_BROWSER_MB overrides it): a tenth of the
+ * budget, but never less than one run of the most clients a run may have, or such a run could never start.
+ */
+export function defaultRunMemoryPerBrowserMb(runMemoryMb: number, largestRunMb: number): number {
+  return Math.max(Math.ceil(runMemoryMb / 10), largestRunMb);
+}

@@ -1,5 +1,7 @@
 /** Server settings from the environment, read once, with the defaults the README lists. */
-import { defaultMaxLabs, defaultMaxRuns, defaultRunMemoryMb } from './capacity';
+import { defaultMaxLabs, defaultMaxRuns, defaultRunMemoryMb, defaultRunMemoryPerBrowserMb, defaultRunsPerBrowser } from './capacity';
+import { DEFAULT_LIMITS } from './sandbox/types';
+import { WORKER_HEAP_MB } from './sandbox/pool';
 import { defaultRunRoot } from './cluster/run-dir';
 import { DEFAULT_HISTORY_BUDGET, type HistoryBudget } from './lab/history-log';
 import { defaultDescriptorReserve } from './ops/descriptors';
@@ -42,10 +44,16 @@ export interface ServerConfig {
   nodeRssMb: number;
   /** Memory all runs together may reserve, MiB (LOCKLAB_RUN_MEMORY_MB; default a quarter of the machine's). */
   runMemoryMb: number;
-  /** Runs at once (LOCKLAB_MAX_RUNS; default 8 per core); the rest wait in a first-come queue. */
+  /** Runs at once (LOCKLAB_MAX_RUNS; default 8 per core); the rest wait, served one browser at a time in turn. */
   maxRuns: number;
+  /** One browser's runs at once (LOCKLAB_RUNS_PER_BROWSER; default a tenth of maxRuns, at least 2); more wait for its own. */
+  runsPerBrowser: number;
+  /** One browser's run memory, MiB (LOCKLAB_RUN_MEMORY_PER_BROWSER_MB; default a tenth of the budget, at least one largest run). */
+  runMemoryPerBrowserMb: number;
   /** The longest a client of a run may live, ms (LOCKLAB_RUN_WALL_MS): a run may ask for less, never more. */
   runWallClockMs: number;
+  /** A run may be stopped after this long for another browser's run waiting at a full server (LOCKLAB_RUN_SLICE_MS). */
+  runSliceMs: number;
   /** Runs that may wait (LOCKLAB_RUN_QUEUE); the next is refused. */
   runQueue: number;
   /** How long a run may wait for room before it is refused (LOCKLAB_RUN_WAIT_MS). */
@@ -57,8 +65,12 @@ export interface ServerConfig {
   /** A socket refused this many commands within `floodWindowMs` is disconnected (LOCKLAB_FLOOD_REFUSALS, LOCKLAB_FLOOD_WINDOW_MS). */
   floodRefusals: number;
   floodWindowMs: number;
-  /** Own labs one browser may hold (LOCKLAB_LABS_PER_BROWSER); classroom labs are not counted. */
+  /** Own labs one browser may hold (LOCKLAB_LABS_PER_BROWSER); classroom labs are not counted. Its checks' spares come on top. */
   labsPerBrowser: number;
+  /** How long a browser asking for a lab at a full server waits for one to come free (LOCKLAB_LAB_WAIT_MS). */
+  labWaitMs: number;
+  /** A lab nothing happened in for this long (no command, no run) yields to a newcomer waiting at a full server (LOCKLAB_LAB_YIELD_IDLE_MS). */
+  labYieldIdleMs: number;
   /** Spare labs a "Check my solution" may borrow when the server has room (LOCKLAB_GRADING_SPARE_LABS). */
   gradingSpareLabs: number;
   /** Sockets one browser may have open at once (LOCKLAB_SOCKETS_PER_BROWSER). */
@@ -67,9 +79,8 @@ export interface ServerConfig {
   cookieSecret: string | null;
   /** Bearer token that reads /metrics from beyond this machine (LOCKLAB_METRICS_TOKEN); null: loopback only (ops/metrics-access.ts). */
   metricsToken: string | null;
-  /** New browser identities handed out server-wide: burst, then per second (LOCKLAB_NEW_BROWSER_BURST, LOCKLAB_NEW_BROWSER_RATE). */
-  newBrowserBurst: number;
-  newBrowserRatePerSecond: number;
+  /** Zero bits of SHA-256 a new browser identity costs (LOCKLAB_IDENTITY_WORK_BITS): about 2^bits hashes, paid once per browser. */
+  identityWorkBits: number;
   /**
    * Each lab's share of the link process's descriptors, its links' listening sockets and its connections'
    * (LOCKLAB_LINK_SOCKETS_PER_LAB); null: the link process's RLIMIT_NOFILE over `maxLabs` (link-host/lab-sockets.ts).
@@ -84,6 +95,9 @@ export interface ServerConfig {
    */
   history: HistoryBudget;
 }
+
+/** What the largest run reserves: every client's heap at its cap and the worker (server/runs/lab-runs.ts). */
+const LARGEST_RUN_MB = DEFAULT_LIMITS.maxClients * (DEFAULT_LIMITS.memoryBytes / 2 ** 20) + WORKER_HEAP_MB + 32;
 
 function intFromEnv(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -124,20 +138,35 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     nodeRssMb: intFromEnv('LOCKLAB_NODE_RSS_MB', 64, 32),
     runMemoryMb: intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128),
     maxRuns: intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1),
+    runsPerBrowser: intFromEnv('LOCKLAB_RUNS_PER_BROWSER', defaultRunsPerBrowser(intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1)), 1),
+    runMemoryPerBrowserMb: intFromEnv(
+      'LOCKLAB_RUN_MEMORY_PER_BROWSER_MB',
+      defaultRunMemoryPerBrowserMb(intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128), LARGEST_RUN_MB),
+      1,
+    ),
     runWallClockMs: intFromEnv('LOCKLAB_RUN_WALL_MS', 30_000, 1_000),
     runQueue: intFromEnv('LOCKLAB_RUN_QUEUE', 200, 0),
+    // Longer than a lesson's run takes (they end in a few seconds), so a class taking turns is not cut;
+    // short enough that idle programs filling the budget give way to a bystander within seconds.
+    runSliceMs: intFromEnv('LOCKLAB_RUN_SLICE_MS', 10_000, 1_000),
     runWaitMs: intFromEnv('LOCKLAB_RUN_WAIT_MS', 60_000, 1_000),
     perLabBurst: intFromEnv('LOCKLAB_PER_LAB_BURST', 60, 1),
     perLabRatePerSecond: intFromEnv('LOCKLAB_PER_LAB_RATE', 20, 1),
     floodRefusals: intFromEnv('LOCKLAB_FLOOD_REFUSALS', 50, 1),
     floodWindowMs: intFromEnv('LOCKLAB_FLOOD_WINDOW_MS', 10_000, 1),
     labsPerBrowser: intFromEnv('LOCKLAB_LABS_PER_BROWSER', 2, 1),
+    // The tester's figure: a newcomer at a server a stranger filled gets a lab within a minute.
+    labWaitMs: intFromEnv('LOCKLAB_LAB_WAIT_MS', 60_000, 0),
+    // Half a minute of nothing — no command, no run — and only while someone waits at a full server.
+    labYieldIdleMs: intFromEnv('LOCKLAB_LAB_YIELD_IDLE_MS', 30_000, 1_000),
     gradingSpareLabs: intFromEnv('LOCKLAB_GRADING_SPARE_LABS', 2, 0),
     socketsPerBrowser: intFromEnv('LOCKLAB_SOCKETS_PER_BROWSER', 8, 1),
     cookieSecret: process.env.LOCKLAB_COOKIE_SECRET || null,
     metricsToken: process.env.LOCKLAB_METRICS_TOKEN || null,
-    newBrowserBurst: intFromEnv('LOCKLAB_NEW_BROWSER_BURST', 120, 1),
-    newBrowserRatePerSecond: intFromEnv('LOCKLAB_NEW_BROWSER_RATE', 10, 1),
+    // 2^17 hashes on average, once per browser; a script pays the same for every identity it mints (browser-identity.ts).
+    // Measured in Chromium on this two-core machine under a load of 13: 2^18 took a median 0.7 s and up to 2.6 s
+    // per page, which is not "well under a second"; 2^17 halves that (about 0.1 s on an idle machine).
+    identityWorkBits: intFromEnv('LOCKLAB_IDENTITY_WORK_BITS', 17, 0),
     history: historyBudgetFromEnv(),
     linkSocketsPerLab: process.env.LOCKLAB_LINK_SOCKETS_PER_LAB ? intFromEnv('LOCKLAB_LINK_SOCKETS_PER_LAB', 0, 8) : null,
     descriptorReserve: intFromEnv('LOCKLAB_FD_RESERVE', defaultDescriptorReserve(), 64),

@@ -11,6 +11,7 @@ import { useRouter } from '@/i18n/navigation';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { io } from 'socket.io-client';
 import type { LabSocket } from '@/components/lab/socket-client';
+import { ensureBrowserIdentity } from '@/components/lab/browser-identity';
 import { normalizeCode, saveCredentials, tabStorage } from './classroom-state';
 import { postTicket } from './classroom-client';
 import styles from './classroom.module.css';
@@ -62,7 +63,11 @@ export function CreateClassroom() {
         else open();
       });
     });
-    socket.connect();
+    // Like every socket of a page, it opens with the browser's identity, bought first if the browser has none.
+    ensureBrowserIdentity().then(
+      () => socket.connect(),
+      (e: Error) => done(t('create.unreachable', { detail: e.message })),
+    );
   };
 
   const join = (event: FormEvent) => {

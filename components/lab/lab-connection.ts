@@ -14,7 +14,8 @@ import type { CommandRequest, CommandValue } from '@/lib/commands';
 import type { GradeProgress } from '@/lib/grading';
 import type { ExploreProgress } from '@/lib/explore';
 import type { ExperimentProgress } from '@/lib/experiment/design';
-import type { ClientEventName, ClientToServerEvents, HistoryBatch, LinksDiff, NodesDiff, ServerToClientEvents } from '@/lib/protocol';
+import type { ClientEventName, ClientToServerEvents, HandshakeRefusal, HistoryBatch, LinksDiff, NodesDiff, ServerToClientEvents } from '@/lib/protocol';
+import { ensureBrowserIdentity } from './browser-identity';
 import type { ErrorCode, Result } from '@/lib/result';
 import type { Diagnostic, RunEnded, RunInfo, RunVerdict } from '@/lib/run';
 import type { CommandErrorCode, LabStore } from './lab-store';
@@ -40,8 +41,7 @@ export type LabPush =
 
 /** The words socket.io carries in a refused handshake's `data` (server/realtime/socket-server.ts), if any. */
 function refusalWords(error: Error): Words | undefined {
-  const data = (error as Error & { data?: { words?: unknown } }).data;
-  const words = data?.words;
+  const words: unknown = handshakeRefusal(error)?.words;
   return words !== null && typeof words === 'object' && typeof (words as Words).key === 'string' ? (words as Words) : undefined;
 }
 
@@ -70,10 +70,29 @@ interface LooseAckEmitter {
   emit(event: string, input: unknown, ack: (err: Error | null, result: unknown) => void): unknown;
 }
 
+/** A refused handshake's data (server/realtime/socket-server.ts), if it is one. */
+function handshakeRefusal(error: Error): HandshakeRefusal | undefined {
+  const data = (error as Error & { data?: unknown }).data;
+  return data !== null && typeof data === 'object' ? (data as HandshakeRefusal) : undefined;
+}
+
+/** Identities bought in a row for one socket before the page gives up (cookies blocked, a server that keeps forgetting). */
+const IDENTITY_ATTEMPTS = 2;
+
 export class LabConnection {
   private current: LabSocket | null = null;
+  private readonly identify: () => Promise<void>;
 
-  constructor(private readonly openSocket: () => LabSocket = defaultOpenSocket) {}
+  /**
+   * `identify` makes sure the browser has an identity before the socket connects (components/lab/browser-identity.ts);
+   * a socket opened some other way (tests with their own `openSocket`) brings its own and needs none.
+   */
+  constructor(
+    private readonly openSocket: () => LabSocket = defaultOpenSocket,
+    identify?: () => Promise<void>,
+  ) {
+    this.identify = identify ?? (openSocket === defaultOpenSocket ? () => ensureBrowserIdentity() : async () => undefined);
+  }
 
   get connected(): boolean {
     return this.current?.connected === true;
@@ -89,14 +108,34 @@ export class LabConnection {
     if (this.current) return this.current;
     const socket = this.openSocket();
     this.current = socket;
-    socket.on('connect', () => handlers.connected());
+    let identityAttempts = 0;
+    /** Buys the browser's identity if it has none, then connects; the server's words if that fails. */
+    const connect = () =>
+      void this.identify().then(
+        () => {
+          if (this.current === socket) socket.connect();
+        },
+        (error: Error) => handlers.refused(error.message, false),
+      );
+    socket.on('connect', () => {
+      identityAttempts = 0;
+      handlers.connected();
+    });
     socket.on('disconnect', (reason) => {
       if (reason === 'io client disconnect') return;
       handlers.lost();
       // A disconnect decided by the server is not retried by socket.io on its own.
       if (reason === 'io server disconnect') socket.connect();
     });
-    socket.on('connect_error', (error) => handlers.refused(error.message, socket.active, refusalWords(error)));
+    socket.on('connect_error', (error) => {
+      // No identity (a first visit, a cookie the server no longer knows): buy one and connect again, as the page is told.
+      if (handshakeRefusal(error)?.identityRequired && identityAttempts < IDENTITY_ATTEMPTS) {
+        identityAttempts++;
+        handlers.refused(error.message, true, refusalWords(error));
+        return connect();
+      }
+      handlers.refused(error.message, socket.active, refusalWords(error));
+    });
     const push = handlers.push;
     socket.on('lab:snapshot', (snapshot) => push(snapshot.labId, { kind: 'snapshot', snapshot }));
     socket.on('nodes:update', (diff) => push(diff.labId, { kind: 'nodes', diff }));
@@ -112,7 +151,7 @@ export class LabConnection {
     socket.on('experiment:progress', ({ labId, ...progress }) => push(labId, { kind: 'experiment-progress', progress }));
     socket.on('lab:closed', ({ labId, reason, words }) => push(labId, { kind: 'closed', reason, words }));
     socket.on('lab:error', (error) => handlers.error(error));
-    socket.connect();
+    connect();
     return socket;
   }
 

@@ -108,7 +108,8 @@ export class LabSocketClient {
   constructor(private readonly options: LabSocketClientOptions) {
     this.now = options.now ?? (() => performance.now());
     this.ackTimeoutMs = options.ackTimeoutMs ?? 10_000;
-    this.joinTimeoutMs = options.joinTimeoutMs ?? 30_000;
+    // Past the server's wait for a lab at a full server (LOCKLAB_LAB_WAIT_MS, 60 s), so its answer — a lab or why not — arrives.
+    this.joinTimeoutMs = options.joinTimeoutMs ?? 75_000;
     this.gradeTimeoutMs = options.gradeTimeoutMs ?? 300_000;
     this.connection = new LabConnection(options.openSocket);
   }

@@ -4,7 +4,9 @@
  * three labs check in about a third of the time on two cores. They are
  * ordinary labs of the server's manager — counted against its cap, their runs
  * admitted like any other — and only taken when there is room: a full server
- * grades in the learner's lab alone, slower and with the same verdict.
+ * grades in the learner's lab alone, slower and with the same verdict. They
+ * count against the browser's share of labs (own + spares), so many checks
+ * or searches at once from one browser borrow no more than one would.
  */
 import type { Topology } from '@/lib/cluster';
 import type { Lab } from '../lab/lab';
@@ -31,20 +33,22 @@ export async function borrowSpareLabs(
   count: number,
   sandbox: SandboxPool | null | undefined,
   admission: RunAdmission | null,
+  /** The browser the spares count against, and how many labs it may hold in all; null: a classroom's lab. */
+  holder: { browser: string; limit: number } | null = null,
 ): Promise<SpareLabs> {
   if (count <= 0 || !sandbox) return NO_SPARES;
   const borrowed: Lab[] = [];
   for (let i = 0; i < count; i++) {
     try {
-      const lab = await labs.create(topology, 3);
+      const lab = holder ? await labs.createSpareFor(holder.browser, holder.limit, topology, 3) : await labs.create(topology, 3);
       labs.attach(lab.id, GRADER_VIEWER);
       borrowed.push(lab);
     } catch {
-      break; // the server is full: grade with what we have
+      break; // the server or the browser's share is full: grade with what we have
     }
   }
   return {
-    runs: borrowed.map((lab) => new LabRuns(lab, sandbox, admission)),
+    runs: borrowed.map((lab) => new LabRuns(lab, sandbox, admission, holder?.browser ?? null)),
     release: async () => {
       await Promise.all(borrowed.map((lab) => labs.destroy(lab.id, refusal('closed.checkEnded'))));
     },

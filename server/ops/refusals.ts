@@ -13,13 +13,17 @@ export type RefusalReason =
   | 'lab-full' // the server's lab cap
   | 'labs-per-browser' // one browser asked for more labs than it may hold
   | 'sockets-per-browser' // one browser opened too many sockets
-  | 'new-browsers' // too many cookie-less clients asked for a browser identity at once
+  | 'identity-required' // a socket without an identity bought with work (none, forged, or unknown to this server)
+  | 'identity-work' // a solution to an identity challenge that does not hold (forged, expired, reused, too little work)
+  | 'lab-yielded' // a lab with no tab, or idle, closed for a newcomer waiting at a full server
+  | 'lab-wait' // a newcomer waited for a lab at a full server and none came free
   | 'rate-limited' // a socket's or a lab's command bucket is empty
   | 'socket-flood' // a socket kept hammering after being limited: disconnected
   | 'origin' // a socket from a foreign origin
   | 'limits-clamped' // a learner asked for more than the server's maximum (clamped, not refused)
   | 'run-budget' // the server-wide memory budget for runs is spent
   | 'run-queue-full' // too many runs waiting
+  | 'run-yielded' // a run that had its slice stopped for another browser's run waiting at a full server
   | 'history-budget' // a run produced more history than its share
   | 'worker-memory' // a sandbox worker ran out of heap
   | 'node-busy-script' // a node ran a script past the busy threshold (killed)
@@ -41,7 +45,9 @@ const CODES: Partial<Record<RefusalReason, ErrorCode>> = {
   'lab-full': 'lab-full',
   'labs-per-browser': 'lab-full',
   'sockets-per-browser': 'forbidden',
-  'new-browsers': 'rate-limited',
+  'identity-required': 'forbidden',
+  'identity-work': 'forbidden',
+  'lab-wait': 'lab-full',
   'rate-limited': 'rate-limited',
   'socket-flood': 'rate-limited',
   origin: 'forbidden',

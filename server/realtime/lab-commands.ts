@@ -58,7 +58,7 @@ export const LAB_COMMANDS: LabCommandTable = {
   // A run of the learner's own ends an experiment going on in the lab (its next variant would replace the run).
   'run:start': (ctx, input) => {
     cancelExperiment(ctx.existingRuns());
-    return ctx.runs().start(input, { endWhenDecided: true });
+    return ctx.runs().start(input, { endWhenDecided: true, yieldable: true });
   },
   'run:stop': (ctx) => {
     cancelExperiment(ctx.existingRuns());

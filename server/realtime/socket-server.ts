@@ -4,11 +4,11 @@
  * error back and changes nothing; an exception in a handler never reaches
  * socket.io (which would drop the socket) or the process.
  */
-import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Server as HttpServer } from 'node:http';
 import { Server, type Socket } from 'socket.io';
 import type { LabSnapshot, Topology } from '@/lib/cluster';
 import { DEFAULT_CLIENTS, DEFAULT_TOPOLOGY, sameTopology } from '@/lib/cluster';
-import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import type { ClientToServerEvents, HandshakeRefusal, ServerToClientEvents } from '@/lib/protocol';
 import { LabOperationError } from '@/lib/result';
 import type { Lab } from '../lab/lab';
 import type { LabManager } from '../lab/lab-manager';
@@ -53,14 +53,13 @@ export interface RealtimeOptions {
   gradingSpareLabs?: number;
 }
 
-/** A middleware refusal: socket.io hands `message` to the client's connect_error, and `data` beside it. */
 /** A refused handshake: socket.io carries `data` to the page's connect_error, with the refusal's words. */
-const connectError = (error: LabOperationError): Error =>
-  Object.assign(new Error(error.message), { data: { code: error.code, ...(error.words ? { words: error.words } : {}) } });
+const connectError = (error: LabOperationError, extra: Partial<HandshakeRefusal> = {}): Error => {
+  const data: HandshakeRefusal = { code: error.code, ...(error.words ? { words: error.words } : {}), ...extra };
+  return Object.assign(new Error(error.message), { data });
+};
 
 export function attachRealtime(httpServer: HttpServer, labs: LabManager, options: RealtimeOptions): LabServer {
-  /** What the handshake decided about the browser, read again by the middleware below (same request object). */
-  const handshakes = new WeakMap<IncomingMessage, { browser: string | null; setCookie?: string }>();
   const identities = options.identities;
   const io: LabServer = new Server(httpServer, {
     allowRequest: (req, callback) => {
@@ -68,20 +67,10 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
         refuse('origin', { detail: { origin: String(req.headers.origin) } }, 'A page of another site may not open a lab socket');
         return callback('origin not allowed', false);
       }
-      if (identities) {
-        const known = identities.fromCookieHeader(req.headers.cookie);
-        const minted = known ? null : identities.mint();
-        handshakes.set(req, known ? { browser: known } : { browser: minted?.id ?? null, ...(minted ? { setCookie: minted.setCookie } : {}) });
-      }
       callback(null, true);
     },
     // Learner code and snapshots are small; a cap stops a hostile client from sending megabytes.
     maxHttpBufferSize: 1_000_000,
-  });
-  // A browser whose socket is its first contact (or that lost its cookie) leaves the handshake with one.
-  io.engine.on('initial_headers', (headers: Record<string, string>, req: IncomingMessage) => {
-    const setCookie = handshakes.get(req)?.setCookie;
-    if (setCookie) headers['Set-Cookie'] = setCookie;
   });
 
   const socketsByBrowser = new Map<string, Set<string>>();
@@ -90,12 +79,12 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       socket.data.browser = `socket:${socket.id}`;
       return next();
     }
-    const browser = handshakes.get(socket.request)?.browser ?? null;
+    // Only an identity bought with work (browser-identity.ts) opens a socket: no cookie, a forged one or one this
+    // server cannot read is told so, and the page gets one and connects again.
+    const browser = identities.fromCookieHeader(socket.request.headers.cookie);
     if (!browser)
       return next(
-        connectError(
-          refuse('new-browsers', { socket: socket.id }, refusal('limit.newBrowsers')),
-        ),
+        connectError(refuse('identity-required', { socket: socket.id }, refusal('identity.required')), { identityRequired: true }),
       );
     const open = socketsByBrowser.get(browser) ?? new Set<string>();
     const cap = options.socketsPerBrowser ?? Infinity;
@@ -135,6 +124,9 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     }
     return bucket;
   };
+  // A lab with a run going is never idle: it does not yield to a newcomer.
+  labs.setBusyProbe((lab) => runsByLab.get(lab)?.current != null);
+
   /** Where a tab's view of its lab starts in the history: set when the tab moved to another page and the lab was rebuilt. */
   const viewFrom = new WeakMap<Lab, number>();
   const unpublish = new Map<string, () => void>();
@@ -145,13 +137,21 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     let runs = runsByLab.get(lab);
     if (runs) return runs;
     if (!options.sandbox) throw new LabOperationError('forbidden', refusal('run.noSandbox'));
-    runs = new LabRuns(lab, options.sandbox, options.admission ?? null);
+    // Counted against the browser holding the lab: one browser's labs share one browser's share of runs.
+    runs = new LabRuns(lab, options.sandbox, options.admission ?? null, labs.ownerOf(lab.id) ?? null);
     const room = io.to(labRoom(lab.id));
     runs.on('waiting', ({ ahead }) => room.emit('run:waiting', { labId: lab.id, ahead }));
-    runs.on('started', (info) => room.emit('run:started', { ...info, labId: lab.id }));
+    runs.on('started', (info) => {
+      labs.touch(lab.id);
+      room.emit('run:started', { ...info, labId: lab.id });
+    });
     runs.on('verdict', (v) => room.emit('run:verdict', { ...v, labId: lab.id }));
     runs.on('diagnostic', (d) => room.emit('run:diagnostic', { ...d, labId: lab.id }));
-    runs.on('ended', (e) => room.emit('run:ended', { ...e, labId: lab.id }));
+    runs.on('ended', (e) => {
+      // Idle from here: a lab nothing happens in may yield to a newcomer at a full server.
+      labs.touch(lab.id);
+      room.emit('run:ended', { ...e, labId: lab.id });
+    });
     runsByLab.set(lab, runs);
     return runs;
   };
@@ -174,8 +174,18 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
     notify: (progress) => io.to(labRoom(lab.id)).emit('exercise:progress', { ...progress, labId: lab.id }),
     notifyExplore: (progress) => io.to(labRoom(lab.id)).emit('explore:progress', { ...progress, labId: lab.id }),
     notifyExperiment: (progress) => io.to(labRoom(lab.id)).emit('experiment:progress', { ...progress, labId: lab.id }),
-    spareLabs: (topology) => borrowSpareLabs(labs, topology, options.gradingSpareLabs ?? 0, options.sandbox, options.admission ?? null),
+    spareLabs: (topology) =>
+      borrowSpareLabs(labs, topology, options.gradingSpareLabs ?? 0, options.sandbox, options.admission ?? null, spareHolder(lab)),
   });
+  /**
+   * Whose share a check's spare labs count against: the browser holding the lab (own labs), so twelve searches from
+   * one cookie borrow no more than one browser's spares. A classroom's lab has no holder: its spares are unbounded
+   * by browser, as its lab is (only its instructor runs checks there).
+   */
+  const spareHolder = (lab: Lab) => {
+    const browser = labs.ownerOf(lab.id);
+    return browser && options.labsPerBrowser !== undefined ? { browser, limit: options.labsPerBrowser + (options.gradingSpareLabs ?? 0) } : null;
+  };
   const classrooms = options.classrooms;
   classrooms?.attach(io, {
     labs,
@@ -222,6 +232,8 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       const shared = labBucket(lab);
       if (shared && !shared.take())
         throw limited(refusal('limit.lab', { ms: shared.waitMs }), lab.id);
+      // A command from a tab: the lab is in use, so it does not yield to a newcomer for a while.
+      labs.touch(lab.id);
     };
     const on = commandRegistrar(socket, () => {
       if (bucket && !bucket.take()) throw limited(refusal('limit.tab', { ms: bucket.waitMs }), socket.data.labId);

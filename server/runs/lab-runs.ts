@@ -45,6 +45,12 @@ export interface RunOptions {
    */
   endWhenDecided?: boolean;
   /**
+   * The run may be stopped, once it has had its slice, for another browser's run waiting at a full server
+   * (run-admission.ts). Only for what a learner presses Run for: a check's or a search's run cut short would
+   * fail the whole check.
+   */
+  yieldable?: boolean;
+  /**
    * How a client's error reads in the history and the outcome a page shows. The grader's probes fail with a
    * sentence named by key (JSON, server/grading/probe-program.ts): the learner watching the graded run in their
    * lab reads that sentence in English, not its JSON.
@@ -159,6 +165,8 @@ export class LabRuns extends EventEmitter<Events> {
     private readonly pool: SandboxPool,
     /** The server's run budget; without one (tests, benchmarks) runs start at once. */
     private readonly admission: RunAdmission | null = null,
+    /** The browser whose share of the run budget this lab's runs count against; null: the lab is a share of its own. */
+    private readonly owner: string | null = null,
   ) {
     super();
     lab.once('closed', () => void this.stop());
@@ -235,7 +243,7 @@ export class LabRuns extends EventEmitter<Events> {
     const clients = asked ?? scenario?.clients ?? DEFAULT_CLIENTS;
     const admitted = await this.admit(clients);
     try {
-      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes: notes.map((text, i) => ({ text, words: noteWords[i] })), checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, clientError: options.clientError ?? null, check: options.check ?? null }, admitted);
+      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes: notes.map((text, i) => ({ text, words: noteWords[i] })), checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, yieldable: options.yieldable ?? false, clientError: options.clientError ?? null, check: options.check ?? null }, admitted);
     } catch (error) {
       admitted?.release();
       throw error;
@@ -249,7 +257,7 @@ export class LabRuns extends EventEmitter<Events> {
     this.waitingFor = waiting;
     try {
       const cost = clients * this.pool.limits.memoryBytes + WORKER_RESERVE_BYTES;
-      return await this.admission.admit(cost, { labId: this.lab.id }, (ahead) => this.emit('waiting', { ahead }), waiting.signal);
+      return await this.admission.admit(cost, { labId: this.lab.id, ...(this.owner ? { browser: this.owner } : {}) }, (ahead) => this.emit('waiting', { ahead }), waiting.signal);
     } finally {
       if (this.waitingFor === waiting) this.waitingFor = null;
     }
@@ -268,12 +276,13 @@ export class LabRuns extends EventEmitter<Events> {
       topology: RunStart['topology'];
       fresh: RunStart['fresh'];
       endWhenDecided: boolean;
+      yieldable: boolean;
       clientError: ((error: string) => string) | null;
       check: CheckRunTag | null;
     },
     admitted: Admitted | null,
   ): Promise<RunInfo> {
-    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided, clientError, check } = request;
+    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided, yieldable, clientError, check } = request;
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
     this.refuseIfRetired();
@@ -366,6 +375,15 @@ export class LabRuns extends EventEmitter<Events> {
     this.active = run;
     void handle.done.finally(() => admitted?.release());
     for (const { text, words } of notes) lab.history.append({ type: 'console', client: 0, level: 'warn', text, ...(words ? { words } : {}), runId });
+    // Stopped, after its slice, for another browser's run waiting at a full server; its console says so.
+    if (yieldable)
+      admitted?.yieldable((ranMs) => {
+        if (this.active !== run) return;
+        const note = refuse('run-yielded', { labId: lab.id, detail: { runId, ranMs: Math.round(ranMs) } }, refusal('run.yielded', { seconds: Math.round(ranMs / 1000) }));
+        lab.history.append({ type: 'console', client: 0, level: 'warn', text: note.message, ...(note.words ? { words: note.words } : {}), runId });
+        run.scenario?.cancel();
+        handle.stop();
+      });
 
     // A run past its share of the lab's history is stopped, and nothing more of it is recorded: its
     // clients may go on flooding for the few ms the stop takes to reach them (see history-cut.ts).

@@ -11,6 +11,7 @@ import { connectTo, emitRaw, LabWatcher, value, type Client } from './classroom-
 import { startCoordinationRedis, spawnLabServer, type CoordinationRedis, type SpawnedServer } from './classroom-cluster-fixture';
 import { alive, waitFor } from './lab-fixture';
 import { tokenFingerprint } from '@/server/classroom/instructor-token';
+import { browserCookie } from '../helpers/browser-identity';
 
 let coordination: CoordinationRedis;
 let a: SpawnedServer;
@@ -35,11 +36,7 @@ afterAll(async () => {
 
 /** A browser's identity cookie, as a page of `url` hands it out (a Cookie header value). */
 async function browserOf(url: string): Promise<string> {
-  const res = await fetch(`${url}/`);
-  await res.arrayBuffer();
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('locklab_browser='));
-  if (!cookie) throw new Error('no browser cookie handed out');
-  return cookie.split(';')[0]!;
+  return browserCookie(url);
 }
 
 /** The token a server generated: its log names the file (and a fingerprint), never the token itself. */

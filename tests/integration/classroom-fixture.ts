@@ -1,5 +1,6 @@
 /** Typed socket.io clients for classroom tests: connect, await Results, collect what a socket receives. */
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { tabSoon } from '../helpers/browser-identity';
 import type { NodeView } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
@@ -7,9 +8,12 @@ import type { Result } from '@/lib/result';
 
 export type Client = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** A socket as a tab opens it; `headers` may carry a Cookie (the same browser as another tab, or its instructor cookie). */
+/**
+ * A socket as a tab opens it, with a browser identity bought as a page buys it; `headers` may carry a Cookie
+ * (the same browser as another tab — its identity cookie, and perhaps its instructor cookie).
+ */
 export function connectTo(url: string, opened: Client[], headers?: Record<string, string>): Client {
-  const socket: Client = io(url, { transports: ['websocket'], reconnection: false, forceNew: true, ...(headers ? { extraHeaders: headers } : {}) });
+  const socket: Client = tabSoon(url, headers?.cookie ? { cookie: headers.cookie, extraHeaders: headers } : {});
   opened.push(socket);
   return socket;
 }

@@ -14,6 +14,7 @@ import { createLabServer, type RunningLabServer } from '@/server/app-server';
 import { configFromEnv } from '@/server/config';
 import { waitFor } from './lab-fixture';
 import { connectTo, emitRaw, value, type Client } from './classroom-fixture';
+import { browserCookie } from '../helpers/browser-identity';
 
 const TOKEN = 'moderate-the-room';
 /** Short, so the test sees a class end for want of its instructor; the default is 15 minutes. */
@@ -46,11 +47,7 @@ afterAll(async () => {
 
 /** A browser: the identity cookie a page hands out, as a Cookie header value. */
 async function newBrowser(): Promise<string> {
-  const res = await fetch(`${server.url}/`);
-  await res.arrayBuffer();
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('locklab_browser='));
-  if (!cookie) throw new Error('no browser cookie handed out');
-  return cookie.split(';')[0]!;
+  return browserCookie(server.url);
 }
 
 async function tab(cookie?: string): Promise<Client> {

@@ -12,6 +12,7 @@ import { createLabServer, type RunningLabServer } from '@/server/app-server';
 import { configFromEnv } from '@/server/config';
 import { alive, waitFor } from './lab-fixture';
 import { connectTo, emitRaw, LabWatcher, value, type Client } from './classroom-fixture';
+import { browserCookie } from '../helpers/browser-identity';
 
 const TOKEN = 'teach-the-room';
 let server: RunningLabServer;
@@ -21,11 +22,7 @@ const connect = (cookie?: string) => connectTo(server.url, sockets, cookie ? { c
 
 /** A browser: the identity cookie a page hands out, as a Cookie header value (its tabs share a seat in a class). */
 async function newBrowser(): Promise<string> {
-  const res = await fetch(`${server.url}/`);
-  await res.arrayBuffer();
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('locklab_browser='));
-  if (!cookie) throw new Error('no browser cookie handed out');
-  return cookie.split(';')[0]!;
+  return browserCookie(server.url);
 }
 
 beforeAll(async () => {

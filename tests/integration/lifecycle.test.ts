@@ -7,9 +7,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { io } from 'socket.io-client';
+import { tabSoon } from '../helpers/browser-identity';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { NODE_PID_FILE } from '@/server/cluster/run-dir';
 import { alive, waitFor } from './lab-fixture';
 
@@ -38,7 +37,7 @@ async function startServer(env: Record<string, string> = {}): Promise<{ child: C
 }
 
 async function openLab(url: string): Promise<void> {
-  const socket = io(url, { transports: ['websocket'], reconnection: false }) as import('socket.io-client').Socket<ServerToClientEvents, ClientToServerEvents>;
+  const socket = tabSoon(url);
   const result = await socket.emitWithAck('lab:join', {});
   socket.close();
   expect(result.ok).toBe(true);

@@ -10,7 +10,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { openTab } from '../helpers/browser-identity';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { runToEnd, TINY_PROGRAM, value } from './attacks/attack-fixture';
@@ -87,11 +88,7 @@ describe('a checkout in a folder only its owner can read', () => {
     });
     const url = await servingUrl(server);
 
-    tab = io(url, { transports: ['websocket'], reconnection: false, forceNew: true });
-    await new Promise<void>((resolve, reject) => {
-      tab?.once('connect', () => resolve());
-      tab?.once('connect_error', reject);
-    });
+    tab = await openTab(url);
     value(await tab.emitWithAck('lab:join', {}));
     const ended = await runToEnd(tab, { code: TINY_PROGRAM, clients: 3 });
     expect(ended.outcome.status).toBe('completed');

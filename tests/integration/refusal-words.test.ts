@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { tabSoon } from '../helpers/browser-identity';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import ar from '@/messages/ar/refusals.json';
 import arChecker from '@/messages/ar/checker.json';
@@ -24,7 +25,7 @@ const arabic = { refusals: ar, checker: arChecker };
 
 beforeAll(async () => {
   server = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 2, warmLabs: 0, runRoot }));
-  tab = io(server.url, { transports: ['websocket'], reconnection: false });
+  tab = tabSoon(server.url);
 });
 afterAll(async () => {
   tab?.close();

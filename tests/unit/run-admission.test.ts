@@ -82,3 +82,79 @@ describe('clampLimits', () => {
     expect(clampLimits(undefined, DEFAULT_LIMITS)).toEqual({ limits: {}, notes: [], noteWords: [] });
   });
 });
+
+describe('RunAdmission across browsers', () => {
+  const share = { runs: 2, memoryBytes: 40 * MB };
+
+  it("holds each browser to its share, and serves the browsers waiting in turn, not first come", async () => {
+    const a = admission({ maxConcurrent: 4, maxQueued: 20, perOwner: share });
+    const stranger = { browser: 'stranger' };
+    // The stranger starts six runs: two run, four wait for its own share, not for the server.
+    const strangers = Array.from({ length: 6 }, () => a.admit(10 * MB, stranger));
+    const admitted = await Promise.all(strangers.slice(0, 2));
+    expect(a.active).toBe(2);
+    expect(a.waiting).toBe(4);
+    // A bystander's run starts at once: the server has room, and the stranger's queue is its own.
+    const bystander = await a.admit(10 * MB, { browser: 'bystander' });
+    expect(a.active).toBe(3);
+    expect(a.runningFor(stranger)).toBe(2);
+    bystander.release();
+    // Filled up by others, the server serves the waiting browser running fewest first: the late bystander before the stranger's third.
+    const others = await Promise.all([a.admit(10 * MB, { browser: 'o1' }), a.admit(10 * MB, { browser: 'o2' })]);
+    const order: string[] = [];
+    const late = a.admit(10 * MB, { browser: 'late' }).then((r) => (order.push('late'), r));
+    admitted[0]!.release();
+    await late;
+    expect(order).toEqual(['late']);
+    // The stranger never held more than its share.
+    expect(a.runningFor(stranger)).toBeLessThanOrEqual(2);
+    for (const o of others) o.release();
+    (await late).release();
+    // The stranger's other runs go on, two at a time, as its own end.
+    admitted[1]!.release();
+    for (const next of strangers.slice(2)) {
+      expect(a.runningFor(stranger)).toBeLessThanOrEqual(2);
+      (await next).release();
+    }
+    expect(a.waiting).toBe(0);
+  });
+
+  it("a browser's memory share binds after its first run, which always fits", async () => {
+    const a = admission({ maxConcurrent: 10, perOwner: share });
+    const big = await a.admit(60 * MB, { browser: 'b' }); // over the 40 MB share, alone: admitted
+    let second = false;
+    const next = a.admit(10 * MB, { browser: 'b' }).then((r) => ((second = true), r));
+    await Promise.resolve();
+    expect(second).toBe(false);
+    big.release();
+    await next;
+    expect(second).toBe(true);
+  });
+});
+
+describe('RunAdmission making room', () => {
+  it('stops, after its slice, a run of a browser holding more for a waiting one holding none, and only such a run', async () => {
+    vi.useFakeTimers();
+    let now = 0;
+    const a = admission({ maxConcurrent: 10, memoryBudgetBytes: 100 * MB, maxWaitMs: 60_000, perOwner: { runs: 2, memoryBytes: 100 * MB }, sliceMs: 10_000, now: () => now });
+    const stopped: { who: string; ranMs: number }[] = [];
+    const hog = async (who: string, yieldable: boolean) => {
+      const admitted = await a.admit(45 * MB, { browser: who });
+      if (yieldable) admitted.yieldable((ranMs) => (stopped.push({ who, ranMs }), admitted.release()));
+      return admitted;
+    };
+    await hog('grader', false); // a check's run: never cut
+    await hog('idle', true);
+    let started = false;
+    const bystander = a.admit(20 * MB, { browser: 'bystander' }).then((r) => ((started = true), r));
+    await Promise.resolve();
+    // Within its slice the idle run keeps going, and the bystander waits.
+    expect(stopped).toEqual([]);
+    expect(started).toBe(false);
+    now = 10_001;
+    vi.advanceTimersByTime(10_001);
+    await bystander;
+    expect(stopped).toEqual([{ who: 'idle', ranMs: 10_001 }]);
+    expect(started).toBe(true);
+  });
+});

@@ -13,14 +13,17 @@ import type { Result } from '@/lib/result';
 import type { RunEnded, RunStartInput } from '@/lib/run';
 import { createLabServer, type RunningLabServer } from '@/server/app-server';
 import { configFromEnv, type ServerConfig } from '@/server/config';
+import { browserCookie } from '../../helpers/browser-identity';
 
 export type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
 
 export interface AttackServer {
   server: RunningLabServer;
-  /** A socket as a browser tab opens it; `headers` may carry a cookie (one browser, several tabs). */
+  /** A socket as a browser tab opens it: of the browser whose cookie `headers` carries (several tabs), else of a new browser. */
   tab(headers?: Record<string, string>): Promise<Tab>;
-  /** A new browser: the signed cookie a page response hands out, as a Cookie header value ("locklab_browser=…"). */
+  /** A socket with exactly these headers and no identity bought for it (an attacker's: none, or a forged cookie). */
+  rawTab(headers?: Record<string, string>): Promise<Tab>;
+  /** A new browser: the identity a page buys with work (tests/helpers/browser-identity.ts), as a Cookie header value. */
   browser(): Promise<string>;
   close(): Promise<void>;
 }
@@ -29,23 +32,23 @@ export async function startAttackServer(overrides: Partial<ServerConfig> = {}): 
   const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-attack-'));
   const server = await createLabServer(configFromEnv({ port: 0, web: false, warmLabs: 0, runRoot, ...overrides }));
   const sockets: Tab[] = [];
+  const rawTab = async (headers?: Record<string, string>): Promise<Tab> => {
+    const socket: Tab = io(server.url, { transports: ['websocket'], reconnection: false, extraHeaders: headers, forceNew: true });
+    sockets.push(socket);
+    await new Promise<void>((resolve, reject) => {
+      socket.once('connect', () => resolve());
+      socket.once('connect_error', (error) => reject(error));
+    });
+    return socket;
+  };
   return {
     server,
     async tab(headers) {
-      const socket: Tab = io(server.url, { transports: ['websocket'], reconnection: false, extraHeaders: headers, forceNew: true });
-      sockets.push(socket);
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', (error) => reject(error));
-      });
-      return socket;
+      return rawTab({ ...headers, cookie: headers?.cookie ?? (await browserCookie(server.url)) });
     },
-    async browser() {
-      const res = await fetch(`${server.url}/`);
-      await res.arrayBuffer();
-      const cookie = res.headers.getSetCookie().find((c) => c.startsWith('locklab_browser='));
-      if (!cookie) throw new Error('the server handed out no browser cookie');
-      return cookie.split(';')[0]!;
+    rawTab,
+    browser() {
+      return browserCookie(server.url);
     },
     async close() {
       for (const s of sockets) s.close();
@@ -93,19 +96,22 @@ export const TINY_PROGRAM = [
 ].join('\n');
 
 /**
- * The bystander: its own tab and lab; `run()` runs the tiny program and reports its wall time and verdict.
+ * The bystander: its own tab and lab; `run()` runs the tiny program and reports its wall time, how long
+ * it waited to start (run:start to run:started: its turn in the run budget, and its worker) and its verdict.
  * `{ warm: true }` starts it once the pool has a worker booted, as a learner's next run finds one on a server
  * given a moment: the time is then the run's, not a boot's on two cores other engineers share.
  */
-export async function bystander(attack: AttackServer): Promise<{ run(options?: { warm?: boolean }): Promise<{ ms: number; ended: RunEnded }> }> {
+export async function bystander(attack: AttackServer): Promise<{ run(options?: { warm?: boolean }): Promise<{ ms: number; startedAfterMs: number; ended: RunEnded }> }> {
   const tab = await attack.tab();
   value(await tab.emitWithAck('lab:join', {}));
   return {
     async run(options = {}) {
       if (options.warm) await attack.server.sandbox?.whenWarm();
-      const started = performance.now();
+      const began = performance.now();
+      let startedAt = Number.NaN;
+      tab.once('run:started', () => (startedAt = performance.now()));
       const ended = await runToEnd(tab, { code: TINY_PROGRAM, clients: 3 });
-      return { ms: performance.now() - started, ended };
+      return { ms: performance.now() - began, startedAfterMs: startedAt - began, ended };
     },
   };
 }
