@@ -220,7 +220,8 @@ describe('the instructor cookie', () => {
       `locklab_instructor=${TOKEN}`,
     ];
     for (const forged of forgeries) {
-      const socket = await tab(forged || undefined);
+      // A real browser (an identity it bought) with a forged instructor cookie, or none.
+      const socket = await tab(forged ? `${await newBrowser()}; ${forged}` : undefined);
       expect(await socket.emitWithAck('classroom:join', { code: joined.code, asInstructor: true }), forged).toMatchObject(refused);
       expect(await socket.emitWithAck('classroom:create', { name: 'Forged' }), forged).toMatchObject(refused);
     }
