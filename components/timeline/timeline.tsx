@@ -138,6 +138,14 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
     return () => cancelAnimationFrame(frame);
   }, [layout, geometry, height, view, theme, band, highlighted, shown.cursorT, shown.origin, width, words]);
 
+  // A new run: fit to it again. Declared before the focus below: "Show on timeline" of a check's failure shows
+  // that run and its moment in one change, and effects run in order, so the focus must come last.
+  const runStart = shown.all[0]?.seq;
+  useEffect(() => {
+    setZoom(null);
+    setHighlighted(false);
+  }, [runStart]);
+
   // "Show on timeline": zoom to the band with some context, scroll to it, highlight it.
   useEffect(() => {
     if (!focus) return;
@@ -147,13 +155,6 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
     wrapper.current?.scrollIntoView({ block: 'center', behavior: prefersReducedMotion() ? 'auto' : 'smooth' });
     canvas.current?.focus({ preventScroll: true });
   }, [focus]);
-
-  // A new run: fit to it again.
-  const runStart = shown.all[0]?.seq;
-  useEffect(() => {
-    setZoom(null);
-    setHighlighted(false);
-  }, [runStart]);
 
   const zoomBy = useCallback(
     (factor: number, centre?: number) => {
