@@ -85,6 +85,8 @@ test('a Redlock run: P50/P95/P99 on the page match its exported history; the fil
 });
 
 test('pin a run, run another: both figures side by side and the difference in words; a phone-width page still reads', async ({ page }) => {
+  // Two whole runs and their charts: on two cores shared with the other spec, 60 s was once not enough (1.1 min).
+  test.setTimeout(120_000);
   await openPlayground(page);
   await setCode(page, MANY_ACQUIRES);
   await runToEnd(page);
