@@ -7,31 +7,26 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { CALENDAR, LINK_DELAY, VARIANTS, type ExperimentProgress } from '@/lib/experiment/design';
 import { cancelExperiment, runExperiment } from '@/server/experiment/experiment';
 import { Lab } from '@/server/lab/lab';
 import { LabRuns } from '@/server/runs/lab-runs';
-import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
+import { useSandboxPool } from './lab-fixture';
 
 describe('the experiment', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-experiment-'));
-  let pool: SandboxPool;
+  const pool = useSandboxPool();
   const labs: Lab[] = [];
-  beforeAll(async () => {
-    pool = createSandboxPool({ warmWorkers: 1 });
-    await pool.whenWarm();
-  });
   afterAll(async () => {
     await Promise.all(labs.map((l) => l.destroy()));
-    await pool?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
   const newLab = async (): Promise<{ lab: Lab; runs: LabRuns }> => {
     const lab = new Lab({ topology: { kind: 'masters', nodes: 5, persistence: 'none' }, clients: 3, dir: path.join(dir, `lab-${labs.length}`) });
     labs.push(lab);
     await lab.start();
-    return { lab, runs: new LabRuns(lab, pool) };
+    return { lab, runs: new LabRuns(lab, pool()) };
   };
 
   it('plays every variant as a run and fills each row from its history and verdict', { timeout: 120_000 }, async () => {

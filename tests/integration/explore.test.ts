@@ -7,34 +7,29 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { loadAllLessons, type Lesson } from '@/lib/lessons/load';
 import { explore } from '@/server/grading/explore';
 import { Lab } from '@/server/lab/lab';
 import { LabRuns } from '@/server/runs/lab-runs';
-import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
+import { useSandboxPool } from './lab-fixture';
 
 const lessons = loadAllLessons();
 const lesson = (slug: string): Lesson => lessons.find((l) => l.slug === slug)!;
 
 describe('explore', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-explore-'));
-  let pool: SandboxPool;
+  const pool = useSandboxPool();
   const labs: Lab[] = [];
-  beforeAll(async () => {
-    pool = createSandboxPool({ warmWorkers: 1 });
-    await pool.whenWarm();
-  });
   afterAll(async () => {
     await Promise.all(labs.map((l) => l.destroy()));
-    await pool?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
   const labsFor = async (l: Lesson, n: number): Promise<LabRuns[]> => {
     const made = Array.from({ length: n }, (_, i) => new Lab({ topology: l.topology, clients: 3, dir: path.join(dir, `${l.slug}-${labs.length + i}`) }));
     labs.push(...made);
     await Promise.all(made.map((m) => m.start()));
-    return made.map((m) => new LabRuns(m, pool));
+    return made.map((m) => new LabRuns(m, pool()));
   };
 
   it('breaks a check-then-set lock, shrinks the schedule, and plays the smallest one last in the learner\'s lab', { timeout: 180_000 }, async () => {

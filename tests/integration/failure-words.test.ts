@@ -3,24 +3,15 @@
  * reported at the learner's line that sent it, in a sentence that says what happened in the lab (not
  * ioredis's "Reached the max retries per request limit (which is 1)" at line 1). Real redis-servers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseCommand } from '@/lib/commands';
 import type { Diagnostic, RunEnded } from '@/lib/run';
 import { LabRuns } from '@/server/runs/lab-runs';
-import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
-import { fault, startLab } from './lab-fixture';
+import { fault, startLab, useSandboxPool } from './lab-fixture';
 import type { Lab } from '@/server/lab/lab';
 
-let pool: SandboxPool;
-const labs: Lab[] = [];
-beforeAll(async () => {
-  pool = createSandboxPool({ warmWorkers: 1 });
-  await pool.whenWarm();
-});
-afterAll(async () => {
-  await Promise.all(labs.map((lab) => lab.destroy()));
-  await pool?.close();
-});
+// The labs are startLab's (destroyed after the file); the pool is the file's.
+const pool = useSandboxPool();
 
 /** The command is on line 5, after a comment on line 1 (where the old diagnostic sat). */
 const program = (options: string, command = "get('lock:invoice:42')") => `// The learner's program: a comment first.
@@ -33,9 +24,8 @@ console.log(value);
 
 async function diagnosticUnder(prepare: (lab: Lab) => Promise<unknown>, options = '', topology: Parameters<typeof startLab>[0] = { nodes: 1 }, command?: string): Promise<Diagnostic> {
   const lab = await startLab(topology, 1);
-  labs.push(lab);
   await prepare(lab);
-  const runs = new LabRuns(lab, pool);
+  const runs = new LabRuns(lab, pool());
   const diagnostics: Diagnostic[] = [];
   runs.on('diagnostic', (d) => diagnostics.push(d));
   const ended = new Promise<RunEnded>((resolve) => runs.once('ended', resolve));

@@ -4,7 +4,8 @@ import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { afterAll } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
 import type { Topology } from '@/lib/cluster';
 import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import type { NodeGuardOptions } from '@/server/cluster/node-guard';
@@ -25,6 +26,25 @@ afterAll(async () => {
   await Promise.all(started.map((lab) => lab.destroy()));
   fs.rmSync(root, { recursive: true, force: true });
 });
+
+/**
+ * A sandbox pool for this file's runs, a worker booted before the first test and the pool closed after the
+ * last: call it at the top of a file or a describe, and read the pool inside tests.
+ */
+export function useSandboxPool(): () => SandboxPool {
+  let pool: SandboxPool | null = null;
+  beforeAll(async () => {
+    pool = createSandboxPool({ warmWorkers: 1 });
+    await pool.whenWarm();
+  });
+  afterAll(async () => {
+    await pool?.close();
+  });
+  return () => {
+    if (!pool) throw new Error('the sandbox pool starts in beforeAll');
+    return pool;
+  };
+}
 
 export async function startLab(topology: Partial<Topology> = {}, clientsCount = 3, nodeGuard?: NodeGuardOptions): Promise<Lab> {
   const lab = new Lab({ topology: { ...DEFAULT_TOPOLOGY, ...topology }, clients: clientsCount, dir: path.join(root, `lab-${started.length}`), nodeGuard });
