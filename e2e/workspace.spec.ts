@@ -84,7 +84,7 @@ test('Pause Client 1: its lane shows the pause', async ({ page }) => {
   await openPlayground(page);
   await setCode(page, STEADY);
   await button(page, 'Run').click();
-  await page.getByRole('tab', { name: 'Clients & links' }).click();
+  // The clients are in the instrument panel, beside the editor: no tab to open first.
   await expect(page.getByTestId('client-1-status')).toHaveText('running', { timeout: 30_000 });
   // Paused until resumed: on a busy machine a timed pause can be over before its card is looked at.
   await page.getByLabel('Pause length for Client 1').selectOption('0');

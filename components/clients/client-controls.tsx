@@ -9,8 +9,9 @@ import { useId, useMemo, useState } from 'react';
 import { labelFault } from '@/lib/faults/catalogue';
 import { ControlButton } from '@/components/cluster/node-controls';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
-import { lowerBoundT } from '@/components/lab/run-state';
-import { clientStatuses, type ClientStatus } from './client-states';
+import { clientShortcut } from '@/components/instruments/instrument-keys';
+import type { ClientStatus } from './client-states';
+import { runActive, runClientStatuses } from './run-client-statuses';
 import styles from './clients.module.css';
 
 /** How long a pause lasts, ms; 0 = until resumed. */
@@ -20,38 +21,35 @@ export interface ClientControlsProps {
   defaultClients: number;
   /** Said while nothing runs: how this page runs something (the default: it has an editor). */
   idleHint?: string;
+  /** The instrument panel's tiles, one per client in a row, instead of the full-width list. */
+  compact?: boolean;
 }
 
-export function ClientControls({ defaultClients, idleHint }: ClientControlsProps) {
+export function ClientControls({ defaultClients, idleHint, compact = false }: ClientControlsProps) {
   const t = useTranslations('clients');
   const history = useLabStore((s) => s.history);
   const info = useLabStore((s) => s.run.info);
   const until = useLabStore((s) => s.run.shownUntilT);
   const phase = useLabStore((s) => s.run.phase);
-  const clients = info?.clients ?? defaultClients;
-  const statuses = useMemo(() => {
-    if (!info) return Array.from({ length: clients }, (): ClientStatus => 'waiting');
-    const to = until === null ? history.length : lowerBoundT(history, until);
-    return clientStatuses(history.slice(lowerBoundT(history, info.startedAt), to), clients);
-  }, [history, info, until, clients]);
-  const active = phase === 'running' || phase === 'starting' || phase === 'stopping';
+  const statuses = useMemo(() => runClientStatuses({ history, run: { info, shownUntilT: until, phase } }, defaultClients), [history, info, until, phase, defaultClients]);
+  const active = runActive(phase);
 
   return (
-    <section aria-labelledby="clients-title" className={styles.clients}>
-      <h2 id="clients-title" className={styles.title}>
+    <section aria-labelledby="clients-title" className={styles.clients} data-compact={compact || undefined} data-testid="clients">
+      <h2 id="clients-title" className={compact ? 'visually-hidden' : styles.title}>
         {t('title')}
       </h2>
-      {!active && <p className={styles.hint}>{idleHint ?? t('idleHint')}</p>}
+      {!active && !compact && <p className={styles.hint}>{idleHint ?? t('idleHint')}</p>}
       <ul className={styles.list}>
         {statuses.map((status, i) => (
-          <ClientRow key={i + 1} client={i + 1} status={status} active={active} />
+          <ClientRow key={i + 1} client={i + 1} status={status} active={active} compact={compact} />
         ))}
       </ul>
     </section>
   );
 }
 
-function ClientRow({ client, status, active }: { client: number; status: ClientStatus; active: boolean }) {
+function ClientRow({ client, status, active, compact }: { client: number; status: ClientStatus; active: boolean; compact: boolean }) {
   const lab = useLabClient();
   const t = useTranslations('clients');
   const format = useFormatter();
@@ -81,12 +79,13 @@ function ClientRow({ client, status, active }: { client: number; status: ClientS
           name={t('pause.name', { client: label })}
           pendingKey={labelFault('client-pause', target)}
           variant="danger"
+          shortcut={compact ? clientShortcut(client) : undefined}
           enabled={live && status === 'running'}
           onPress={() => void lab.fault('client-pause', { client, durationMs: pauseMs || undefined })}
         >
           {t('pause.label')}
         </ControlButton>
-        <ControlButton name={t('resume.name', { client: label })} pendingKey={labelFault('client-resume', target)} enabled={live && status === 'paused'} onPress={() => void lab.fault('client-resume', target)}>
+        <ControlButton name={t('resume.name', { client: label })} pendingKey={labelFault('client-resume', target)} shortcut={compact ? clientShortcut(client) : undefined} enabled={live && status === 'paused'} onPress={() => void lab.fault('client-resume', target)}>
           {t('resume.label')}
         </ControlButton>
         <ControlButton name={t('crash.name', { client: label })} pendingKey={labelFault('client-crash', target)} variant="danger" enabled={live} onPress={() => void lab.fault('client-crash', target)}>

@@ -12,15 +12,17 @@ import { NodeCard } from './node-card';
 import { useNodesAtCursor } from './use-nodes-at';
 import styles from './cluster.module.css';
 
-export function ClusterView() {
+/** `compact`: the instrument panel's row of node tiles (node-card.tsx). */
+export function ClusterView({ compact = false }: { compact?: boolean }) {
   const nodeIds = useLabStore(useShallow((s) => s.nodeIds));
   const setCursor = useLabStore((s) => s.actions.setCursor);
   const past = useNodesAtCursor();
   const t = useTranslations('cluster');
   const formatDuration = useFormatDuration();
   return (
-    <section aria-labelledby="cluster-title" className={styles.cluster}>
-      <h2 id="cluster-title" className={styles.sectionTitle}>
+    <section aria-labelledby="cluster-title" className={styles.cluster} data-compact={compact || undefined} data-testid="cluster">
+      {/* In the panel each tile says its node: the heading is for screen readers. */}
+      <h2 id="cluster-title" className={compact ? 'visually-hidden' : styles.sectionTitle}>
         {t('title')}
       </h2>
       {past && nodeIds.length > 0 && (
@@ -38,7 +40,7 @@ export function ClusterView() {
       ) : (
         <div className={styles.grid}>
           {nodeIds.map((id) => (
-            <NodeCard key={id} nodeId={id} {...(past?.moments[id] ? { moment: past.moments[id], at: past.t } : {})} />
+            <NodeCard key={id} nodeId={id} compact={compact} {...(past?.moments[id] ? { moment: past.moments[id], at: past.t } : {})} />
           ))}
         </div>
       )}

@@ -7,10 +7,14 @@ import { useTranslations } from 'next-intl';
 import type { LockKeyView } from '@/lib/cluster';
 import { remainingTtl } from '@/components/lab/lab-state';
 import { useFormatDuration } from '@/components/lab/use-duration';
+import { useLabStore } from '@/components/lab/lab-provider';
+import { keyHolder } from './key-holder';
 import styles from './cluster.module.css';
 
-export function LockKeyRow({ lock, peakMs, now }: { lock: LockKeyView; peakMs: number | undefined; now: number | null }) {
+export function LockKeyRow({ lock, peakMs, now, node }: { lock: LockKeyView; peakMs: number | undefined; now: number | null; node?: number }) {
   const t = useTranslations('cluster');
+  // The instrument panel names the holder (a client) where the full card shows the token.
+  const holder = useLabStore((s) => (node === undefined ? null : keyHolder(s.history, node, lock.key, lock.value)));
   const formatDuration = useFormatDuration();
   const left = remainingTtl(lock, now);
   const noExpiry = left < 0;
@@ -26,10 +30,16 @@ export function LockKeyRow({ lock, peakMs, now }: { lock: LockKeyView; peakMs: n
         </code>
         <span className={styles.ttlText}>{ttlText}</span>
       </div>
-      <div className={styles.keyValue} title={lock.value ?? undefined}>
-        <span className={styles.keyValueLabel}>{t('value')}</span>{' '}
-        <code dir="ltr">{lock.value ?? t('notAString')}</code>
-      </div>
+      {node !== undefined ? (
+        <div className={styles.keyValue} title={lock.value ?? undefined} data-testid="key-holder">
+          {holder !== null ? t('heldBy', { client: holder }) : <code dir="ltr">{lock.value ?? t('notAString')}</code>}
+        </div>
+      ) : (
+        <div className={styles.keyValue} title={lock.value ?? undefined}>
+          <span className={styles.keyValueLabel}>{t('value')}</span>{' '}
+          <code dir="ltr">{lock.value ?? t('notAString')}</code>
+        </div>
+      )}
       <div className={styles.ttlTrack} data-no-expiry={noExpiry || undefined} aria-hidden="true">
         <div className={styles.ttlFill} style={{ inlineSize: `${(fraction * 100).toFixed(1)}%` }} />
       </div>

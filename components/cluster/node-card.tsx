@@ -11,7 +11,7 @@ import { useTranslations } from 'next-intl';
 import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
 import { useFormatDuration } from '@/components/lab/use-duration';
-import { NodeControls } from './node-controls';
+import { NodeControls, RestartOptions } from './node-controls';
 import { NodeIntervention } from './node-intervention';
 import { persistenceWords, roleWords } from './node-words';
 import { StateIcon } from './state-icon';
@@ -25,9 +25,14 @@ export interface NodeCardProps {
   moment?: NodeMoment;
   /** Lab time of `moment`. */
   at?: number;
+  /**
+   * The instrument panel's tile: state, role, each key's holder and TTL and the four fault buttons
+   * at a glance; port, persistence and the restart options under "More".
+   */
+  compact?: boolean;
 }
 
-export function NodeCard({ nodeId, moment, at }: NodeCardProps) {
+export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps) {
   const liveNode = useLabStore((s) => s.nodes[nodeId]);
   const livePeaks = useLabStore((s) => s.ttlPeaks[nodeId]);
   const past = moment !== undefined && at !== undefined;
@@ -42,6 +47,65 @@ export function NodeCard({ nodeId, moment, at }: NodeCardProps) {
   if (!node) return null;
 
   const titleId = `node-${node.id}-title`;
+  const keys = (
+    <div className={styles.keys}>
+      <h4 className={compact ? 'visually-hidden' : styles.keysTitle}>{t('keys')}</h4>
+      {node.keys.length === 0 ? (
+        <p className={styles.empty}>{node.state === 'down' ? t('keysUnknown') : t('noKeys')}</p>
+      ) : (
+        <ul className={styles.keyList}>
+          {node.keys.map((lock) => (
+            <LockKeyRow key={lock.key} lock={lock} peakMs={peaks?.[lock.key]?.peakMs} now={now} {...(compact ? { node: node.id } : {})} />
+          ))}
+        </ul>
+      )}
+      {node.keysTruncated && <p className={styles.empty}>{t('keysTruncated')}</p>}
+    </div>
+  );
+  if (compact) {
+    return (
+      <section className={styles.card} data-compact data-state={node.state} data-moment={past || undefined} aria-labelledby={titleId}>
+        <header className={styles.cardHeader}>
+          <h3 id={titleId} className={styles.cardTitle}>
+            {t('node', { n: node.id })}
+          </h3>
+          <span className={styles.state} data-state={node.state} data-testid="node-state">
+            <StateIcon state={node.state} className={styles.stateIcon} />
+            {t(`state.${node.state}`)}
+          </span>
+        </header>
+        <p className={styles.role}>
+          <span className="visually-hidden">{t('fact.role')}: </span>
+          {roleWords(t, node)}
+          {node.clockJumpMs > 0 && <> · {t('clockJumped', { duration: formatDuration(node.clockJumpMs) })}</>}
+        </p>
+        {node.restartDueAt !== null && (
+          <p className={styles.restartDue}>
+            {now === null ? t('restartsSoon') : t('restartsIn', { duration: formatDuration(Math.max(0, node.restartDueAt - now)) })}
+          </p>
+        )}
+        <NodeIntervention intervention={node.intervention} />
+        {keys}
+        {!readOnly && !past && <NodeControls node={node} compact />}
+        <details className={styles.more}>
+          <summary aria-label={t('more.name', { node: t('node', { n: node.id }) })}>{t('more.label')}</summary>
+          <dl className={styles.facts}>
+            <div>
+              <dt>{t('fact.port')}</dt>
+              <dd>
+                <code>{node.port}</code>
+              </dd>
+            </div>
+            <div>
+              <dt>{t('fact.persistence')}</dt>
+              <dd>{persistenceWords(t, node.persistence)}</dd>
+            </div>
+          </dl>
+          {!readOnly && !past && <RestartOptions node={node} enabled={node.state === 'down' && node.restartDueAt === null} pending={node.restartDueAt !== null} />}
+        </details>
+      </section>
+    );
+  }
   return (
     <section className={styles.card} data-state={node.state} data-moment={past || undefined} aria-labelledby={titleId}>
       <header className={styles.cardHeader}>
@@ -88,19 +152,7 @@ export function NodeCard({ nodeId, moment, at }: NodeCardProps) {
 
       <NodeIntervention intervention={node.intervention} />
 
-      <div className={styles.keys}>
-        <h4 className={styles.keysTitle}>{t('keys')}</h4>
-        {node.keys.length === 0 ? (
-          <p className={styles.empty}>{node.state === 'down' ? t('keysUnknown') : t('noKeys')}</p>
-        ) : (
-          <ul className={styles.keyList}>
-            {node.keys.map((lock) => (
-              <LockKeyRow key={lock.key} lock={lock} peakMs={peaks?.[lock.key]?.peakMs} now={now} />
-            ))}
-          </ul>
-        )}
-        {node.keysTruncated && <p className={styles.empty}>{t('keysTruncated')}</p>}
-      </div>
+      {keys}
 
       {!readOnly && !past && <NodeControls node={node} />}
     </section>

@@ -13,6 +13,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { PERSISTENCE_MODES, type NodeView, type Persistence } from '@/lib/cluster';
 import { labelFault } from '@/lib/faults/catalogue';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
+import { nodeShortcut } from '@/components/instruments/instrument-keys';
 import { persistenceShort } from './node-words';
 import styles from './cluster.module.css';
 
@@ -27,10 +28,12 @@ export interface ControlButtonProps {
   enabled: boolean;
   onPress: () => void;
   variant?: 'danger' | 'normal';
+  /** The instrument key that presses it too (aria-keyshortcuts: "1", "Shift+1"). */
+  shortcut?: string | undefined;
   children: ReactNode;
 }
 
-export function ControlButton({ name, pendingKey, enabled, onPress, variant = 'normal', children }: ControlButtonProps) {
+export function ControlButton({ name, pendingKey, enabled, onPress, variant = 'normal', shortcut, children }: ControlButtonProps) {
   const pending = useLabStore((s) => (pendingKey ?? name) in s.pending);
   const usable = enabled && !pending;
   return (
@@ -42,6 +45,7 @@ export function ControlButton({ name, pendingKey, enabled, onPress, variant = 'n
       aria-disabled={usable ? undefined : true}
       tabIndex={usable ? undefined : -1}
       aria-busy={pending || undefined}
+      aria-keyshortcuts={shortcut}
       onClick={() => {
         if (usable) onPress();
       }}
@@ -51,7 +55,7 @@ export function ControlButton({ name, pendingKey, enabled, onPress, variant = 'n
   );
 }
 
-export function NodeControls({ node }: { node: NodeView }) {
+export function NodeControls({ node, compact = false }: { node: NodeView; compact?: boolean }) {
   const client = useLabClient();
   const t = useTranslations('cluster');
   const label = t('node', { n: node.id });
@@ -66,6 +70,7 @@ export function NodeControls({ node }: { node: NodeView }) {
           name={t('kill.name', { node: label })}
           pendingKey={labelFault('node-kill', target)}
           variant="danger"
+          shortcut={compact ? nodeShortcut(node.id) : undefined}
           enabled={node.state !== 'down'}
           onPress={() => void client.fault('node-kill', target)}
         >
@@ -74,6 +79,7 @@ export function NodeControls({ node }: { node: NodeView }) {
         <ControlButton
           name={t('restart.name', { node: label })}
           pendingKey={labelFault('node-restart', target)}
+          shortcut={compact ? nodeShortcut(node.id) : undefined}
           enabled={canRestart}
           onPress={() => void client.fault('node-restart', target)}
         >
@@ -97,13 +103,13 @@ export function NodeControls({ node }: { node: NodeView }) {
           {t('resume.label')}
         </ControlButton>
       </div>
-      <RestartOptions node={node} enabled={canRestart} pending={restartPending} />
+      {!compact && <RestartOptions node={node} enabled={canRestart} pending={restartPending} />}
     </div>
   );
 }
 
 /** Restart with another persistence mode and/or after a delay (redis.io's "delayed restart"). */
-function RestartOptions({ node, enabled, pending }: { node: NodeView; enabled: boolean; pending: boolean }) {
+export function RestartOptions({ node, enabled, pending }: { node: NodeView; enabled: boolean; pending: boolean }) {
   const client = useLabClient();
   const t = useTranslations('cluster');
   const id = useId();

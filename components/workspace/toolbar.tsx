@@ -1,5 +1,9 @@
 'use client';
-/** Run, Stop, how many clients, which scenario, and what the lab is doing now. */
+/**
+ * Run, Stop, how many clients, which scenario, and what the lab is doing now
+ * (in the instrument panel); the editor's own actions and the scenario's
+ * description sit above the editor (EditorActions).
+ */
 import { useTranslations } from 'next-intl';
 import { useId } from 'react';
 import { MAX_CLIENTS } from '@/lib/cluster';
@@ -15,19 +19,14 @@ export interface ToolbarProps {
   onClients: (clients: number) => void;
   onRun: () => void;
   onStop: () => void;
-  onReset: () => void;
-  onShowSolution: (() => void) | null;
-  /**
-   * The editor shows the learner's own code, and the chosen scenario was
-   * written for another program: say that Run runs their code in it, and
-   * offer the scenario's program.
-   */
-  myCodeInScenario?: { writtenFor: string; show: () => void } | null;
+  /** The id of the scenario's description (EditorActions), which the scenario field points at. */
+  aboutId: string;
 }
 
 export function Toolbar(props: ToolbarProps) {
   const t = useTranslations('workspace.toolbar');
   const id = useId();
+  const aboutId = props.aboutId;
   const phase = useLabStore((s) => s.run.phase);
   const ahead = useLabStore((s) => s.run.waitingAhead);
   const connected = useLabStore((s) => s.connection === 'ready');
@@ -90,7 +89,7 @@ export function Toolbar(props: ToolbarProps) {
       </span>
       <span className={styles.field}>
         <label htmlFor={`${id}-scenario`}>{t('scenario')}</label>
-        <select id={`${id}-scenario`} value={props.scenarioId} onChange={(e) => props.onScenario(e.target.value)} aria-describedby={chosen ? `${id}-scenario-about` : undefined}>
+        <select id={`${id}-scenario`} value={props.scenarioId} onChange={(e) => props.onScenario(e.target.value)} aria-describedby={chosen ? aboutId : undefined}>
           <option value="">{t('noScenario')}</option>
           {props.scenarios.map((s) => (
             <option key={s.id} value={s.id}>
@@ -111,6 +110,29 @@ export function Toolbar(props: ToolbarProps) {
           </>
         )}
       </p>
+    </div>
+  );
+}
+
+export interface EditorActionsProps {
+  scenario: Scenario | undefined;
+  onReset: () => void;
+  onShowSolution: (() => void) | null;
+  /**
+   * The editor shows the learner's own code, and the chosen scenario was
+   * written for another program: say that Run runs their code in it, and
+   * offer the scenario's program.
+   */
+  myCodeInScenario?: { writtenFor: string; show: () => void } | null;
+  aboutId: string;
+}
+
+/** Above the editor: what the chosen scenario does and whose program Run runs in it, Reset, Show solution. */
+export function EditorActions(props: EditorActionsProps) {
+  const t = useTranslations('workspace.toolbar');
+  const chosen = props.scenario;
+  return (
+    <div className={styles.editorActions}>
       <span className={styles.editActions}>
         <button type="button" onClick={props.onReset}>
           {t('reset')}
@@ -122,7 +144,7 @@ export function Toolbar(props: ToolbarProps) {
         )}
       </span>
       {(chosen?.description || props.myCodeInScenario) && (
-        <p id={`${id}-scenario-about`} className={styles.scenarioAbout}>
+        <p id={props.aboutId} className={styles.scenarioAbout}>
           {chosen?.description}
           {props.myCodeInScenario && (
             <>

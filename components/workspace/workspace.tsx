@@ -1,17 +1,19 @@
 'use client';
 /**
  * The lab workspace: the lesson text on one side; on the other the editor,
- * the toolbar, the verdict, the timeline with time travel, and tabs for the
- * cluster, the clients and links, and the console. Used by /playground and
- * by every lesson page:
+ * the verdict, the check, time travel and tabs for recent events, links, the
+ * console and measurements, beside the instrument panel (Run, the nodes, the
+ * clients, their keys and the timeline; components/instruments/). Used by
+ * /playground and by every lesson page:
  *
  *   <Workspace lesson={lesson}>{lessonText}</Workspace>
  */
 import { useTranslations } from 'next-intl';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { ClusterView } from '@/components/cluster/cluster-view';
-import { ClientControls } from '@/components/clients/client-controls';
+import { InstrumentPanel } from '@/components/instruments/instrument-panel';
+import { InstrumentStrip } from '@/components/instruments/instrument-strip';
+import { useInstrumentKeys } from '@/components/instruments/use-instrument-keys';
 import { LinkGrid } from '@/components/clients/link-grid';
 import { codeFor, createCodeStore } from '@/components/editor/code-store';
 import { LabProvider, useLabClient, useLabStore } from '@/components/lab/lab-provider';
@@ -20,7 +22,6 @@ import { CommandErrors, LabStatus } from '@/components/lab/lab-status';
 import { RecentHistory } from '@/components/lab/recent-history';
 import { useProgressActions, useProgress } from '@/components/progress/progress-provider';
 import { TimeTravel } from '@/components/timeline/time-travel';
-import { TimelineArea } from '@/components/timeline/timeline-area';
 import { VerdictPanel } from '@/components/verdict/verdict-panel';
 import { ConsolePanel } from './console-panel';
 import { runnable, sameProgram, scenarioProgram, shownForScenario, type ProgramLabels, type ShownProgram } from './editor-source';
@@ -29,7 +30,7 @@ import { ExercisePanel } from './exercise-panel';
 import { ExplorePanel } from './explore-panel';
 import { ExperimentPanel } from './experiment-panel';
 import { Tabs } from './tabs';
-import { Toolbar } from './toolbar';
+import { EditorActions, Toolbar } from './toolbar';
 import type { WorkspaceProps } from './types';
 import styles from './workspace.module.css';
 
@@ -116,27 +117,13 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
     if (wanted && lesson.scenarios.some((s) => s.id === wanted)) chooseScenario(wanted);
   }, [lesson.scenarios, chooseScenario]);
 
+  useInstrumentKeys(clients);
+  const aboutId = useId();
+
+  // The nodes and the clients are in the instrument panel; the tabs keep what is read at leisure.
   const tabs = [
-    {
-      id: 'cluster',
-      label: t('tabs.cluster'),
-      panel: (
-        <div className={styles.clusterTab}>
-          {hasLab ? <ClusterView /> : <p className={styles.muted}>{t('nodesAppear')}</p>}
-          {hasLab && <RecentHistory limit={8} />}
-        </div>
-      ),
-    },
-    {
-      id: 'clients',
-      label: t('tabs.clients'),
-      panel: (
-        <div className={styles.clientsTab}>
-          <ClientControls defaultClients={clients} />
-          <LinkGrid />
-        </div>
-      ),
-    },
+    { id: 'events', label: t('tabs.events'), panel: hasLab ? <RecentHistory limit={8} /> : <p className={styles.muted}>{t('nodesAppear')}</p> },
+    { id: 'links', label: t('tabs.links'), panel: <LinkGrid /> },
     { id: 'console', label: t('tabs.console'), panel: <ConsolePanel defaultClients={clients} /> },
     { id: 'measurements', label: t('tabs.measurements'), panel: <MeasurementsTab />, lazy: true },
   ];
@@ -153,47 +140,61 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
           <LabStatus />
           <CommandErrors />
         </div>
-        <Toolbar
-          scenarios={lesson.scenarios}
-          scenarioId={scenarioId}
-          onScenario={chooseScenario}
-          clients={clients}
-          onClients={setClients}
-          onRun={run}
-          onStop={() => void lab.stopRun()}
-          onReset={() => {
-            codeStore.getState().forget(lesson.slug);
-            setShown(null);
-          }}
-          onShowSolution={
-            lesson.solution !== undefined && ranBefore && shown?.kind !== 'solution'
-              ? () => setShown({ kind: 'solution', label: labels.solution, code: lesson.solution ?? '' })
-              : null
-          }
-          myCodeInScenario={myCodeInScenario}
-        />
-        <div className={styles.top}>
-          <EditorPanel
-            slug={lesson.slug}
-            value={shown?.code ?? code}
-            ready={hydrated}
-            onChange={(next) => {
-              // A read-only model still reports the value it was given: only the learner's own model saves.
-              if (!shownRef.current) codeStore.getState().setCode(lesson.slug, next);
+        {/* First in the page's order, so Tab reaches the editor before the panel; on a wide screen the panel is a column beside it. */}
+        <div className={styles.main}>
+          <EditorActions
+            scenario={scenario ?? undefined}
+            aboutId={aboutId}
+            onReset={() => {
+              codeStore.getState().forget(lesson.slug);
+              setShown(null);
             }}
-            onRun={run}
-            // Markers belong to the program that ran: never put a run's line numbers on another program.
-            diagnostics={!checkRun && runProgram === runnable(code, shown, labels).program ? diagnostics : []}
-            shown={shown ? { label: shown.label, kind: shown.kind, onBack: () => setShown(null) } : null}
+            onShowSolution={
+              lesson.solution !== undefined && ranBefore && shown?.kind !== 'solution'
+                ? () => setShown({ kind: 'solution', label: labels.solution, code: lesson.solution ?? '' })
+                : null
+            }
+            myCodeInScenario={myCodeInScenario}
           />
-          <VerdictPanel />
+          <div className={styles.top}>
+            <EditorPanel
+              slug={lesson.slug}
+              value={shown?.code ?? code}
+              ready={hydrated}
+              onChange={(next) => {
+                // A read-only model still reports the value it was given: only the learner's own model saves.
+                if (!shownRef.current) codeStore.getState().setCode(lesson.slug, next);
+              }}
+              onRun={run}
+              // Markers belong to the program that ran: never put a run's line numbers on another program.
+              diagnostics={!checkRun && runProgram === runnable(code, shown, labels).program ? diagnostics : []}
+              shown={shown ? { label: shown.label, kind: shown.kind, onBack: () => setShown(null) } : null}
+            />
+            <VerdictPanel />
+          </div>
+          {lesson.exercise && <ExercisePanel slug={lesson.slug} exercise={lesson.exercise} scenarios={lesson.scenarios} code={() => codeRef.current} />}
+          <ExplorePanel {...(lesson.exercise ? { slug: lesson.slug } : {})} code={() => codeRef.current} />
+          {lesson.experiment && <ExperimentPanel />}
+          <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => setShown({ kind: 'saved-run', label: labels.savedRun, code: saved })} />
+          <Tabs label={t('labPanels')} tabs={tabs} />
         </div>
-        {lesson.exercise && <ExercisePanel slug={lesson.slug} exercise={lesson.exercise} scenarios={lesson.scenarios} code={() => codeRef.current} />}
-        <ExplorePanel {...(lesson.exercise ? { slug: lesson.slug } : {})} code={() => codeRef.current} />
-        {lesson.experiment && <ExperimentPanel />}
-        <TimelineArea defaultClients={clients} />
-        <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => setShown({ kind: 'saved-run', label: labels.savedRun, code: saved })} />
-        <Tabs label={t('labPanels')} tabs={tabs} />
+        <InstrumentPanel
+          className={styles.instruments}
+          defaultClients={clients}
+          toolbar={
+            <Toolbar
+              scenarios={lesson.scenarios}
+              scenarioId={scenarioId}
+              onScenario={chooseScenario}
+              clients={clients}
+              onClients={setClients}
+              onRun={run}
+              onStop={() => void lab.stopRun()}
+              aboutId={aboutId}
+            />
+          }
+        />
+        <InstrumentStrip defaultClients={clients} className={styles.strip} />
       </div>
     </div>
   );

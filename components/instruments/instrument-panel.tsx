@@ -1,0 +1,57 @@
+'use client';
+/**
+ * The instrument panel: Run and the run's state, the nodes (state, role, each
+ * key's holder and TTL, their faults), the clients (pause, resume, crash),
+ * the keys that press them, and the timeline, together. On a wide screen it
+ * is a column of its own that stays in view while the page scrolls the
+ * editor's side; narrower, its parts follow the editor in the page and the
+ * phone strip (instrument-strip.tsx) keeps the faults at hand.
+ */
+import { useTranslations } from 'next-intl';
+import type { ReactNode } from 'react';
+import { ClusterView } from '@/components/cluster/cluster-view';
+import { ClientControls } from '@/components/clients/client-controls';
+import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
+import { TimelineArea } from '@/components/timeline/timeline-area';
+import { KEYED_TARGETS } from './instrument-keys';
+import styles from './instruments.module.css';
+
+export interface InstrumentPanelProps {
+  defaultClients: number;
+  /** Run, Stop and the run's progress: first in the panel, so Run is in view with the instruments. */
+  toolbar: ReactNode;
+  /** The page's layout of the panel (a column of its own, or its parts in the lab's flow). */
+  className?: string;
+}
+
+export function InstrumentPanel({ defaultClients, toolbar, className }: InstrumentPanelProps) {
+  const t = useTranslations('workspace');
+  const hasLab = useLabStore((s) => s.labId !== null);
+  return (
+    <div className={className ? `${styles.panel} ${className}` : styles.panel} data-testid="instrument-panel">
+      {toolbar}
+      {hasLab ? <ClusterView compact /> : <p className={styles.muted}>{t('nodesAppear')}</p>}
+      <ClientControls defaultClients={defaultClients} compact />
+      <KeyLegend />
+      <div className={styles.timeline}>
+        <TimelineArea defaultClients={defaultClients} />
+      </div>
+    </div>
+  );
+}
+
+const kbd = (chunks: ReactNode) => <kbd>{chunks}</kbd>;
+// A key combination reads "Shift+1" in every language, not "1+Shift" in Arabic.
+const keys = (chunks: ReactNode) => <span dir="ltr">{chunks}</span>;
+
+/** The keys, said where the buttons are. */
+export function KeyLegend() {
+  const t = useTranslations('workspace.instruments');
+  if (useLabReadOnly()) return null;
+  return (
+    <p className={styles.legend} data-testid="key-legend" title={t('keysNote')}>
+      {t.rich('keys', { kbd, keys, last: KEYED_TARGETS })}
+      <span className="visually-hidden"> {t('keysNote')}</span>
+    </p>
+  );
+}

@@ -1,0 +1,110 @@
+'use client';
+/**
+ * The phone's instrument strip: a compact bar held at the bottom of the
+ * screen while the lab is on it, one button per node (kill when up, restart
+ * when down) and per client (pause while it runs, resume when paused), each
+ * with its state, so a fault lands inside a 3 s run without scrolling to the
+ * cards. Shown only where the instrument panel is not a column of its own.
+ * Its buttons say their key too ("Kill Node 1 (key 1)"): the cards' own
+ * buttons keep their names.
+ */
+import { useTranslations } from 'next-intl';
+import { useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
+import { labelFault } from '@/lib/faults/catalogue';
+import { runActive, runClientStatuses } from '@/components/clients/run-client-statuses';
+import { useLabClient, useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
+import { clientShortcut, clientToggle, nodeShortcut, nodeToggle } from './instrument-keys';
+import styles from './instruments.module.css';
+
+/** `className`: the page hides the strip where the panel is a column of its own. */
+export function InstrumentStrip({ defaultClients, className }: { defaultClients: number; className?: string }) {
+  const t = useTranslations('workspace.instruments.strip');
+  const nodeIds = useLabStore(useShallow((s) => s.nodeIds));
+  const history = useLabStore((s) => s.history);
+  const info = useLabStore((s) => s.run.info);
+  const until = useLabStore((s) => s.run.shownUntilT);
+  const phase = useLabStore((s) => s.run.phase);
+  const statuses = useMemo(() => runClientStatuses({ history, run: { info, shownUntilT: until, phase } }, defaultClients), [history, info, until, phase, defaultClients]);
+  if (useLabReadOnly() || nodeIds.length === 0) return null;
+  return (
+    <div className={className ? `${styles.strip} ${className}` : styles.strip} role="group" aria-label={t('label')} data-testid="instrument-strip">
+      <div className={styles.stripRow}>
+        <span className={styles.stripTitle}>{t('nodes')}</span>
+        {nodeIds.map((id) => (
+          <NodeToggle key={id} node={id} />
+        ))}
+      </div>
+      <div className={styles.stripRow}>
+        <span className={styles.stripTitle}>{t('clients')}</span>
+        {statuses.map((status, i) => (
+          <ClientToggle key={i + 1} client={i + 1} status={status} active={runActive(phase)} />
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function NodeToggle({ node }: { node: number }) {
+  const t = useTranslations('workspace.instruments.strip');
+  const c = useTranslations('cluster');
+  const lab = useLabClient();
+  const view = useLabStore((s) => s.nodes[node]);
+  const op = nodeToggle(view);
+  const pending = useLabStore((s) => (op ? labelFault(op, { node }) in s.pending : false));
+  if (!view) return null;
+  const label = c('node', { n: node });
+  const action = op === 'node-restart' || (op === null && view.state === 'down') ? 'restart' : 'kill';
+  const usable = op !== null && !pending;
+  return (
+    <button
+      type="button"
+      className={styles.stripButton}
+      data-state={view.state}
+      aria-label={t('withKey', { name: c(`${action}.name`, { node: label }), key: nodeShortcut(node) ?? '' })}
+      aria-keyshortcuts={nodeShortcut(node)}
+      aria-disabled={usable ? undefined : true}
+      aria-busy={pending || undefined}
+      onClick={() => {
+        if (usable && op) void lab.fault(op, { node });
+      }}
+    >
+      <span className={styles.stripKey} aria-hidden="true">
+        {node}
+      </span>
+      <span className={styles.stripState}>{c(`state.${view.state}`)}</span>
+      <span className={styles.stripAction}>{c(`${action}.label`)}</span>
+    </button>
+  );
+}
+
+function ClientToggle({ client, status, active }: { client: number; status: ReturnType<typeof runClientStatuses>[number]; active: boolean }) {
+  const t = useTranslations('workspace.instruments.strip');
+  const c = useTranslations('clients');
+  const lab = useLabClient();
+  const op = active ? clientToggle(status) : null;
+  const pending = useLabStore((s) => (op ? labelFault(op, { client }) in s.pending : false));
+  const label = c('client', { n: client });
+  const action = status === 'paused' ? 'resume' : 'pause';
+  const usable = op !== null && !pending;
+  return (
+    <button
+      type="button"
+      className={styles.stripButton}
+      data-status={status}
+      aria-label={t('withKey', { name: c(`${action}.name`, { client: label }), key: clientShortcut(client) ?? '' })}
+      aria-keyshortcuts={clientShortcut(client)}
+      aria-disabled={usable ? undefined : true}
+      aria-busy={pending || undefined}
+      onClick={() => {
+        if (usable && op) void lab.fault(op, { client });
+      }}
+    >
+      <span className={styles.stripKey} aria-hidden="true">
+        ⇧{client}
+      </span>
+      <span className={styles.stripState}>{c(`status.${status}`)}</span>
+      <span className={styles.stripAction}>{c(`${action}.label`)}</span>
+    </button>
+  );
+}

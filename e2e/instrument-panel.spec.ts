@@ -1,0 +1,137 @@
+/**
+ * The instrument panel (issue 30, item 1), in a real browser against the
+ * production build: at 1280×800 on a lesson page, Run, the nodes, the
+ * clients and the timeline are all on the screen while a ~3 s run goes, with
+ * no scroll; Shift+1 pauses Client 1 and 1 kills Node 1 inside the run; a
+ * "1" typed in the editor is text, not a kill; a phone holds the faults in a
+ * strip at the bottom of the screen. Screenshots under
+ * test-results/screenshots/panel-*.png.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { button, setCode, startAsNewLearner } from './support/learner';
+
+const LESSON = '/lessons/naive-lock';
+
+async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+}
+
+/** The element's box lies wholly inside the viewport (seen, not merely rendered somewhere down the page). */
+async function expectOnScreen(page: Page, locator: Locator, what: string) {
+  const box = await locator.boundingBox();
+  const viewport = page.viewportSize();
+  expect(box, `${what} has a box`).not.toBeNull();
+  if (!box || !viewport) return;
+  expect(box.y, `${what} top`).toBeGreaterThanOrEqual(0);
+  expect(box.x, `${what} start`).toBeGreaterThanOrEqual(0);
+  expect(box.y + box.height, `${what} bottom (${Math.round(box.y)}+${Math.round(box.height)})`).toBeLessThanOrEqual(viewport.height);
+  expect(box.x + box.width, `${what} end`).toBeLessThanOrEqual(viewport.width);
+}
+
+async function openLesson(page: Page) {
+  await page.goto(LESSON);
+  await expect(page.getByText('Lab running')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('region', { name: 'Node 1', exact: true }).getByTestId('node-state')).toHaveText('up');
+}
+
+const nodeState = (page: Page) => page.getByRole('region', { name: 'Node 1', exact: true }).getByTestId('node-state');
+
+test.beforeEach(async ({ page }) => startAsNewLearner(page));
+
+test('at 1280×800 a lesson run shows Run, nodes, clients and timeline at once; Shift+1 pauses Client 1 and 1 kills Node 1 inside the run', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openLesson(page);
+
+  // A "1" typed in the editor is the learner's text: no node is killed.
+  await page.locator('.monaco-editor .view-line').first().click();
+  await page.keyboard.press('End');
+  await page.keyboard.type(' 1');
+  await expect(page.locator('.monaco-editor .view-line').first()).toContainText('the naive lock. 1');
+  // The key would have sent "Kill Node 1" at once; its busy state would show before any answer.
+  await expect(button(page, 'Kill Node 1')).not.toHaveAttribute('aria-busy', 'true');
+  await expect(nodeState(page)).toHaveText('up');
+  expect(await page.evaluate(() => document.querySelectorAll('[aria-busy="true"]').length)).toBe(0);
+
+  // The legend says the keys, and the buttons announce them.
+  await expect(page.getByTestId('key-legend')).toContainText('kill or restart Node 1–5');
+  await expect(button(page, 'Kill Node 1')).toHaveAttribute('aria-keyshortcuts', '1');
+  await expect(button(page, 'Pause Client 1')).toHaveAttribute('aria-keyshortcuts', 'Shift+1');
+
+  // The lesson's starter, its job a little longer (1.5 s instead of 0.3 s), so that on a busy machine the test still sees
+  // Client 1 running before it is done: everything a learner acts on is on screen while it goes, no scroll.
+  const starter = fs.readFileSync(path.join('lessons', '01-naive-lock', 'starter.ts'), 'utf8');
+  expect(starter).toContain(".run(300)");
+  await setCode(page, starter.replace('.run(300)', '.run(1500)'));
+  await page.getByLabel('Scenario', { exact: true }).selectOption({ label: 'None: just run' });
+  await button(page, 'Run').click();
+  const client1 = page.getByTestId('client-1-status');
+  // Pressed the moment it reads "running", as a learner waiting for it would.
+  await page.waitForFunction(() => document.querySelector('[data-testid="client-1-status"]')?.textContent === 'running', null, { polling: 'raf', timeout: 30_000 });
+  await page.keyboard.press('Shift+Digit1');
+  await expect(client1).toHaveText('paused');
+  await expect(page.getByTestId('run-progress')).toContainText('Running');
+  expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  await expectOnScreen(page, button(page, 'Run'), 'Run');
+  await expectOnScreen(page, page.getByTestId('cluster'), 'the nodes');
+  await expectOnScreen(page, page.getByRole('region', { name: 'Node 1', exact: true }), 'Node 1');
+  await expectOnScreen(page, page.getByTestId('clients'), 'the clients');
+  await expectOnScreen(page, page.getByTestId('timeline'), 'the timeline');
+  await expectOnScreen(page, page.getByTestId('key-legend'), 'the keys');
+  await screenshot(page, 'panel-01-1280-client-1-paused');
+
+  // 1 kills Node 1 while the run goes (Client 1 is paused, so the run cannot be over); Shift+1 again resumes Client 1.
+  await page.keyboard.press('Digit1');
+  await expect(nodeState(page)).toHaveText('down');
+  await expect(page.getByTestId('run-progress')).toContainText('Running');
+  await expect(button(page, 'Restart Node 1')).toHaveAttribute('aria-keyshortcuts', '1');
+  await screenshot(page, 'panel-02-1280-node-1-killed');
+  await page.keyboard.press('Shift+Digit1');
+  await expect(client1).not.toHaveText('paused');
+  await expect(page.getByTestId('run-progress')).toContainText('Finished', { timeout: 40_000 });
+  // The kill is one of the run's own events: the timeline of that run shows it.
+  await expect(page.getByTestId('timeline-lab-events')).toContainText('Node 1');
+  await expect(page.getByTestId('timeline-lanes').locator('tr[data-client="1"]')).toHaveAttribute('data-pauses', '1');
+
+  // 1 again restarts it (focus on the page, not in a field).
+  await page.keyboard.press('Digit1');
+  await expect(nodeState(page)).toHaveText('up', { timeout: 15_000 });
+  await screenshot(page, 'panel-03-1280-finished');
+});
+
+test('on a phone a strip at the bottom of the screen holds the nodes and clients; one tap kills Node 1', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await openLesson(page);
+  await button(page, 'Run').scrollIntoViewIfNeeded();
+  const strip = page.getByTestId('instrument-strip');
+  await expect(strip).toBeVisible();
+  await expectOnScreen(page, strip, 'the strip');
+  const box = await strip.boundingBox();
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeGreaterThan(844 - 12);
+  await screenshot(page, 'panel-04-390-strip');
+  const kill = strip.getByRole('button', { name: 'Kill Node 1 (key 1)', exact: true });
+  await expect(kill).toHaveAttribute('aria-keyshortcuts', '1');
+  await kill.click();
+  await expect(nodeState(page)).toHaveText('down');
+  await expect(strip.getByRole('button', { name: 'Restart Node 1 (key 1)', exact: true })).toBeVisible();
+  // Reading the lesson above the lab, the strip is not in the way.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect.poll(async () => (await strip.boundingBox())?.y ?? 0).toBeGreaterThan(844);
+  await screenshot(page, 'panel-05-390-reading');
+});
+
+test('the lab in Arabic at 1280×800 and 390×844: the panel mirrors, the keys read left to right', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/ar${LESSON}`);
+  await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId('cluster')).toBeVisible({ timeout: 30_000 });
+  await expectOnScreen(page, page.getByTestId('cluster'), 'the nodes');
+  await expectOnScreen(page, page.getByTestId('timeline'), 'the timeline');
+  await screenshot(page, 'panel-06-ar-1280');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.getByTestId('instrument-strip').scrollIntoViewIfNeeded();
+  await screenshot(page, 'panel-07-ar-390');
+});
