@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { button, setCode, startAsNewLearner } from './support/learner';
+import { button, startAsNewLearner } from './support/learner';
 
 const LESSON = '/lessons/naive-lock';
 
@@ -32,7 +32,7 @@ async function expectOnScreen(page: Page, locator: Locator, what: string) {
 
 async function openLesson(page: Page) {
   await page.goto(LESSON);
-  await expect(page.getByText('Lab running')).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByText('Lab running')).toBeVisible({ timeout: 60_000 });
   await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByRole('region', { name: 'Node 1', exact: true }).getByTestId('node-state')).toHaveText('up');
 }
@@ -65,7 +65,11 @@ test('at 1280×800 a lesson run shows Run, nodes, clients and timeline at once; 
   // Client 1 running before it is done: everything a learner acts on is on screen while it goes, no scroll.
   const starter = fs.readFileSync(path.join('lessons', '01-naive-lock', 'starter.ts'), 'utf8');
   expect(starter).toContain(".run(300)");
-  await setCode(page, starter.replace('.run(300)', '.run(1500)'));
+  await page.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(starter.replace('.run(300)', '.run(1500)'));
+  await expect(page.locator('.monaco-editor .view-lines')).toContainText('run(1500)');
   await page.getByLabel('Scenario', { exact: true }).selectOption({ label: 'None: just run' });
   await button(page, 'Run').click();
   const client1 = page.getByTestId('client-1-status');
@@ -134,4 +138,14 @@ test('the lab in Arabic at 1280×800 and 390×844: the panel mirrors, the keys r
   await page.setViewportSize({ width: 390, height: 844 });
   await page.getByTestId('instrument-strip').scrollIntoViewIfNeeded();
   await screenshot(page, 'panel-07-ar-390');
+});
+
+test('five nodes at 1280×800 (lesson 5): every tile with its buttons, the clients and the timeline on the screen', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/lessons/redlock');
+  await expect(page.getByRole('region', { name: 'Node 5', exact: true })).toBeVisible({ timeout: 60_000 });
+  for (let n = 1; n <= 5; n++) await expectOnScreen(page, button(page, `Kill Node ${n}`), `Kill Node ${n}`);
+  await expectOnScreen(page, page.getByTestId('clients'), 'the clients');
+  await expectOnScreen(page, page.getByTestId('timeline'), 'the timeline');
+  await screenshot(page, 'panel-08-1280-five-nodes');
 });

@@ -42,6 +42,8 @@ export function ControlButton({ name, pendingKey, enabled, onPress, variant = 'n
       className={styles.control}
       data-variant={variant}
       aria-label={name}
+      // A narrow tile may cut its label short: the whole name on hover.
+      title={name}
       aria-disabled={usable ? undefined : true}
       tabIndex={usable ? undefined : -1}
       aria-busy={pending || undefined}
