@@ -4,6 +4,7 @@
  * of its TTL, counting down between the server's samples.
  */
 import { useTranslations } from 'next-intl';
+import { useMemo } from 'react';
 import type { LockKeyView } from '@/lib/cluster';
 import { remainingTtl } from '@/components/lab/lab-state';
 import { useFormatDuration } from '@/components/lab/use-duration';
@@ -14,7 +15,8 @@ import styles from './cluster.module.css';
 export function LockKeyRow({ lock, peakMs, now, node }: { lock: LockKeyView; peakMs: number | undefined; now: number | null; node?: number }) {
   const t = useTranslations('cluster');
   // The instrument panel names the holder (a client) where the full card shows the token.
-  const holder = useLabStore((s) => (node === undefined ? null : keyHolder(s.history, node, lock.key, lock.value)));
+  const history = useLabStore((s) => (node === undefined ? null : s.history));
+  const holder = useMemo(() => (history === null || node === undefined ? null : keyHolder(history, node, lock.key, lock.value)), [history, node, lock.key, lock.value]);
   const formatDuration = useFormatDuration();
   const left = remainingTtl(lock, now);
   const noExpiry = left < 0;

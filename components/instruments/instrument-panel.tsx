@@ -49,9 +49,9 @@ export function KeyLegend() {
   const t = useTranslations('workspace.instruments');
   if (useLabReadOnly()) return null;
   return (
-    <p className={styles.legend} data-testid="key-legend" title={t('keysNote')}>
+    <p className={styles.legend} data-testid="key-legend" title={t('keysNote', { last: KEYED_TARGETS })}>
       {t.rich('keys', { kbd, keys, last: KEYED_TARGETS })}
-      <span className="visually-hidden"> {t('keysNote')}</span>
+      <span className="visually-hidden"> {t('keysNote', { last: KEYED_TARGETS })}</span>
     </p>
   );
 }

@@ -9,7 +9,7 @@
  * buttons keep their names.
  */
 import { useTranslations } from 'next-intl';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { labelFault } from '@/lib/faults/catalogue';
 import { runActive, runClientStatuses } from '@/components/clients/run-client-statuses';
@@ -17,8 +17,29 @@ import { useLabClient, useLabReadOnly, useLabStore } from '@/components/lab/lab-
 import { clientShortcut, clientToggle, nodeShortcut, nodeToggle } from './instrument-keys';
 import styles from './instruments.module.css';
 
-/** `className`: the page hides the strip where the panel is a column of its own. */
-export function InstrumentStrip({ defaultClients, className }: { defaultClients: number; className?: string }) {
+/**
+ * `className`: the page hides the strip where the panel is a column of its own; `hiddenWhen`, that media query, so
+ * a hidden strip does not fold the history for nothing.
+ */
+export function InstrumentStrip({ defaultClients, className, hiddenWhen }: { defaultClients: number; className?: string; hiddenWhen?: string }) {
+  const hidden = useMediaQuery(hiddenWhen);
+  return hidden ? null : <Strip defaultClients={defaultClients} {...(className ? { className } : {})} />;
+}
+
+function useMediaQuery(query: string | undefined): boolean {
+  const [matches, setMatches] = useState(false);
+  useEffect(() => {
+    if (!query) return;
+    const media = window.matchMedia(query);
+    setMatches(media.matches);
+    const onChange = () => setMatches(media.matches);
+    media.addEventListener('change', onChange);
+    return () => media.removeEventListener('change', onChange);
+  }, [query]);
+  return matches;
+}
+
+function Strip({ defaultClients, className }: { defaultClients: number; className?: string }) {
   const t = useTranslations('workspace.instruments.strip');
   const nodeIds = useLabStore(useShallow((s) => s.nodeIds));
   const history = useLabStore((s) => s.history);

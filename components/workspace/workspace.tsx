@@ -194,7 +194,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
             />
           }
         />
-        <InstrumentStrip defaultClients={clients} className={styles.strip} />
+        <InstrumentStrip defaultClients={clients} className={styles.strip} hiddenWhen={children ? '(min-width: 75rem)' : '(min-width: 62rem)'} />
       </div>
     </div>
   );
