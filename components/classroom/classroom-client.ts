@@ -51,7 +51,8 @@ export interface ClassroomClientOptions {
 
 /** The page's POST: the server answers with the cookie; a failure only means the token is asked for next time. */
 export async function postTicket(ticket: string): Promise<void> {
-  await fetch(INSTRUCTOR_SESSION_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticket }), credentials: 'same-origin' });
+  const res = await fetch(INSTRUCTOR_SESSION_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticket }), credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`the server refused the instructor's ticket (HTTP ${res.status})`);
 }
 
 /** The class's own pushes, named in the error list. */
