@@ -15,3 +15,13 @@
  * only slows a run on a busy machine, never fails it.
  */
 export const LEARNER_NICE = 5;
+
+/**
+ * The sandbox host processes (server/sandbox/host/), where learners' QuickJS
+ * threads run: further below the server than the nodes and the link process.
+ * At the same nice 5 the workers took ~90 % of a core and kept the web
+ * server's main thread waiting 866 ms a second (issue 29); a learner's busy
+ * loop is the one thing here that can be busy without end, and a run's
+ * commands still reach nodes and links that answer at nice 5.
+ */
+export const SANDBOX_HOST_NICE = 10;
