@@ -81,7 +81,14 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     throw error;
   }
   // The pool's own cap is a backstop: admission queues runs well below it.
-  const sandbox = config.sandbox ? createSandboxPool({ commandRate: config.commandRate, maxRuns: config.maxRuns + 8, limits: { wallClockMs: config.runWallClockMs } }) : null;
+  const sandbox = config.sandbox
+    ? createSandboxPool({
+        commandRate: config.commandRate,
+        maxRuns: config.maxRuns + 8,
+        limits: { wallClockMs: config.runWallClockMs },
+        ...(config.sandboxHostFds !== null ? { hostDescriptors: config.sandboxHostFds } : {}),
+      })
+    : null;
   try {
     // Like the link process: sandbox hosts that cannot run here would fail every run, so the server does not start.
     await sandbox?.start();

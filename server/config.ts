@@ -88,6 +88,8 @@ export interface ServerConfig {
   linkSocketsPerLab: number | null;
   /** Descriptors the web server keeps for its own sockets, which no run or new lab may take (LOCKLAB_FD_RESERVE; ops/descriptors.ts). */
   descriptorReserve: number;
+  /** The most descriptors each sandbox host may hold, its learners' connections 64 short of it (LOCKLAB_SANDBOX_HOST_FDS); null: its RLIMIT_NOFILE. */
+  sandboxHostFds: number | null;
   /**
    * Each lab's history budget: events and bytes kept per lab (LOCKLAB_HISTORY_EVENTS_PER_LAB,
    * LOCKLAB_HISTORY_BYTES_PER_LAB) and a run's share before it is stopped (LOCKLAB_HISTORY_EVENTS_PER_RUN,
@@ -170,6 +172,7 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     history: historyBudgetFromEnv(),
     linkSocketsPerLab: process.env.LOCKLAB_LINK_SOCKETS_PER_LAB ? intFromEnv('LOCKLAB_LINK_SOCKETS_PER_LAB', 0, 8) : null,
     descriptorReserve: intFromEnv('LOCKLAB_FD_RESERVE', defaultDescriptorReserve(), 64),
+    sandboxHostFds: process.env.LOCKLAB_SANDBOX_HOST_FDS ? intFromEnv('LOCKLAB_SANDBOX_HOST_FDS', 0, 128) : null,
     ...overrides,
   };
 }

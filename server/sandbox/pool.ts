@@ -27,7 +27,9 @@ import { LabOperationError } from '@/lib/result';
 import { drawSeed } from '@/lib/random';
 import { refuse } from '../ops/refusals';
 import { refusal } from '@/lib/refusal-words';
-import { SandboxHost, type HostWorker, type WorkerLoss } from './host/sandbox-host';
+import { HOST_DESCRIPTOR_RESERVE, SandboxHost, type HostWorker, type WorkerLoss } from './host/sandbox-host';
+import { openFileLimit } from '../cluster/link-host/lab-sockets';
+import { log } from '../ops/log';
 
 /** Extra time past the wall-clock limit (and the last staggered start) before a silent worker is killed. */
 const WALL_GRACE_MS = 5_000;
@@ -236,7 +238,7 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
   const hosts: SandboxHost[] = [];
   for (let i = 0; i < hostCount; i++) {
     hosts.push(
-      new SandboxHost(i, hostCount, WORKER_HEAP_MB, () => {
+      new SandboxHost(i, hostCount, { workerHeapMb: WORKER_HEAP_MB, descriptorLimit: options.hostDescriptors ?? null }, () => {
         // A host died and was started again: its spares went with it.
         if (!closed) refill();
       }),
@@ -261,6 +263,15 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     return host.spawnWorker();
   }
   refill();
+  // Each run holds at most maxConnectionsPerRun sockets in its host: with every run of the server in one host,
+  // they should still fit below its ceiling, so one learner's connections never leave another's run without.
+  const hostCeiling = Math.min(openFileLimit(), options.hostDescriptors ?? Infinity) - HOST_DESCRIPTOR_RESERVE;
+  if (Number.isFinite(maxRuns) && maxRuns * baseLimits.maxConnectionsPerRun > hostCeiling) {
+    log.warn(
+      { event: 'sandbox-host-descriptors', maxRuns, perRun: baseLimits.maxConnectionsPerRun, hostCeiling },
+      'runs at their connection caps could pass a sandbox host\'s descriptors: past it a connection is refused in words',
+    );
+  }
 
   const wallClock = setInterval(() => {
     const now = performance.now();

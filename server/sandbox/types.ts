@@ -157,6 +157,11 @@ export interface SandboxPoolOptions {
   maxRuns?: number;
   /** Sandbox host processes the workers live in (LOCKLAB_SANDBOX_HOSTS; default one per core, 2 to 8). */
   hosts?: number;
+  /**
+   * The most file descriptors each host may hold (LOCKLAB_SANDBOX_HOST_FDS); its learners' connections stop
+   * 64 short of it, refused in words. Default: the host's RLIMIT_NOFILE.
+   */
+  hostDescriptors?: number;
   /** Defaults for every run (each run may override). */
   limits?: Partial<SandboxLimits>;
   /**

@@ -104,7 +104,8 @@ async function start(data: HostBoot): Promise<void> {
   const module = await WebAssembly.compile(data.wasm);
   boot = { ...data, module };
   // This process's descriptors, counted a few times a second: its workers' connections stop short of its reserve.
-  serverDescriptors.keep(data.descriptorReserve);
+  const limit = Math.min(serverDescriptors.limit, data.descriptorLimit ?? Infinity);
+  serverDescriptors.keep(serverDescriptors.limit - limit + data.descriptorReserve);
   send({ type: 'booted' });
   for (const message of early.splice(0)) handle(message);
 }

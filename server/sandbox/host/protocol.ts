@@ -24,6 +24,8 @@ export interface HostBoot {
   nice: number;
   /** Descriptors the host keeps for itself (its IPC channel, its workers' own): learners' connections leave them alone. */
   descriptorReserve: number;
+  /** The most descriptors the host may hold (LOCKLAB_SANDBOX_HOST_FDS); null: its RLIMIT_NOFILE. */
+  descriptorLimit: number | null;
 }
 
 export type ToHost =

@@ -102,19 +102,29 @@ export class HostWorker {
   }
 }
 
-/** What every host gets at boot, made once per server process (the wasm read and the bundle built here, on the server). */
-let bootData: HostBoot | null = null;
-function hostBoot(workerHeapMb: number): HostBoot {
-  bootData ??= {
-    type: 'boot',
+/** What every host gets at boot: the wasm read and the bundle built once per server process, here on the server. */
+let heavy: Pick<HostBoot, 'wasm' | 'guestSources' | 'workerSource'> | null = null;
+function hostBoot(settings: HostSettings): HostBoot {
+  heavy ??= {
     wasm: new Uint8Array(readFileSync(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm'))),
     guestSources: guestSources(),
     workerSource: workerSource(),
-    workerHeapMb,
+  };
+  return {
+    type: 'boot',
+    ...heavy,
+    workerHeapMb: settings.workerHeapMb,
     nice: SANDBOX_HOST_NICE,
     descriptorReserve: HOST_DESCRIPTOR_RESERVE,
+    descriptorLimit: settings.descriptorLimit,
   };
-  return bootData;
+}
+
+/** What the pool's hosts run with. */
+export interface HostSettings {
+  workerHeapMb: number;
+  /** The most descriptors each host may hold (null: its RLIMIT_NOFILE). */
+  descriptorLimit: number | null;
 }
 
 export class SandboxHost {
@@ -131,7 +141,7 @@ export class SandboxHost {
     /** Which host of the server's this is (its uid under a root server follows from it). */
     readonly index: number,
     private readonly hosts: number,
-    private readonly workerHeapMb: number,
+    private readonly settings: HostSettings,
     /** Told when the process died (after its workers were lost), so the pool can put spares elsewhere. */
     private readonly onLost: (host: SandboxHost) => void,
   ) {}
@@ -228,7 +238,7 @@ export class SandboxHost {
     // parent-death signal ends it even when the server is SIGKILLed).
     child.unref();
     child.channel?.unref();
-    child.send(hostBoot(this.workerHeapMb), undefined, undefined, () => undefined);
+    child.send(hostBoot(this.settings), undefined, undefined, () => undefined);
     return child;
   }
 
