@@ -4,6 +4,10 @@
  * sentence — while a run in the other host goes on and the web server's
  * process is untouched; a new host is started, and the next runs succeed on it.
  */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
@@ -73,6 +77,29 @@ describe('a sandbox host killed mid-run', () => {
     for (const run of next) {
       expect((await run.done).status).toBe('completed');
       expect(run.console().sort()).toEqual(['ran 1', 'ran 2']);
+    }
+  }, 60_000);
+});
+
+describe('a sandbox host that cannot start', () => {
+  it('stops the server at its start with one sentence', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-nohost-'));
+    try {
+      // setpriv that runs nothing: every host exits at once (the link process starts without it; no lab is started).
+      const server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
+        cwd: path.resolve(import.meta.dirname, '../..'),
+        env: { ...process.env, PORT: '0', LOCKLAB_WEB: '0', LOCKLAB_WARM_LABS: '0', LOCKLAB_SETPRIV: '/bin/false', TMPDIR: root, LOCKLAB_RUN_DIR: path.join(root, 'run') },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      server.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      server.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => server.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(output).toMatch(/Lock Lab cannot start: Sandbox host \d \(.*\) could not start: it exited with code 1/);
+      expect(output).not.toMatch(/serving on/);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
     }
   }, 60_000);
 });
