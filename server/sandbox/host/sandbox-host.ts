@@ -188,7 +188,13 @@ export class SandboxHost {
    * may not execute, no QuickJS) stops the server with one sentence.
    */
   async start(): Promise<void> {
-    const child = this.process();
+    let child: ChildProcess;
+    try {
+      child = this.process();
+    } catch (error) {
+      // A setting that cannot work (a uid range over the labs') or a bundle that cannot be made: one sentence too.
+      throw new SandboxHostStartError(`Sandbox host ${this.index + 1} could not start: ${(error as Error).message}.`);
+    }
     if (this.bootedChild === child) return;
     await new Promise<void>((resolve, reject) => {
       const exec = hostExec(this.index, this.hosts);
