@@ -85,6 +85,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     ? createSandboxPool({
         commandRate: config.commandRate,
         maxRuns: config.maxRuns + 8,
+        hosts: config.sandboxHosts,
         limits: { wallClockMs: config.runWallClockMs },
         ...(config.sandboxHostFds !== null ? { hostDescriptors: config.sandboxHostFds } : {}),
       })
