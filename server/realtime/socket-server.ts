@@ -278,17 +278,33 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       viewFrom.set(lab, lab.history.length);
     };
 
-    /** A new own lab, within this browser's share. */
+    /**
+     * A new own lab, within this browser's share. With identities every own lab has its browser recorded (an
+     * unlimited share if none is set), since that is what lets its tabs, and only them, join it again.
+     */
     const createOwn = (topology: Topology, clients: number): Promise<Lab> =>
-      browser && options.labsPerBrowser !== undefined
-        ? labs.createFor(browser, options.labsPerBrowser, topology, clients, { socket: socket.id })
+      identities && browser
+        ? labs.createFor(browser, options.labsPerBrowser ?? Infinity, topology, clients, { socket: socket.id })
         : labs.create(topology, clients);
+
+    /**
+     * Whether this socket may join `lab` by its id: a lab belongs to the browser it was given to (any of its tabs,
+     * the same cookie), never to whoever knows its id. Without identities every socket is a browser of its own,
+     * so a tab could not re-attach after a reconnect: such a server (tests, a bare engine) lets any socket join.
+     * A classroom's lab is not joined here at all (classroom:* checks membership and role).
+     */
+    const mayJoin = (lab: Lab): boolean => !identities || labs.ownerOf(lab.id) === browser;
 
     on('lab:join', async ({ labId, topology, clients, clean }) => {
       // A classroom's lab is driven only through classroom:* (where roles are checked), never joined as one's own.
       if (labId && classrooms?.isClassroomLab(labId))
         throw new LabOperationError('forbidden', refusal('lab.classroomLab'));
-      const existing = labId ? labs.get(labId) : undefined;
+      const found = labId ? labs.get(labId) : undefined;
+      const existing = found && mayJoin(found) ? found : undefined;
+      // Another browser's lab (a shared link, a leaked or guessed id, or this browser's own from before its identity
+      // was bought again): the tab gets a lab of its own, as for an id that does not exist, and learns nothing of it.
+      // Not a refusal the page shows (a learner whose cookie changed simply carries on); recorded for the operator.
+      if (found && !existing) refuse('lab-not-yours', who(found.id), 'asked to join a lab another browser holds; given a lab of its own');
       if (existing && !existing.closed) {
         takeLab(existing);
         // A page that needs another shape (or a new page) rebuilds the tab's lab instead of starting a second one.
