@@ -28,6 +28,9 @@ import { refuse } from '../ops/refusals';
 import { refusal } from '@/lib/refusal-words';
 import type { Said } from '@/lib/words';
 
+/** Lab commands that play runs one after another for a while (a lab does not move tabs during them). */
+const LONG_COMMANDS: ReadonlySet<string> = new Set(['exercise:check', 'explore:run', 'experiment:run']);
+
 type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 
@@ -126,6 +129,11 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
   };
   // A lab with a run going is never idle: it does not yield to a newcomer.
   labs.setBusyProbe((lab) => runsByLab.get(lab)?.current != null);
+
+  /** Checks, searches and experiments going on in a lab: runs one after another, with moments between them. */
+  const longWork = new Map<string, number>();
+  /** A lab never leaves its tab mid-run or mid-check ("Use the lab here"). */
+  const working = (lab: Lab): boolean => runsByLab.get(lab)?.current != null || (longWork.get(lab.id) ?? 0) > 0;
 
   /** Where a tab's view of its lab starts in the history: set when the tab moved to another page and the lab was rebuilt. */
   const viewFrom = new WeakMap<Lab, number>();
@@ -335,7 +343,45 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       takeLab(lab);
       return lab;
     };
-    for (const event of LAB_COMMAND_NAMES) on(event, (input) => runLabCommand(event, commandContext(ownLab()), input));
+    for (const event of LAB_COMMAND_NAMES)
+      on(event, async (input) => {
+        const lab = ownLab();
+        if (!LONG_COMMANDS.has(event)) return runLabCommand(event, commandContext(lab), input);
+        longWork.set(lab.id, (longWork.get(lab.id) ?? 0) + 1);
+        try {
+          return await runLabCommand(event, commandContext(lab), input);
+        } finally {
+          const left = (longWork.get(lab.id) ?? 1) - 1;
+          if (left > 0) longWork.set(lab.id, left);
+          else longWork.delete(lab.id);
+        }
+      });
+
+    /**
+     * "Use the lab here": a tab of a browser at its share of labs takes one of them from its other tabs — the
+     * one nothing happened in for longest, never one whose run or check is going — rebuilt for this tab's page.
+     * Each tab that had it is told where it went and keeps no lab (it may take one back the same way).
+     */
+    on('lab:take', async ({ topology, clients, place }) => {
+      const others = identities && browser ? labs.ownedBy(browser).filter((lab) => lab.id !== socket.data.labId) : [];
+      // Nothing to take (this browser's labs went meanwhile): a lab of its own, as a join would give.
+      if (others.length === 0) return join(await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? DEFAULT_CLIENTS));
+      const free = others.filter((lab) => !working(lab)).sort((a, b) => labs.lastActiveAt(a.id) - labs.lastActiveAt(b.id));
+      const lab = free[0];
+      if (!lab)
+        throw refuse('lab-take-busy', { ...who(), detail: { labs: others.length } }, refusal('lab.takeBusy', { labs: others.length }));
+      takeLab(lab);
+      for (const other of io.sockets.sockets.values()) {
+        if (other.id === socket.id || other.data.labId !== lab.id) continue;
+        if (other.data.classroom?.labId !== lab.id) void other.leave(labRoom(lab.id));
+        labs.detach(lab.id, other.id);
+        other.data.labId = undefined;
+        other.emit('lab:moved', { labId: lab.id, to: place && place.length > 0 ? place : null });
+      }
+      holdLab(lab);
+      await rebuild(lab, topology ?? DEFAULT_TOPOLOGY, clients ?? lab.clients);
+      return join(lab);
+    });
 
     classrooms?.register(socket);
 
