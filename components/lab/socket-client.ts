@@ -129,12 +129,16 @@ export class LabSocketClient {
   start(): void {
     const store = this.options.store;
     this.connection.start({
-      // A tab whose lab moved to another tab stays without one until the learner takes one back.
+      // A tab whose lab moved to another tab stays without one, and says so, until the learner takes one back:
+      // a reconnect neither re-joins nor replaces the notice.
       connected: () => {
-        if (store.getState().connection !== 'moved') this.join();
+        if (!this.moved()) this.join();
       },
-      lost: () => this.actions.setConnection('reconnecting', null, 'lost'),
+      lost: () => {
+        if (!this.moved()) this.actions.setConnection('reconnecting', null, 'lost');
+      },
       refused: (message, retrying, words) => {
+        if (retrying && this.moved()) return;
         if (retrying) {
           const first = store.getState().connection === 'connecting';
           this.actions.setConnection(first ? 'connecting' : 'reconnecting', null, 'unreachable');
@@ -162,6 +166,11 @@ export class LabSocketClient {
       },
       error: ({ code, message, words: said }) => this.actions.reportError({ command: 'Lab', code: toErrorCode(code), message, words: said }),
     });
+  }
+
+  /** Whether this tab's lab moved to another tab (and none came back here since). */
+  private moved(): boolean {
+    return this.options.store.getState().labElsewhere?.kind === 'moved';
   }
 
   /** Disconnects; the lab lives on on the server until its idle timeout, so a reload can re-attach. */
