@@ -17,7 +17,7 @@ const node = (page: Page, n: number) => page.getByRole('region', { name: `Node $
 test.beforeEach(async ({ page }) => startAsNewLearner(page));
 
 test('a third tab uses the lab here; the tab it came from says where it went', async ({ page, context }) => {
-  test.setTimeout(150_000);
+  test.setTimeout(240_000);
   // One browser (this context's cookie): a lesson in the first tab, another in the second, the playground in the third.
   await page.goto('/lessons/naive-lock');
   await expect(page.getByText('Lab running')).toBeVisible({ timeout: 30_000 });
@@ -53,6 +53,8 @@ test('a third tab uses the lab here; the tab it came from says where it went', a
     `This lab moved to another tab (${title}). To carry on here, use a lab here: it moves from the tab of this browser that used it least recently.`,
   );
   await expect(button(page, 'Use the lab here')).toBeVisible();
+  // Its nodes are the other tab's now: none shown here to kill.
+  await expect(node(page, 1)).toHaveCount(0);
   await screenshot(page, 'use-here-03-first-tab-moved');
   // The second tab kept its lab.
   await expect(second.getByText('Lab running')).toBeVisible();

@@ -215,7 +215,16 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
       setConnection: (connection, message = null, note = null, words = null) =>
         set({ connection, connectionMessage: message, connectionNote: note, connectionWords: words, labElsewhere: null }),
       labElsewhere: (where, message = null, words = null) =>
-        set({ connection: where.kind === 'moved' ? 'moved' : 'full', labElsewhere: where, connectionMessage: message, connectionWords: words, connectionNote: null }),
+        set({
+          connection: where.kind === 'moved' ? 'moved' : 'full',
+          labElsewhere: where,
+          connectionMessage: message,
+          connectionWords: words,
+          connectionNote: null,
+          // A lab that moved away is another tab's now: its nodes are no longer shown here (nor offered to kill).
+          // The last run's timeline and verdict stay, as with no lab.
+          ...(where.kind === 'moved' ? { labId: null, nodeIds: [], nodes: {}, links: [], replication: null } : {}),
+        }),
       receiveSnapshot: (snapshot, localNow) =>
         set((s) => {
           const lab = reduceSnapshot(s, snapshot, localNow);

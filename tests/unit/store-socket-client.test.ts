@@ -259,6 +259,8 @@ describe('LabSocketClient', () => {
     await until(() => expect(store.getState().connection).toBe('moved'));
     expect(store.getState().labElsewhere).toEqual({ kind: 'moved', to: 'Lesson 3 · TTL and the watchdog' });
     expect(storage.getItem(LAB_ID_STORAGE_KEY)).toBeNull();
+    // Its nodes are another tab's now: not shown here.
+    expect(store.getState()).toMatchObject({ labId: null, nodeIds: [] });
 
     const joins = server.joins.length;
     for (const socket of server.sockets) socket.disconnect(true);
