@@ -243,6 +243,7 @@ export class ClassroomClient {
 
   private apply(push: LabPush): void {
     if (push.kind === 'closed') return; // handled as it arrives, never held for a join
+    if (push.kind === 'moved') return; // a classroom's lab is nobody's own: it never moves to a tab
     // A demo's start also comes as classroom:demo; the lab's own run:started may follow it.
     if (push.kind === 'run-started') return this.showRun(push.info);
     applyLabPush(this.options.labStore, push, this.now());
