@@ -40,6 +40,9 @@ function fromChecker(said: { message: string; words?: Words }): Reason {
  */
 const FATAL_DIAGNOSES: readonly DiagnosisKind[] = ['lock-without-ttl-never-frees', 'check-then-set-race', 'acquired-without-quorum', 'quorum-not-majority'];
 
+/** Diagnoses that say how a violation came about, from the run's own events: the failure's sentence when present. */
+const MECHANISM_DIAGNOSES: readonly DiagnosisKind[] = ['record-after-lock'];
+
 /** The program did not compile, or one of its clients failed by its own doing (an error, a limit, a timeout). */
 function crashReason(ended: RunEnded): Reason | null {
   const { outcome } = ended;
@@ -64,6 +67,10 @@ export function failureReason(ended: RunEnded, minCompleted: number): Reason | n
   const completed = completedExecutions(verdict);
   if (verdict.valid === 'unknown' && completed === 0 && minCompleted > 0) return say('grading.noJobRan');
   if (verdict.valid !== 'held') {
+    // A diagnosis that tells how the counter-example came about, in what the run showed, says more than the bare
+    // count ("ran twice") and leaves nothing to guess (a late done-record is not a missing fencing token).
+    const mechanism = verdict.diagnoses.find((d) => MECHANISM_DIAGNOSES.includes(d.kind) && verdict.checks[d.check].valid === 'violated');
+    if (mechanism) return fromChecker(mechanism);
     const example = explainingCounterExample(verdict);
     return example ? fromChecker(example) : say('grading.verdictIs', { valid: verdict.valid });
   }
