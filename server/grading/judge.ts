@@ -43,6 +43,15 @@ const FATAL_DIAGNOSES: readonly DiagnosisKind[] = ['lock-without-ttl-never-frees
 /** Diagnoses that say how a violation came about, from the run's own events: the failure's sentence when present. */
 const MECHANISM_DIAGNOSES: readonly DiagnosisKind[] = ['record-after-lock'];
 
+/**
+ * A diagnosis that tells how a violated check's counter-example came about, in what the run showed: it says more
+ * than the bare count ("ran twice") and leaves nothing to guess (a late done-record is not a missing fencing token).
+ */
+function mechanismSaid(verdict: Verdict): Reason | null {
+  const mechanism = verdict.diagnoses.find((d) => MECHANISM_DIAGNOSES.includes(d.kind) && verdict.checks[d.check].valid === 'violated');
+  return mechanism ? fromChecker(mechanism) : null;
+}
+
 /** The program did not compile, or one of its clients failed by its own doing (an error, a limit, a timeout). */
 function crashReason(ended: RunEnded): Reason | null {
   const { outcome } = ended;
@@ -67,10 +76,8 @@ export function failureReason(ended: RunEnded, minCompleted: number): Reason | n
   const completed = completedExecutions(verdict);
   if (verdict.valid === 'unknown' && completed === 0 && minCompleted > 0) return say('grading.noJobRan');
   if (verdict.valid !== 'held') {
-    // A diagnosis that tells how the counter-example came about, in what the run showed, says more than the bare
-    // count ("ran twice") and leaves nothing to guess (a late done-record is not a missing fencing token).
-    const mechanism = verdict.diagnoses.find((d) => MECHANISM_DIAGNOSES.includes(d.kind) && verdict.checks[d.check].valid === 'violated');
-    if (mechanism) return fromChecker(mechanism);
+    const mechanism = mechanismSaid(verdict);
+    if (mechanism) return mechanism;
     const example = explainingCounterExample(verdict);
     return example ? fromChecker(example) : say('grading.verdictIs', { valid: verdict.valid });
   }
@@ -153,6 +160,8 @@ function unmetWords(verdict: Verdict, expect: VerdictExpectation): Reason | null
   const unmet = unmetExpectationSaid(verdict, expect);
   if (unmet === null) return null;
   if (expect.savedByFencing && verdict.savedByFencing.count === 0) return say('grading.neverRefused');
+  const mechanism = mechanismSaid(verdict);
+  if (mechanism) return mechanism;
   if (verdict.counterExample) return fromChecker(verdict.counterExample);
   // What was unmet is the expectation's own check (lib/checker/expectation.ts), in the page's language too.
   return say('grading.scenarioExpects', { verdict: expect.verdict, unmet: { words: unmet.words } });
@@ -171,6 +180,8 @@ export function safetyBrokenSaid(verdict: Verdict): Reason | null {
   for (const check of SAFETY_CHECKS) {
     const result = verdict.checks[check];
     if (!result.applicable || result.valid !== 'violated') continue;
+    const mechanism = mechanismSaid(verdict);
+    if (mechanism) return mechanism;
     const example = result.counterExample ?? verdict.counterExample;
     // ICU select keys are words: the check's name in camelCase.
     return example ? fromChecker(example) : say('grading.checkViolated', { check: check === 'mutual-exclusion' ? 'mutualExclusion' : check });
