@@ -61,7 +61,7 @@ export async function playWhileDisturbed<T>(
  * failure is evidence: a bug that shows only when timing is tight (a watchdog renewing at 0.9 × TTL) is exactly
  * one a busy machine brings out, and a single quiet replay that happens to pass would let it through.
  */
-export const HUNT_PLAYS = positive(process.env.LOCKLAB_GRADING_HUNT_PLAYS) ?? 3;
+export const HUNT_PLAYS = positive(process.env.LOCKLAB_GRADING_HUNT_PLAYS) ?? 2;
 
 /** What the plays of an item whose first run was disturbed came to. */
 export type Settled = 'failed' | 'passed' | 'undecided';
@@ -69,9 +69,10 @@ export type Settled = 'failed' | 'passed' | 'undecided';
 /**
  * Plays an item again after a disturbed first play, alone and with the same schedule (same seed), until it is
  * settled: an undisturbed failure is the answer at once ("failed"); a disturbed first play that *passed* is settled by
- * one undisturbed pass; one that *failed* — evidence, not noise — only by HUNT_PLAYS undisturbed passes in a row
+ * one undisturbed pass; one that *failed* — evidence, not noise — only by HUNT_PLAYS undisturbed passes
  * (the hunt). Disturbed replays count for nothing either way; a machine that keeps disturbing them leaves the item
- * "undecided" after passesNeeded + DISTURBED_PLAYS - 1 plays in all. Answers null when a play was stopped.
+ * "undecided" after DISTURBED_PLAYS plays in all (a disturbed pass) or 1 + HUNT_PLAYS + DISTURBED_PLAYS - 1 (a hunt).
+ * Answers null when a play was stopped.
  */
 export async function settleDisturbed<T>(
   first: T,
@@ -80,8 +81,11 @@ export async function settleDisturbed<T>(
   again: () => Promise<T | null>,
 ): Promise<{ last: T; plays: number; settled: Settled } | null> {
   if (!isDisturbed(first)) return { last: first, plays: 1, settled: failed(first) ? 'failed' : 'passed' };
-  const passesNeeded = failed(first) ? HUNT_PLAYS : 1;
-  const maxPlays = passesNeeded + DISTURBED_PLAYS - 1;
+  const evidence = failed(first);
+  const passesNeeded = evidence ? HUNT_PLAYS : 1;
+  // A disturbed pass gets the replays it always had; a hunt gets as many more as it needs passes, so that on a busy
+  // machine a right answer is about as likely to be decided as before (each replay is disturbed or not alike).
+  const maxPlays = evidence ? 1 + HUNT_PLAYS + DISTURBED_PLAYS - 1 : DISTURBED_PLAYS;
   let last = first;
   let plays = 1;
   let quietPasses = 0;
