@@ -1,6 +1,6 @@
 /**
  * A failure seen in a run the machine disturbed is evidence (server/grading/disturbance.ts): the item is played
- * again alone, and only HUNT_PLAYS undisturbed passes in a row clear it; one replay that happens to pass does not.
+ * again alone, and only HUNT_PLAYS undisturbed passes clear it; one replay that happens to pass does not.
  * A play here is what the grader's run came to: whether the machine disturbed it and whether it failed.
  */
 import { describe, expect, it } from 'vitest';
