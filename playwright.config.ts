@@ -15,6 +15,11 @@ const baseURL = `http://127.0.0.1:${port}`;
  */
 const portB = Number(process.env.E2E_PORT_B ?? port + 1);
 const coordinationPort = Number(process.env.E2E_COORDINATION_PORT ?? port + 90);
+/**
+ * A server already listening on these ports is used only when asked (E2E_REUSE_SERVER=1, for a developer who keeps
+ * one running): by default a test run starts its own, so two checkouts testing at once never test each other's build.
+ */
+const reuseExistingServer = process.env.E2E_REUSE_SERVER === '1' && !process.env.CI;
 export const SERVER_B_URL = `http://127.0.0.1:${portB}`;
 process.env.E2E_SERVER_B = SERVER_B_URL;
 
@@ -30,7 +35,7 @@ const labServer = (serverPort: number) => ({
     // A known instructor token, so e2e/classroom.spec.ts can start a class.
     LOCKLAB_INSTRUCTOR_TOKEN: process.env.E2E_INSTRUCTOR_TOKEN ?? 'e2e-instructor-token',
   },
-  reuseExistingServer: !process.env.CI,
+  reuseExistingServer,
   timeout: 120_000,
   stdout: 'pipe' as const,
   stderr: 'pipe' as const,
@@ -84,7 +89,7 @@ export default defineConfig({
     {
       command: `redis-server --port ${coordinationPort} --bind 127.0.0.1 --save "" --appendonly no`,
       port: coordinationPort,
-      reuseExistingServer: !process.env.CI,
+      reuseExistingServer,
       timeout: 30_000,
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
     },

@@ -22,7 +22,7 @@ import { experimentInputSchema } from './experiment/input';
 import { exerciseCheckSchema } from './grading';
 import type { Ack, ClientEventName, ClientToServerEvents } from './protocol';
 import { runStartSchema } from './run';
-import { labJoinSchema, labResetSchema } from './schemas';
+import { labJoinSchema, labResetSchema, labTakeSchema } from './schemas';
 import { parseInput } from './validate';
 
 type FaultInputsByEvent = { [K in FaultOp as (typeof FAULTS)[K]['event']]: (typeof FAULT_INPUTS)[K] };
@@ -37,6 +37,7 @@ export type CommandValue<E extends ClientEventName> = Parameters<ClientToServerE
 export const COMMAND_INPUTS = {
   'lab:join': labJoinSchema,
   'lab:reset': labResetSchema,
+  'lab:take': labTakeSchema,
   'run:start': runStartSchema,
   'run:stop': emptySchema,
   'exercise:check': exerciseCheckSchema,

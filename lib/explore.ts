@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { CounterExample } from './checker/types';
 import type { Words } from './words';
 import { MAX_CODE_CHARS } from './run';
+import { LOCALES } from '../i18n/routing';
 
 /** The most a learner may ask one search to take; the server holds it to this. */
 export const MAX_EXPLORE_SECONDS = 60;
@@ -22,6 +23,8 @@ export const exploreInputSchema = z
     seconds: z.number().int().min(5).max(MAX_EXPLORE_SECONDS).default(20),
     /** Where the schedules' seeds start: the same number searches the same schedules again. */
     seed: z.number().int().min(0).max(2 ** 32 - 1).optional(),
+    /** The page's language: a lesson's schedule that breaks the program is named in it (the search is the same). */
+    locale: z.enum(LOCALES).default('en'),
   })
   .strict();
 export type ExploreInput = z.input<typeof exploreInputSchema>;

@@ -27,7 +27,7 @@ import type {
   RosterEntry,
 } from './classroom';
 import type { Diagnostic, RunEnded, RunInfo, RunStartInput, RunVerdict } from './run';
-import type { LabJoinInput, LabResetInput } from './schemas';
+import type { LabJoinInput, LabResetInput, LabTakeInput } from './schemas';
 import type { Words } from './words';
 import type { FAULTS, FaultOp, FaultReply } from './faults/catalogue';
 import type { FaultRequest } from './faults/inputs';
@@ -77,6 +77,11 @@ export interface ServerToClientEvents {
   /** The lab went away (idle timeout, server shutdown). */
   /** `reason` in English; `words`, when the server words it, for the page's language. */
   'lab:closed': (info: { labId: string; reason: string; words?: Words }) => void;
+  /**
+   * This tab's lab moved to another tab of the same browser ("Use the lab here" there); `to` is that tab in the
+   * learner's words (its page's title), when it said. The tab has no lab now, and may take one back the same way.
+   */
+  'lab:moved': (info: { labId: string; to: string | null }) => void;
   /** The run waits for room on the server (memory budget, runs at once): how many programs are ahead of it. */
   'run:waiting': (info: { labId: string; ahead: number }) => void;
   'run:started': (info: RunInfo & { labId: string }) => void;
@@ -116,6 +121,12 @@ export type FaultEvents = {
 export interface ClientToServerEvents extends FaultEvents {
   'lab:join': (input: LabJoinInput, ack: Ack<LabSnapshot>) => void;
   'lab:reset': (input: LabResetInput, ack: Ack<LabSnapshot>) => void;
+  /**
+   * "Use the lab here": moves one of this browser's labs from another tab to this one (the one idle longest; never
+   * one whose run or check is going), rebuilt for this tab's page; that tab is sent `lab:moved`. A browser with no
+   * lab yet gets a new one, as `lab:join` would.
+   */
+  'lab:take': (input: LabTakeInput, ack: Ack<LabSnapshot>) => void;
   /** Starts the program as N clients (stopping a run in progress first). */
   'run:start': (input: RunStartInput, ack: Ack<RunInfo>) => void;
   /** Stops the run in progress; the value is how it ended, or null if nothing ran. */

@@ -38,6 +38,15 @@ export const labJoinSchema = z
   })
   .strict();
 
+/**
+ * "Use the lab here": one of this browser's labs, open in another tab, moves to this one (its view rebuilt for
+ * this page: `topology`, `clients`). `place` is this tab in the learner's words (its page's title), which the
+ * tab that loses the lab shows as where it went; it only ever reaches the tabs of the same browser.
+ */
+export const labTakeSchema = z
+  .object({ topology: topologySchema.optional(), clients: clientId.optional(), place: z.string().trim().max(120).optional() })
+  .strict();
+
 export const labResetSchema = z
   .object({ topology: topologySchema.optional(), clients: clientId.optional() })
   .strict();
@@ -46,4 +55,5 @@ export { emptySchema } from './faults/inputs';
 
 export type LabJoinInput = z.input<typeof labJoinSchema>;
 export type LabResetInput = z.input<typeof labResetSchema>;
+export type LabTakeInput = z.input<typeof labTakeSchema>;
 export type TopologyInput = z.input<typeof topologySchema>;

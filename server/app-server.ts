@@ -80,6 +80,25 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     fs.rmSync(runDir, { recursive: true, force: true });
     throw error;
   }
+  // The pool's own cap is a backstop: admission queues runs well below it.
+  const sandbox = config.sandbox
+    ? createSandboxPool({
+        commandRate: config.commandRate,
+        maxRuns: config.maxRuns + 8,
+        hosts: config.sandboxHosts,
+        limits: { wallClockMs: config.runWallClockMs },
+        ...(config.sandboxHostFds !== null ? { hostDescriptors: config.sandboxHostFds } : {}),
+      })
+    : null;
+  try {
+    // Like the link process: sandbox hosts that cannot run here would fail every run, so the server does not start.
+    await sandbox?.start();
+  } catch (error) {
+    await sandbox?.close();
+    endReserve();
+    fs.rmSync(runDir, { recursive: true, force: true });
+    throw error;
+  }
   const labs = new LabManager({
     dir: runDir,
     maxLabs: config.maxLabs,
@@ -105,8 +124,6 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     if (identities.handle(req, res)) return;
     void handle(req, res);
   });
-  // The pool's own cap is a backstop: admission queues runs well below it.
-  const sandbox = config.sandbox ? createSandboxPool({ commandRate: config.commandRate, maxRuns: config.maxRuns + 8, limits: { wallClockMs: config.runWallClockMs } }) : null;
   const admission = new RunAdmission({
     memoryBudgetBytes: config.runMemoryMb * 2 ** 20,
     maxConcurrent: config.maxRuns,

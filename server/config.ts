@@ -1,7 +1,8 @@
 /** Server settings from the environment, read once, with the defaults the README lists. */
 import { defaultMaxLabs, defaultMaxRuns, defaultRunMemoryMb, defaultRunMemoryPerBrowserMb, defaultRunsPerBrowser } from './capacity';
 import { DEFAULT_LIMITS } from './sandbox/types';
-import { WORKER_HEAP_MB } from './sandbox/pool';
+import { sandboxHostCount, WORKER_HEAP_MB } from './sandbox/pool';
+import { availableParallelism } from 'node:os';
 import { defaultRunRoot } from './cluster/run-dir';
 import { DEFAULT_HISTORY_BUDGET, type HistoryBudget } from './lab/history-log';
 import { defaultDescriptorReserve } from './ops/descriptors';
@@ -88,6 +89,10 @@ export interface ServerConfig {
   linkSocketsPerLab: number | null;
   /** Descriptors the web server keeps for its own sockets, which no run or new lab may take (LOCKLAB_FD_RESERVE; ops/descriptors.ts). */
   descriptorReserve: number;
+  /** Sandbox host processes that run learners' code (LOCKLAB_SANDBOX_HOSTS; one per core, 2 to 8). */
+  sandboxHosts: number;
+  /** The most descriptors each sandbox host may hold, its learners' connections 64 short of it (LOCKLAB_SANDBOX_HOST_FDS); null: its RLIMIT_NOFILE. */
+  sandboxHostFds: number | null;
   /**
    * Each lab's history budget: events and bytes kept per lab (LOCKLAB_HISTORY_EVENTS_PER_LAB,
    * LOCKLAB_HISTORY_BYTES_PER_LAB) and a run's share before it is stopped (LOCKLAB_HISTORY_EVENTS_PER_RUN,
@@ -170,6 +175,8 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     history: historyBudgetFromEnv(),
     linkSocketsPerLab: process.env.LOCKLAB_LINK_SOCKETS_PER_LAB ? intFromEnv('LOCKLAB_LINK_SOCKETS_PER_LAB', 0, 8) : null,
     descriptorReserve: intFromEnv('LOCKLAB_FD_RESERVE', defaultDescriptorReserve(), 64),
+    sandboxHosts: sandboxHostCount(availableParallelism()),
+    sandboxHostFds: process.env.LOCKLAB_SANDBOX_HOST_FDS ? intFromEnv('LOCKLAB_SANDBOX_HOST_FDS', 0, 128) : null,
     ...overrides,
   };
 }

@@ -5,6 +5,7 @@
 import { createLabServer } from './app-server';
 import { LinkProcessStartError } from './cluster/link-host/link-host';
 import { EntryBundleError } from './unprivileged/entry-source';
+import { SandboxHostStartError } from './sandbox/host/sandbox-host';
 import { configFromEnv } from './config';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -15,7 +16,7 @@ try {
   server = await createLabServer(config);
 } catch (error) {
   // A machine the lab cannot run on is said in one sentence, at the start, not at a learner's first run.
-  if (!(error instanceof LinkProcessStartError || error instanceof EntryBundleError)) throw error;
+  if (!(error instanceof LinkProcessStartError || error instanceof SandboxHostStartError || error instanceof EntryBundleError)) throw error;
   console.error(`[locklab] Lock Lab cannot start: ${error.message}`);
   process.exit(1);
 }

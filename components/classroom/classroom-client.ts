@@ -51,7 +51,8 @@ export interface ClassroomClientOptions {
 
 /** The page's POST: the server answers with the cookie; a failure only means the token is asked for next time. */
 export async function postTicket(ticket: string): Promise<void> {
-  await fetch(INSTRUCTOR_SESSION_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticket }), credentials: 'same-origin' });
+  const res = await fetch(INSTRUCTOR_SESSION_PATH, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ticket }), credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`the server refused the instructor's ticket (HTTP ${res.status})`);
 }
 
 /** The class's own pushes, named in the error list. */
@@ -242,6 +243,7 @@ export class ClassroomClient {
 
   private apply(push: LabPush): void {
     if (push.kind === 'closed') return; // handled as it arrives, never held for a join
+    if (push.kind === 'moved') return; // a classroom's lab is nobody's own: it never moves to a tab
     // A demo's start also comes as classroom:demo; the lab's own run:started may follow it.
     if (push.kind === 'run-started') return this.showRun(push.info);
     applyLabPush(this.options.labStore, push, this.now());

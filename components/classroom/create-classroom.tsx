@@ -1,19 +1,16 @@
 'use client';
 /**
  * Starting a class: the instructor gives the instructor token (from the
- * server's log or LOCKLAB_INSTRUCTOR_TOKEN) and a name; the class is created
- * on a short-lived connection and the console opens, which joins it as its
- * instructor with the token kept in this tab. Learners can type a join code
+ * server's log or LOCKLAB_INSTRUCTOR_TOKEN) and a name; `createClass` makes
+ * the class and the console opens, which joins it as its instructor with
+ * the token kept in this tab. Learners can type a join code
  * here too: the index's "Join a class" lands on `#join`, with the code field focused.
  */
 import { useTranslations } from 'next-intl';
 import { useRouter } from '@/i18n/navigation';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { io } from 'socket.io-client';
-import type { LabSocket } from '@/components/lab/socket-client';
-import { ensureBrowserIdentity } from '@/components/lab/browser-identity';
-import { normalizeCode, saveCredentials, tabStorage } from './classroom-state';
-import { postTicket } from './classroom-client';
+import { normalizeCode, tabStorage } from './classroom-state';
+import { createClass } from './create-class';
 import styles from './classroom.module.css';
 import { useCheckerText } from '@/components/verdict/checker-text';
 
@@ -39,35 +36,19 @@ export function CreateClassroom() {
     if (busy || token.trim() === '') return;
     setBusy(true);
     setError(null);
-    const socket: LabSocket = io({ autoConnect: false, reconnection: false });
-    const done = (message: string | null) => {
-      socket.disconnect();
-      if (message !== null) {
-        setError(message);
-        setBusy(false);
-      }
-    };
-    socket.on('connect_error', (e) => done(t('create.unreachable', { detail: e.message })));
-    socket.on('connect', () => {
-      // A class without a name is named in the instructor's language (the server's own default is English).
-      const input = { token: token.trim(), name: name.trim() || t('create.defaultName') };
-      socket.timeout(30_000).emit('classroom:create', input, (err, result) => {
-        if (err) return done(t('create.slow'));
-        if (!result.ok) return done(result.error.code === 'forbidden' ? t('create.forbidden') : serverText(result.error));
-        saveCredentials(tabStorage(), { role: 'instructor', code: result.value.code, token: token.trim() });
-        done(null);
-        const open = () => router.push(`/classroom/${result.value.code}/instructor`);
-        // Remembered in this browser (an HttpOnly cookie) before the console opens; if that fails, the tab keeps its token.
-        const ticket = result.value.instructorTicket;
-        if (ticket) void postTicket(ticket).catch(() => undefined).finally(open);
-        else open();
-      });
+    // A class without a name is named in the instructor's language (the server's own default is English).
+    const input = { token: token.trim(), name: name.trim() || t('create.defaultName') };
+    void createClass(input, tabStorage()).then((answer) => {
+      if (answer.ok) return router.push(`/classroom/${answer.code}/instructor`);
+      setBusy(false);
+      if (answer.reason === 'unreachable') setError(t('create.unreachable', { detail: answer.detail }));
+      else if (answer.reason === 'slow') setError(t('create.slow'));
+      else if (answer.reason === 'forbidden') setError(t('create.forbidden'));
+      else setError(serverText(answer.error));
+    }, (e: unknown) => {
+      setBusy(false);
+      setError(t('create.unreachable', { detail: e instanceof Error ? e.message : String(e) }));
     });
-    // Like every socket of a page, it opens with the browser's identity, bought first if the browser has none.
-    ensureBrowserIdentity().then(
-      () => socket.connect(),
-      (e: Error) => done(t('create.unreachable', { detail: e.message })),
-    );
   };
 
   const join = (event: FormEvent) => {

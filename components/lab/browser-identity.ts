@@ -27,8 +27,30 @@ const nextTask = (): Promise<void> =>
     channel.port2.postMessage(null);
   });
 
-/** Resolves once the browser holds an identity; rejects (with the server's words as its message) if none could be had. */
-export async function ensureBrowserIdentity(base = ''): Promise<void> {
+/** This page's purchase in progress: the page's sockets (its lab, a classroom) wait for the same one. */
+let buying: Promise<void> | null = null;
+
+/**
+ * Resolves once the browser holds an identity; rejects (with the server's words as its message) if none could be had.
+ *
+ * One identity per browser, bought once: two purchases at once (a page's two sockets, tabs opened together) would
+ * each get a cookie and the last one set would win, so a socket that connected with the first would come back
+ * after a reconnect as another browser, and its lab (which belongs to the first) would no longer be its own. The
+ * page's sockets share one purchase; tabs of one browser take turns through a Web Lock where the browser has them
+ * (secure contexts) and ask again once it is their turn; and the server keeps a cookie that is already good.
+ */
+export function ensureBrowserIdentity(base = ''): Promise<void> {
+  if (buying) return buying;
+  const locks = typeof navigator === 'undefined' ? undefined : (navigator as Navigator & { locks?: LockManager }).locks;
+  const purchase: Promise<void> = locks ? locks.request(`locklab-identity${base}`, (): Promise<void> => buyIdentity(base)).then(() => undefined) : buyIdentity(base);
+  const shared = purchase.finally(() => {
+    buying = null;
+  });
+  buying = shared;
+  return shared;
+}
+
+async function buyIdentity(base: string): Promise<void> {
   const asked = await fetch(`${base}/identity`, { credentials: 'same-origin', cache: 'no-store' });
   if (!asked.ok) throw new Error(`the lab server did not answer /identity (${asked.status})`);
   const answer = (await asked.json()) as IdentityAnswer;

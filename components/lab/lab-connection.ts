@@ -37,7 +37,8 @@ export type LabPush =
   | { kind: 'exercise-progress'; progress: GradeProgress }
   | { kind: 'explore-progress'; progress: ExploreProgress }
   | { kind: 'experiment-progress'; progress: ExperimentProgress }
-  | { kind: 'closed'; reason: string; words?: Words | undefined };
+  | { kind: 'closed'; reason: string; words?: Words | undefined }
+  | { kind: 'moved'; to: string | null };
 
 /** The words socket.io carries in a refused handshake's `data` (server/realtime/socket-server.ts), if any. */
 function refusalWords(error: Error): Words | undefined {
@@ -150,6 +151,7 @@ export class LabConnection {
     socket.on('explore:progress', ({ labId, ...progress }) => push(labId, { kind: 'explore-progress', progress }));
     socket.on('experiment:progress', ({ labId, ...progress }) => push(labId, { kind: 'experiment-progress', progress }));
     socket.on('lab:closed', ({ labId, reason, words }) => push(labId, { kind: 'closed', reason, words }));
+    socket.on('lab:moved', ({ labId, to }) => push(labId, { kind: 'moved', to }));
     socket.on('lab:error', (error) => handlers.error(error));
     connect();
     return socket;
@@ -178,8 +180,8 @@ export class LabConnection {
   }
 }
 
-/** A lab push into the lab store (a `closed` push is the layer's to handle: it means different things to each). */
-export function applyLabPush(store: LabStore, push: Exclude<LabPush, { kind: 'closed' }>, now: number): void {
+/** A lab push into the lab store (`closed` and `moved` pushes are the layer's to handle: they mean different things to each). */
+export function applyLabPush(store: LabStore, push: Exclude<LabPush, { kind: 'closed' | 'moved' }>, now: number): void {
   const actions = store.getState().actions;
   switch (push.kind) {
     case 'snapshot':

@@ -44,7 +44,9 @@ export function LabProvider({ children, topology, clients, page }: LabProviderPr
     const store = createLabStore();
     const storage = typeof window === 'undefined' ? null : tabStorage();
     const want = topology || clients ? { ...(topology ? { topology } : {}), ...(clients ? { clients } : {}) } : undefined;
-    return { store, client: new LabSocketClient({ store, storage, ...(want ? { want } : {}), ...(page ? { page } : {}) }) };
+    // The tab as the learner knows it (its page's title): shown by the tab a lab moves away from, as where it went.
+    const place = () => document.title;
+    return { store, client: new LabSocketClient({ store, storage, place, ...(want ? { want } : {}), ...(page ? { page } : {}) }) };
   });
 
   useEffect(() => {

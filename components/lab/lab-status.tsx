@@ -15,9 +15,10 @@ export function LabStatus() {
   const client = useLabClient();
   const t = useTranslations('lab.connection');
   const text = useCheckerText();
-  const { connection, message: serverEnglish, words, note, labId, nodeCount } = useLabStore(
+  const { connection, message: serverEnglish, words, note, labId, nodeCount, elsewhere } = useLabStore(
     useShallow((s) => ({
       connection: s.connection,
+      elsewhere: s.labElsewhere,
       message: s.connectionMessage,
       words: s.connectionWords,
       note: s.connectionNote,
@@ -29,7 +30,27 @@ export function LabStatus() {
   // The browser's own notes in the page's language; the server's (a reason, a refusal) from its words when it sent them.
   const serverMessage = serverEnglish === null ? null : text({ message: serverEnglish, words: words ?? undefined });
   const message = note ? t(`note.${note}`, { message: serverMessage ?? '' }) : serverMessage;
-  if (connection === 'full' || connection === 'closed' || connection === 'failed') {
+  // This browser's labs are in its other tabs: one message, and a way to bring one here.
+  if (elsewhere) {
+    return (
+      <ProblemNotice title={t(`status.${connection}`)}>
+        <p data-testid="lab-elsewhere">
+          {elsewhere.kind === 'share' ? t('shareText') : elsewhere.to ? t('movedText', { place: elsewhere.to }) : t('movedTextNowhere')}
+        </p>
+        {message && <p className={styles.serverSays}>{message}</p>}
+        <button type="button" className={styles.action} onClick={() => client.useLabHere()}>
+          {t('useHere')}
+        </button>
+        {elsewhere.kind === 'share' && (
+          <button type="button" className={styles.action} onClick={() => client.join()}>
+            {t('tryAgain')}
+          </button>
+        )}
+      </ProblemNotice>
+    );
+  }
+
+  if (connection === 'full' || connection === 'closed' || connection === 'failed' || connection === 'moved') {
     return (
       <ProblemNotice title={t(`status.${connection}`)}>
         <p>{connection === 'full' ? t('fullText') : message}</p>

@@ -76,8 +76,16 @@ import { labNow } from './lab-state';
  * - `full`: the server has no room for another lab.
  * - `closed`: the lab went away (idle timeout, server shutdown).
  * - `failed`: joining failed for another reason (see `connectionMessage`).
+ * - `moved`: this tab's lab moved to another tab of the browser ("Use the lab here" there); see `labElsewhere`.
  */
-export type ConnectionStatus = 'connecting' | 'joining' | 'ready' | 'reconnecting' | 'full' | 'closed' | 'failed';
+export type ConnectionStatus = 'connecting' | 'joining' | 'ready' | 'reconnecting' | 'full' | 'closed' | 'failed' | 'moved';
+
+/**
+ * Why this tab has no lab while its browser has some, in other tabs: they hold the browser's whole share
+ * (`share`, with status `full`), or this tab's lab moved to another (`moved`, `to` naming that tab in the
+ * learner's words when it said). Either way "Use the lab here" moves one of them to this tab.
+ */
+export type LabElsewhere = { kind: 'share' } | { kind: 'moved'; to: string | null };
 
 /** Server error codes, plus the two the browser itself can see. */
 export type CommandErrorCode = ErrorCode | 'timeout' | 'offline';
@@ -103,11 +111,13 @@ export type CommandNote = { kind: 'offline' } | { kind: 'noAnswer'; seconds: num
 const MAX_ERRORS = 3;
 
 /** What the browser itself says of the connection (the page puts it in words: lab-status.tsx). */
-export type ConnectionNote = 'lost' | 'unreachable' | 'refused' | 'reattaching' | 'starting' | 'settingUp' | 'joinTimeout';
+export type ConnectionNote = 'lost' | 'unreachable' | 'refused' | 'reattaching' | 'starting' | 'settingUp' | 'joinTimeout' | 'takingLab';
 
 export interface LabActions {
   /** `message`: the server's own words; `note`: what the browser says of it, a catalogue key the page words (lab.connection.note). */
   setConnection(status: ConnectionStatus, message?: string | null, note?: ConnectionNote | null, words?: Words | null): void;
+  /** The tab has no lab, its browser's are in other tabs (see LabElsewhere); `message`: why a "Use the lab here" was refused. */
+  labElsewhere(where: LabElsewhere, message?: string | null, words?: Words | null): void;
   receiveSnapshot(snapshot: LabSnapshot, localNow: number): void;
   receiveNodes(diff: NodesDiff, localNow: number): void;
   receiveLinks(diff: LinksDiff): void;
@@ -161,6 +171,8 @@ export interface LabState extends LabData {
   connectionWords: Words | null;
   /** The browser's own note on the connection, when it has one (a `refused` note comes with the server's message). */
   connectionNote: ConnectionNote | null;
+  /** Where this tab's browser's labs are when this tab has none (status `full` or `moved`); null otherwise. */
+  labElsewhere: LabElsewhere | null;
   errors: CommandError[];
   /** Commands sent and not yet acknowledged, by their button name. */
   pending: Record<string, true>;
@@ -189,6 +201,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     connectionMessage: null,
     connectionWords: null,
     connectionNote: null,
+    labElsewhere: null,
     errors: [],
     pending: {},
     run: emptyRunData(),
@@ -199,7 +212,19 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     view: emptyViewData(),
     measure: emptyMeasureData(),
     actions: {
-      setConnection: (connection, message = null, note = null, words = null) => set({ connection, connectionMessage: message, connectionNote: note, connectionWords: words }),
+      setConnection: (connection, message = null, note = null, words = null) =>
+        set({ connection, connectionMessage: message, connectionNote: note, connectionWords: words, labElsewhere: null }),
+      labElsewhere: (where, message = null, words = null) =>
+        set({
+          connection: where.kind === 'moved' ? 'moved' : 'full',
+          labElsewhere: where,
+          connectionMessage: message,
+          connectionWords: words,
+          connectionNote: null,
+          // A lab that moved away is another tab's now: its nodes are no longer shown here (nor offered to kill).
+          // The last run's timeline and verdict stay, as with no lab.
+          ...(where.kind === 'moved' ? { labId: null, nodeIds: [], nodes: {}, links: [], replication: null } : {}),
+        }),
       receiveSnapshot: (snapshot, localNow) =>
         set((s) => {
           const lab = reduceSnapshot(s, snapshot, localNow);

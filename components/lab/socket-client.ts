@@ -20,7 +20,7 @@ import { FAULTS, labelFault, type FaultOp, type FaultReply } from '@/lib/faults/
 import { faultCommandWords } from '@/lib/faults/message-keys';
 import { words, type Words } from '@/lib/words';
 import type { FaultRequest } from '@/lib/faults/inputs';
-import type { LabJoinInput, LabResetInput, TopologyInput } from '@/lib/schemas';
+import type { LabJoinInput, LabResetInput, LabTakeInput, TopologyInput } from '@/lib/schemas';
 import type { RunRequest } from './run-state';
 import type { CommandErrorCode, CommandNote, LabStore } from './lab-store';
 import { applyLabPush, LabConnection, toErrorCode, type Answer, type LabSocket } from './lab-connection';
@@ -62,6 +62,11 @@ export interface LabSocketClientOptions {
    */
   page?: string;
   /**
+   * This tab in the learner's words (its page's title): when this tab takes one of the browser's labs from
+   * another tab ("Use the lab here"), that tab shows it as where its lab went.
+   */
+  place?: () => string;
+  /**
    * Sends commands somewhere else than this client's own socket (a
    * classroom routes them through `classroom:command`). With a transport,
    * `start()` is not needed: the transport's owner feeds the store.
@@ -76,6 +81,8 @@ export interface LabCommandTransport {
 }
 
 export const LAB_ID_STORAGE_KEY = 'lock-lab:lab-id';
+/** The server's words when a browser's share of labs is all in its other tabs (refusals.json lab.perBrowser). */
+const PER_BROWSER_REFUSAL = 'refusals.lab.perBrowser';
 /** The page the tab's lab last served (see `page`). */
 export const LAB_PAGE_STORAGE_KEY = 'lock-lab:lab-page';
 
@@ -122,9 +129,16 @@ export class LabSocketClient {
   start(): void {
     const store = this.options.store;
     this.connection.start({
-      connected: () => this.join(),
-      lost: () => this.actions.setConnection('reconnecting', null, 'lost'),
+      // A tab whose lab moved to another tab stays without one, and says so, until the learner takes one back:
+      // a reconnect neither re-joins nor replaces the notice.
+      connected: () => {
+        if (!this.moved()) this.join();
+      },
+      lost: () => {
+        if (!this.moved()) this.actions.setConnection('reconnecting', null, 'lost');
+      },
       refused: (message, retrying, words) => {
+        if (retrying && this.moved()) return;
         if (retrying) {
           const first = store.getState().connection === 'connecting';
           this.actions.setConnection(first ? 'connecting' : 'reconnecting', null, 'unreachable');
@@ -140,12 +154,23 @@ export class LabSocketClient {
           return applyLabPush(store, push, this.now());
         }
         if (labId !== store.getState().labId) return;
+        if (push.kind === 'moved') {
+          // Another tab of this browser took this lab: this tab no longer holds it, not even after a reload.
+          this.joinAttempt++;
+          this.options.storage?.removeItem(LAB_ID_STORAGE_KEY);
+          return this.actions.labElsewhere({ kind: 'moved', to: push.to });
+        }
         if (push.kind !== 'closed') return applyLabPush(store, push, this.now());
         this.options.storage?.removeItem(LAB_ID_STORAGE_KEY);
         this.actions.setConnection('closed', push.reason, null, push.words ?? null);
       },
       error: ({ code, message, words: said }) => this.actions.reportError({ command: 'Lab', code: toErrorCode(code), message, words: said }),
     });
+  }
+
+  /** Whether this tab's lab moved to another tab (and none came back here since). */
+  private moved(): boolean {
+    return this.options.store.getState().labElsewhere?.kind === 'moved';
   }
 
   /** Disconnects; the lab lives on on the server until its idle timeout, so a reload can re-attach. */
@@ -196,7 +221,10 @@ export class LabSocketClient {
         return;
       }
       const { code, message, words: said = null } = result.error;
-      if (code === 'lab-full') {
+      if (code === 'lab-full' && said?.key === PER_BROWSER_REFUSAL) {
+        // This browser's labs are all in its other tabs: one message, and "Use the lab here" (useLabHere).
+        this.actions.labElsewhere({ kind: 'share' });
+      } else if (code === 'lab-full') {
         this.actions.setConnection('full', message, null, said);
       } else if (labId !== undefined && code !== 'internal') {
         // The lab this tab remembers is gone (idle timeout, server restart): start a new one.
@@ -204,6 +232,36 @@ export class LabSocketClient {
       } else {
         this.actions.setConnection('failed', message, null, said);
       }
+    });
+  }
+
+  /**
+   * "Use the lab here": moves one of this browser's labs from another tab to this one (the server picks the one
+   * idle longest, never one with a run or a check going), rebuilt for this page. Refused in words when every one
+   * is busy; the tab then stays as it was, with the reason under its message.
+   */
+  useLabHere(): void {
+    const before = this.options.store.getState().labElsewhere;
+    if (!before || !this.connection.connected) return;
+    const storage = this.options.storage;
+    const page = this.options.page;
+    const want = this.options.want;
+    const attempt = ++this.joinAttempt;
+    this.actions.setConnection('joining', null, 'takingLab');
+    const input: LabTakeInput = {};
+    if (want?.topology) input.topology = want.topology;
+    if (want?.clients !== undefined) input.clients = want.clients;
+    const place = this.options.place?.().trim().slice(0, 120);
+    if (place) input.place = place;
+    void this.connection.request('lab:take', input, this.joinTimeoutMs).then((answer) => {
+      if (attempt !== this.joinAttempt) return;
+      if (!answer.answered) return this.actions.setConnection('failed', null, 'joinTimeout');
+      const result = answer.result;
+      if (!result.ok) return this.actions.labElsewhere(before, result.error.message, result.error.words ?? null);
+      storage?.setItem(LAB_ID_STORAGE_KEY, result.value.labId);
+      if (page !== undefined) storage?.setItem(LAB_PAGE_STORAGE_KEY, page);
+      this.actions.receiveSnapshot(result.value, this.now());
+      this.actions.setConnection('ready');
     });
   }
 

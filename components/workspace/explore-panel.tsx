@@ -5,11 +5,12 @@
  * the shrinking got, then the minimal schedule with "Show on timeline" — or
  * what it tried, which is evidence, not a proof.
  */
-import { useTranslations } from 'next-intl';
+import { useLocale, useTranslations } from 'next-intl';
 import { useState, type ReactNode } from 'react';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { CheckerText, useCheckerText } from '@/components/verdict/checker-text';
 import type { ExploreProgress, ExploreResult } from '@/lib/explore';
+import { isLocale } from '@/i18n/routing';
 import styles from './workspace.module.css';
 
 export interface ExplorePanelProps {
@@ -86,6 +87,7 @@ export function ExplorePanel({ slug, code }: ExplorePanelProps) {
   const connected = useLabStore((s) => s.connection === 'ready');
   const actions = useLabStore((s) => s.actions);
   const [seconds, setSeconds] = useState<(typeof BUDGETS)[number]>(20);
+  const locale = useLocale();
   const exploring = state.phase === 'exploring';
   const result = state.phase === 'done' ? state.result : null;
   const checkedList = result ? result.checked.map((message, i) => serverText({ message, words: result.checkedWords?.[i] })).join(t('separator')) : '';
@@ -94,7 +96,7 @@ export function ExplorePanel({ slug, code }: ExplorePanelProps) {
     if (exploring || !connected) return;
     actions.openReplay(null, null);
     actions.setCursor(null);
-    await lab.explore({ ...(slug ? { slug } : {}), code: code(), seconds });
+    await lab.explore({ ...(slug ? { slug } : {}), code: code(), seconds, locale: isLocale(locale) ? locale : 'en' });
   };
 
   return (

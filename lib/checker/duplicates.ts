@@ -12,6 +12,17 @@ import { client as clientValue, code, say, sortedUnique, timeWords, timesValue, 
 import { notes as notesOf, summary } from './said';
 import { words, type Words } from '../words';
 
+/** Sections and writes kept for the late-record diagnosis: the first few are the story. */
+const KEPT = 32;
+
+export interface StoreWrite {
+  client: number;
+  key: string;
+  /** When it reached the store. */
+  t: number;
+  seq: number;
+}
+
 export class Duplicates {
   constructor(
     private readonly expected: CheckerOptions['expectedExecutions'],
@@ -25,12 +36,61 @@ export class Duplicates {
     return Object.hasOwn(this.expected, job) ? (this.expected[job] ?? null) : null;
   }
 
+  /** Store writes as they reached the store (the first few): a done-record that came too late is one of them. */
+  private readonly writes: StoreWrite[] = [];
+  /** Executions past their job's count that held a lock: their earlier runs' records are looked for as writes arrive. */
+  private readonly extra: { tally: JobTally; section: Section }[] = [];
+
   /** Remembers the exit that first pushed a job past its expected count: the proof. */
   onCompleted(tally: JobTally, section: Section): void {
     const expected = this.expectedFor(tally.job);
     if (expected === null || tally.completed <= expected) return;
     if (tally.exceededAt === null) tally.exceededAt = section;
     this.checkUnlocked(tally, section, expected);
+    if (section.hold !== null && this.extra.length < KEPT) {
+      this.extra.push({ tally, section });
+      this.checkLateRecord(tally, section);
+    }
+  }
+
+  /** A write that reached the store (the history's `store` event, stamped when it arrived). */
+  observeWrite(write: StoreWrite): void {
+    if (this.writes.length >= KEPT) return;
+    this.writes.push(write);
+    for (const { tally, section } of this.extra) this.checkLateRecord(tally, section);
+  }
+
+  /**
+   * An extra execution that held a lock, after another client's execution whose first store write after its job
+   * (its record that the job ran) reached the store only once the extra one had begun: the record came too late to
+   * stop it. Said as the run showed it — who ran when, when the write arrived — for the lock was taken in between.
+   */
+  private checkLateRecord(tally: JobTally, extra: Section): void {
+    if (!this.diagnoses) return;
+    for (const earlier of tally.firstCompleted) {
+      if (earlier === extra || earlier.client === extra.client || earlier.endT === null || earlier.endT > extra.enterT) continue;
+      const record = this.writes.find((w) => w.client === earlier.client && w.t >= earlier.endT!);
+      if (!record || record.t <= extra.enterT) continue;
+      this.diagnoses.add({
+        kind: 'record-after-lock',
+        check: 'duplicates',
+        subject: `${tally.runId ?? ''}|${tally.job}|${record.key}`,
+        words: words('checker.diagnosis.recordAfterLock', {
+          client: clientValue(earlier.client),
+          job: code(tally.job),
+          ended: this.formatTime(earlier.endT!),
+          key: code(record.key),
+          written: this.formatTime(record.t),
+          other: clientValue(extra.client),
+          granted: this.formatTime(extra.hold!.startT),
+          at: this.formatTime(extra.enterT),
+        }),
+        seqs: [earlier.endSeq ?? earlier.enterSeq, extra.enterSeq, record.seq],
+        window: { from: earlier.enterT, to: record.t },
+        clients: [earlier.client, extra.client],
+      });
+      return;
+    }
   }
 
   /**

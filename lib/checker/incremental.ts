@@ -171,6 +171,7 @@ export class IncrementalChecker {
         const session = writeSession(this.exclusion.openSectionStart(event.client), this.holds.currentHold(event.client, event.t)?.startT ?? null, event.t);
         this.fencing.observe(event, session);
         this.exclusion.observeWrite(event.client, event.token, event.accepted);
+        this.duplicates.observeWrite({ client: event.client, key: event.key, t: event.t, seq: event.seq });
         if (event.token !== null) this.holds.fencedWrite(event.client);
         break;
       }

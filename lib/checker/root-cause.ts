@@ -16,6 +16,7 @@ export const ROOT_CAUSE_ORDER: readonly DiagnosisKind[] = [
   'acquired-without-quorum',
   'lock-without-ttl-never-frees',
   'job-without-lock',
+  'record-after-lock',
   'release-deleted-foreign-lock',
   // A node lost a lock the code took correctly.
   'failover-lost-lock',

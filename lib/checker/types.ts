@@ -57,7 +57,9 @@ export type DiagnosisKind =
   /** A holder's renewals failed (timed out, refused, or found another token), its lock expired, and its job ran on past it. */
   | 'renewal-failed-mid-job'
   /** A job with an expected execution count ran more often, and the extra run held no lock at all. */
-  | 'job-without-lock';
+  | 'job-without-lock'
+  /** A job ran again under a lock because the record that it had run (a store write) arrived only after the lock was taken again. */
+  | 'record-after-lock';
 
 /** A named bug, computed from the history. */
 export interface Diagnosis {

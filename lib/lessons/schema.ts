@@ -27,6 +27,7 @@ export const DIAGNOSIS_KINDS = [
   'clock-jump-expired-lock',
   'renewal-failed-mid-job',
   'job-without-lock',
+  'record-after-lock',
 ] as const satisfies readonly DiagnosisKind[];
 
 // A compile-time check that the list above names every kind the checker knows.

@@ -51,7 +51,7 @@ const SHOWN = 4;
  * one SET): one command is atomic in Redis, and then the trace has nothing to add.
  */
 export function splitCallSaid(events: readonly HistoryEvent[], name: string, origin: number): Said | null {
-  const split = tracedCalls(events, name, origin).find((call) => call.commands.length > 1);
+  const split = tracedCalls(events, name, origin).find((call) => atomicSteps(call.commands) > 1);
   if (!split) return null;
   return say('judging.trace.split', {
     client: { client: split.client },
@@ -60,6 +60,25 @@ export function splitCallSaid(events: readonly HistoryEvent[], name: string, ori
     commands: commandList(split.commands.slice(0, SHOWN)),
     more: Math.max(0, split.commands.length - SHOWN),
   });
+}
+
+/**
+ * How many steps another client could fall between: each command is one, and so is a whole MULTI … EXEC
+ * transaction (Redis runs it without interleaving; what it does wrong is not a gap, and saying "another client can
+ * act between them" would point at the wrong mistake).
+ */
+function atomicSteps(commands: readonly TracedCommand[]): number {
+  let steps = 0;
+  let inTransaction = false;
+  for (const { command } of commands) {
+    if (inTransaction) {
+      if (command === 'EXEC' || command === 'DISCARD') inTransaction = false;
+      continue;
+    }
+    steps++;
+    if (command === 'MULTI') inTransaction = true;
+  }
+  return steps;
 }
 
 /** `splitCallSaid` in English. */

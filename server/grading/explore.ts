@@ -13,6 +13,7 @@ import type { ExploreProgress, ExploreResult } from '@/lib/explore';
 import { LabOperationError } from '@/lib/result';
 import type { RunEnded, RunStartInput } from '@/lib/run';
 import type { Scenario } from '@/lib/scenario';
+import type { Lesson } from '@/lib/lessons/load';
 import { describeSchedule, faultCount, firedSteps, generateSchedule, kindsFor, shrink, type FaultSpace } from '@/lib/schedules';
 
 import { describeSpace } from '@/lib/schedules';
@@ -34,8 +35,28 @@ export interface ExploreTarget {
   /**
    * The lesson's schedules aimed at its bugs (its "Break it" scenarios, its adversaries that are scenarios), played
    * on the learner's program before any random one: a bug the lesson breaks is found in seconds, not by luck.
+   * `title` is the schedule's title in the page's language: the one a learner reads when it breaks their code.
    */
-  targeted?: readonly Scenario[];
+  targeted?: readonly TargetedSchedule[];
+}
+
+export interface TargetedSchedule {
+  scenario: Scenario;
+  title: string;
+}
+
+/**
+ * The lesson's schedules aimed at its bugs: its "Break it" scenarios, then its adversaries that are schedules (a probe
+ * replaces the learner's driver, so it is the check's, not a search of their program), each with its title from
+ * `shown`, the lesson in the page's language.
+ */
+export function targetedSchedules(lesson: Lesson, shown: Lesson): TargetedSchedule[] {
+  const scenarioTitle = new Map(shown.lessonScenarios.map((s) => [s.scenario.id, s.scenario.title]));
+  const adversaryTitle = new Map(shown.adversaries.map((a) => [a.id, a.scenario.title]));
+  return [
+    ...lesson.lessonScenarios.filter((s) => s.role === 'break').map((s) => ({ scenario: s.scenario, title: scenarioTitle.get(s.scenario.id) ?? s.scenario.title })),
+    ...lesson.adversaries.filter((a) => a.probeCode === null).map((a) => ({ scenario: a.scenario, title: adversaryTitle.get(a.id) ?? a.scenario.title })),
+  ];
 }
 
 export interface ExploreOptions {
@@ -51,8 +72,8 @@ interface Found {
   message: string;
   /** The lab it was played in (its history tells what the schedule's steps did). */
   lab: LabRuns;
-  /** It was one of the lesson's targeted schedules: already as small as the lesson wrote it. */
-  targeted: boolean;
+  /** It was one of the lesson's targeted schedules (its title, as shown): already as small as the lesson wrote it. */
+  targeted: string | null;
 }
 
 export async function explore(
@@ -109,7 +130,7 @@ export async function explore(
   await lanes.each(async (lab) => {
     while (found === null && now() < deadline && !overtime) {
       const aimed = targetedQueue.shift();
-      const scenario = aimed ?? generateSchedule(target.space, target.topology, nextSeed++ >>> 0);
+      const scenario = aimed?.scenario ?? generateSchedule(target.space, target.topology, nextSeed++ >>> 0);
       const played = await play(scenario, lab);
       if (played === null) return;
       if (aimed) targetedPlayed++;
@@ -117,7 +138,7 @@ export async function explore(
       const message = safetyBroken(played.ended.verdict);
       report('searching');
       if (message !== null && found === null) {
-        found = { scenario, ended: played.ended, runId: played.runId, message, lab, targeted: aimed !== undefined };
+        found = { scenario, ended: played.ended, runId: played.runId, message, lab, targeted: aimed?.title ?? null };
         lanes.stopOthers(lab);
       }
     }
@@ -138,7 +159,7 @@ export async function explore(
   const shrinkDeadline = deadline;
   let smallest: Found = first;
   // A targeted schedule is the lesson's own, already aimed at one moment: it is shown as written.
-  const shrunk = first.targeted
+  const shrunk = first.targeted !== null
     ? { scenario: first.scenario }
     : await shrink(
         first.scenario,
@@ -147,7 +168,7 @@ export async function explore(
           const played = await play(candidate, runs);
           shrinkRuns++;
           const message = played ? safetyBroken(played.ended.verdict) : null;
-          if (played && message !== null) smallest = { scenario: candidate, ended: played.ended, runId: played.runId, message, lab: runs, targeted: false };
+          if (played && message !== null) smallest = { scenario: candidate, ended: played.ended, runId: played.runId, message, lab: runs, targeted: null };
           report('shrinking');
           return message !== null;
         },
@@ -188,7 +209,7 @@ export async function explore(
     checkedWords,
     runId: shown.runId,
     ...searched,
-    ...(shown.targeted ? { targetedTitle: shown.scenario.title } : {}),
+    ...(shown.targeted !== null ? { targetedTitle: shown.targeted } : {}),
     lines: describeSchedule(told),
     linesWords: describeScheduleWords(told),
     message: shown.message,

@@ -19,7 +19,7 @@ import { say } from '@/lib/checker/said';
 import { words } from '@/lib/words';
 import type { Locale } from '@/i18n/routing';
 import { lessonIn } from './lesson-words';
-import { BUSY_SAID, disturbed, playWhileDisturbed } from './disturbance';
+import { BUSY_SAID, disturbed, settleDisturbed } from './disturbance';
 import { itemDurations, itemKey, takeNext, type ItemDurations } from './plan-dealing';
 import { LabLanes } from './lab-lanes';
 
@@ -220,14 +220,16 @@ async function grade(
     // busy decides nothing for the item, so the check cannot pass: it ends there, "not decided", rather than
     // load that machine with the rest of the plan.
     for (const index of disturbedFailures.sort((a, b) => a - b)) {
-      const settled = await playWhileDisturbed(done[index]!, (g) => g.busy === true, () => replayOwn(index));
+      // A failure in the disturbed run is evidence: it is hunted (settleDisturbed: several quiet replays of the
+      // same schedule) before the item may pass; one replay that happened to pass is not enough.
+      const settled = await settleDisturbed(done[index]!, (g) => g.busy === true, (g) => !g.run.passed, () => replayOwn(index));
       if (settled === null) break;
       done[index] = settled.last;
-      if (!settled.last.run.passed && !settled.last.busy) {
+      if (settled.settled === 'failed') {
         answer = { index, graded: settled.last, onTimeline: true };
         break;
       }
-      if (settled.last.busy) {
+      if (settled.settled === 'undecided') {
         undecided = true;
         break;
       }

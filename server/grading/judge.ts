@@ -4,7 +4,7 @@
  * counter-example (the one that explains most), a scenario's `expect`, the
  * work that had to get done, or, for a random schedule, safety alone.
  */
-import { unmetExpectationSaid, type CheckName, type CounterExample, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
+import { unmetExpectationSaid, type CheckName, type CheckerOptions, type CounterExample, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import type { RunEnded } from '@/lib/run';
 import { missingFollowerSaid, splitCallSaid } from './command-trace';
@@ -40,6 +40,18 @@ function fromChecker(said: { message: string; words?: Words }): Reason {
  */
 const FATAL_DIAGNOSES: readonly DiagnosisKind[] = ['lock-without-ttl-never-frees', 'check-then-set-race', 'acquired-without-quorum', 'quorum-not-majority'];
 
+/** Diagnoses that say how a violation came about, from the run's own events: the failure's sentence when present. */
+const MECHANISM_DIAGNOSES: readonly DiagnosisKind[] = ['record-after-lock'];
+
+/**
+ * A diagnosis that tells how a violated check's counter-example came about, in what the run showed: it says more
+ * than the bare count ("ran twice") and leaves nothing to guess (a late done-record is not a missing fencing token).
+ */
+function mechanismSaid(verdict: Verdict): Reason | null {
+  const mechanism = verdict.diagnoses.find((d) => MECHANISM_DIAGNOSES.includes(d.kind) && verdict.checks[d.check].valid === 'violated');
+  return mechanism ? fromChecker(mechanism) : null;
+}
+
 /** The program did not compile, or one of its clients failed by its own doing (an error, a limit, a timeout). */
 function crashReason(ended: RunEnded): Reason | null {
   const { outcome } = ended;
@@ -55,15 +67,17 @@ function crashReason(ended: RunEnded): Reason | null {
 }
 
 /** Why a graded run failed, or null when it passed. */
-export function failureReason(ended: RunEnded, minCompleted: number): Reason | null {
+export function failureReason(ended: RunEnded, minCompleted: number, job: string | null = null): Reason | null {
   const { verdict } = ended;
   const crashed = crashReason(ended);
   if (crashed) return crashed;
   const fatal = verdict.diagnoses.find((d) => FATAL_DIAGNOSES.includes(d.kind));
   if (fatal) return fromChecker(fatal);
   const completed = completedExecutions(verdict);
-  if (verdict.valid === 'unknown' && completed === 0 && minCompleted > 0) return say('grading.noJobRan');
+  if (verdict.valid === 'unknown' && completed === 0 && minCompleted > 0) return neverRanSaid(verdict, job) ?? say('grading.noJobRan');
   if (verdict.valid !== 'held') {
+    const mechanism = mechanismSaid(verdict);
+    if (mechanism) return mechanism;
     const example = explainingCounterExample(verdict);
     return example ? fromChecker(example) : say('grading.verdictIs', { valid: verdict.valid });
   }
@@ -79,6 +93,15 @@ export function explainingCounterExample(verdict: Verdict): CounterExample | nul
   const fencing = verdict.checks.fencing;
   if (fencing.applicable && fencing.valid === 'violated' && fencing.counterExample) return fencing.counterExample;
   return verdict.counterExample;
+}
+
+/** A run with a job to do in which no execution of it ever began: what happened, in words (the job never ran). */
+export function neverRanSaid(verdict: Verdict, job: string | null = null): Reason | null {
+  if (verdict.valid === 'held' || verdict.checks['mutual-exclusion'].applicable || verdict.checks.fencing.applicable) return null;
+  const { jobs } = verdict.stats;
+  if (jobs.some((j) => j.completed + j.incomplete + j.open > 0)) return null;
+  const named = job ?? jobs.find((j) => j.expected !== null && j.expected > 0)?.job ?? null;
+  return say('grading.jobNeverRan', { named: named ? 'yes' : 'no', job: { code: named ?? '' } });
 }
 
 function completedExecutions(verdict: Verdict): number {
@@ -108,10 +131,10 @@ export function judged(
   else if (planned.probe) {
     // A probe's verdict is its own assertions: it may run no job at all, so the checker may rightly say "unknown".
     reason = undefinedInProbe(ended, planned.exercise) ?? crashReason(ended);
-    if (reason === null && planned.expect) reason = unmetWords(verdict, planned.expect);
+    if (reason === null && planned.expect) reason = unmetWords(verdict, planned.expect, expectedJob(planned.checker?.expectedExecutions));
   } else {
-    reason = failureReason(ended, minCompleted);
-    if (reason === null && planned.expect) reason = unmetWords(verdict, planned.expect);
+    reason = failureReason(ended, minCompleted, expectedJob(planned.checker?.expectedExecutions));
+    if (reason === null && planned.expect) reason = unmetWords(verdict, planned.expect, expectedJob(planned.checker?.expectedExecutions));
   }
   // The command order, judged on the history: what the learner's call sent, whatever the timing did with it.
   if (reason === null && planned.follows && planned.trace) {
@@ -142,11 +165,22 @@ function undefinedInProbe(ended: RunEnded, exercise: string): Reason | null {
 }
 
 /** A scenario's promise not kept, in words: the checker's counter-example when there is one. */
-function unmetWords(verdict: Verdict, expect: VerdictExpectation): Reason | null {
+/** The job a run is expected to run, when its checker options name one (lesson 8's `daily-report`). */
+function expectedJob(expected: CheckerOptions['expectedExecutions']): string | null {
+  if (expected === undefined || typeof expected === 'number') return null;
+  return Object.entries(expected).find(([, n]) => n > 0)?.[0] ?? null;
+}
+
+function unmetWords(verdict: Verdict, expect: VerdictExpectation, job: string | null = null): Reason | null {
   const unmet = unmetExpectationSaid(verdict, expect);
   if (unmet === null) return null;
   if (expect.savedByFencing && verdict.savedByFencing.count === 0) return say('grading.neverRefused');
+  const mechanism = mechanismSaid(verdict);
+  if (mechanism) return mechanism;
   if (verdict.counterExample) return fromChecker(verdict.counterExample);
+  // Nothing ran, so nothing could be judged: say that, not "the verdict is unknown".
+  const never = neverRanSaid(verdict, job);
+  if (never) return never;
   // What was unmet is the expectation's own check (lib/checker/expectation.ts), in the page's language too.
   return say('grading.scenarioExpects', { verdict: expect.verdict, unmet: { words: unmet.words } });
 }
@@ -164,6 +198,8 @@ export function safetyBrokenSaid(verdict: Verdict): Reason | null {
   for (const check of SAFETY_CHECKS) {
     const result = verdict.checks[check];
     if (!result.applicable || result.valid !== 'violated') continue;
+    const mechanism = mechanismSaid(verdict);
+    if (mechanism) return mechanism;
     const example = result.counterExample ?? verdict.counterExample;
     // ICU select keys are words: the check's name in camelCase.
     return example ? fromChecker(example) : say('grading.checkViolated', { check: check === 'mutual-exclusion' ? 'mutualExclusion' : check });

@@ -15,6 +15,8 @@ import { LabRuns } from '../runs/lab-runs';
 import type { RunAdmission } from '../runs/run-admission';
 import type { SandboxPool } from '../sandbox';
 import { refusal } from '@/lib/refusal-words';
+import { LabOperationError } from '@/lib/result';
+import { log } from '../ops/log';
 
 export interface SpareLabs {
   runs: LabRuns[];
@@ -43,8 +45,14 @@ export async function borrowSpareLabs(
       const lab = holder ? await labs.createSpareFor(holder.browser, holder.limit, topology, 3) : await labs.create(topology, 3);
       labs.attach(lab.id, GRADER_VIEWER);
       borrowed.push(lab);
-    } catch {
-      break; // the server or the browser's share is full: grade with what we have
+    } catch (error) {
+      // A full server or a browser at its share is the design: grade with what we have. Anything else (a node
+      // that would not start) still leaves the learner's own lab to grade in, so the check goes on, and the
+      // operator is told, never nobody.
+      if (!(error instanceof LabOperationError && error.code === 'lab-full')) {
+        log.warn({ err: error, topology, borrowed: borrowed.length }, 'a spare lab for a check failed to start; grading with fewer labs');
+      }
+      break;
     }
   }
   return {

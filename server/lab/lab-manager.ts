@@ -370,6 +370,11 @@ export class LabManager {
     return null;
   }
 
+  /** When something last happened in the lab (a command, a run started or ended, a tab attached): performance.now(). */
+  lastActiveAt(labId: string): number {
+    return this.lastActive.get(labId) ?? 0;
+  }
+
   /** Tabs (and classrooms) attached to the lab now. */
   viewerCount(labId: string): number {
     return this.viewers.get(labId)?.size ?? 0;

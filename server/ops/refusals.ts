@@ -30,6 +30,8 @@ export type RefusalReason =
   | 'node-memory' // a node grew past its memory budget (restarted)
   | 'link-sockets' // a lab's connections past its share of the link process's descriptors (reset as they arrive)
   | 'descriptor-reserve' // only the web server's reserve of descriptors is left: no new lab
+  | 'lab-not-yours' // a socket asked to join another browser's lab by its id (given a lab of its own instead)
+  | 'lab-take-busy' // "Use the lab here" while each of the browser's labs has a run or a check going
   | 'invalid-input';
 
 export interface RefusalContext {

@@ -137,7 +137,11 @@ export class BrowserIdentities {
       const parsed = tooBig ? null : parseSolution(body);
       const redeemed: Redeemed = parsed ? this.redeem(parsed.challenge, parsed.nonce) : { ok: false, why: 'malformed' };
       if (redeemed.ok) {
-        res.writeHead(204, { 'set-cookie': redeemed.setCookie, 'cache-control': 'no-store' }).end();
+        // A browser that already holds a good identity keeps it (another of its tabs bought one a moment ago): a
+        // second cookie would make the sockets it opened with the first come back as another browser, whose labs
+        // are not theirs.
+        const kept = this.fromCookieHeader(req.headers.cookie) !== null;
+        res.writeHead(204, kept ? { 'cache-control': 'no-store' } : { 'set-cookie': redeemed.setCookie, 'cache-control': 'no-store' }).end();
         return;
       }
       const error = refuse('identity-work', { detail: { why: redeemed.why } }, refusal(`identity.${redeemed.why === 'expired' ? 'expired' : 'rejected'}`));

@@ -15,7 +15,8 @@ import { gradeExercise } from '../grading/grader';
 import { lessonBySlug } from '../grading/lesson-registry';
 import type { LabRuns } from '../runs/lab-runs';
 import { NO_SPARES, type SpareLabs } from '../grading/spare-labs';
-import { explore } from '../grading/explore';
+import { explore, targetedSchedules } from '../grading/explore';
+import { lessonIn } from '../grading/lesson-words';
 import { PLAYGROUND_SPACE } from '../grading/playground-space';
 import type { ExploreProgress } from '@/lib/explore';
 import type { ExperimentProgress } from '@/lib/experiment/design';
@@ -73,16 +74,15 @@ export const LAB_COMMANDS: LabCommandTable = {
       await spares.release();
     }
   },
-  'explore:run': async (ctx, { slug, code, seconds, seed }) => {
+  'explore:run': async (ctx, { slug, code, seconds, seed, locale }) => {
     const lesson = slug ? lessonBySlug(slug) : null;
     const topology = lesson?.topology ?? ctx.lab.topology;
     const spares = (await ctx.spareLabs?.(topology)) ?? NO_SPARES;
     try {
       // The lesson's own schedules aimed at its bugs go first: its "Break it" scenarios, then its adversaries that are
-      // schedules (a probe replaces the learner's driver, so it is the check's, not a search of their program).
-      const targeted = lesson
-        ? [...lesson.lessonScenarios.filter((s) => s.role === 'break').map((s) => s.scenario), ...lesson.adversaries.filter((a) => a.probeCode === null).map((a) => a.scenario)]
-        : [];
+      // schedules (a probe replaces the learner's driver, so it is the check's, not a search of their program). They
+      // play as the English lesson wrote them; a learner reads their titles in the page's language.
+      const targeted = lesson ? targetedSchedules(lesson, await lessonIn(lesson, locale)) : [];
       const target = { code, topology, checker: lesson?.checker ?? {}, space: lesson?.explore ?? PLAYGROUND_SPACE, targeted };
       return await explore(target, ctx.runs(), spares.runs, { seconds, seed: seed ?? randomSeed() }, (p) => ctx.notifyExplore?.(p));
     } finally {

@@ -28,6 +28,9 @@ import { refuse } from '../ops/refusals';
 import { refusal } from '@/lib/refusal-words';
 import type { Said } from '@/lib/words';
 
+/** Lab commands that play runs one after another for a while (a lab does not move tabs during them). */
+const LONG_COMMANDS: ReadonlySet<string> = new Set(['exercise:check', 'explore:run', 'experiment:run']);
+
 type LabSocket = Socket<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 export type LabServer = Server<ClientToServerEvents, ServerToClientEvents, ClassroomServerEvents, ClassroomSocketData>;
 
@@ -126,6 +129,11 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
   };
   // A lab with a run going is never idle: it does not yield to a newcomer.
   labs.setBusyProbe((lab) => runsByLab.get(lab)?.current != null);
+
+  /** Checks, searches and experiments going on in a lab: runs one after another, with moments between them. */
+  const longWork = new Map<string, number>();
+  /** A lab never leaves its tab mid-run or mid-check ("Use the lab here"). */
+  const working = (lab: Lab): boolean => runsByLab.get(lab)?.current != null || (longWork.get(lab.id) ?? 0) > 0;
 
   /** Where a tab's view of its lab starts in the history: set when the tab moved to another page and the lab was rebuilt. */
   const viewFrom = new WeakMap<Lab, number>();
@@ -278,17 +286,33 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       viewFrom.set(lab, lab.history.length);
     };
 
-    /** A new own lab, within this browser's share. */
+    /**
+     * A new own lab, within this browser's share. With identities every own lab has its browser recorded (an
+     * unlimited share if none is set), since that is what lets its tabs, and only them, join it again.
+     */
     const createOwn = (topology: Topology, clients: number): Promise<Lab> =>
-      browser && options.labsPerBrowser !== undefined
-        ? labs.createFor(browser, options.labsPerBrowser, topology, clients, { socket: socket.id })
+      identities && browser
+        ? labs.createFor(browser, options.labsPerBrowser ?? Infinity, topology, clients, { socket: socket.id })
         : labs.create(topology, clients);
+
+    /**
+     * Whether this socket may join `lab` by its id: a lab belongs to the browser it was given to (any of its tabs,
+     * the same cookie), never to whoever knows its id. Without identities every socket is a browser of its own,
+     * so a tab could not re-attach after a reconnect: such a server (tests, a bare engine) lets any socket join.
+     * A classroom's lab is not joined here at all (classroom:* checks membership and role).
+     */
+    const mayJoin = (lab: Lab): boolean => !identities || labs.ownerOf(lab.id) === browser;
 
     on('lab:join', async ({ labId, topology, clients, clean }) => {
       // A classroom's lab is driven only through classroom:* (where roles are checked), never joined as one's own.
       if (labId && classrooms?.isClassroomLab(labId))
         throw new LabOperationError('forbidden', refusal('lab.classroomLab'));
-      const existing = labId ? labs.get(labId) : undefined;
+      const found = labId ? labs.get(labId) : undefined;
+      const existing = found && mayJoin(found) ? found : undefined;
+      // Another browser's lab (a shared link, a leaked or guessed id, or this browser's own from before its identity
+      // was bought again): the tab gets a lab of its own, as for an id that does not exist, and learns nothing of it.
+      // Not a refusal the page shows (a learner whose cookie changed simply carries on); recorded for the operator.
+      if (found && !existing) refuse('lab-not-yours', who(found.id), 'asked to join a lab another browser holds; given a lab of its own');
       if (existing && !existing.closed) {
         takeLab(existing);
         // A page that needs another shape (or a new page) rebuilds the tab's lab instead of starting a second one.
@@ -319,7 +343,45 @@ export function attachRealtime(httpServer: HttpServer, labs: LabManager, options
       takeLab(lab);
       return lab;
     };
-    for (const event of LAB_COMMAND_NAMES) on(event, (input) => runLabCommand(event, commandContext(ownLab()), input));
+    for (const event of LAB_COMMAND_NAMES)
+      on(event, async (input) => {
+        const lab = ownLab();
+        if (!LONG_COMMANDS.has(event)) return runLabCommand(event, commandContext(lab), input);
+        longWork.set(lab.id, (longWork.get(lab.id) ?? 0) + 1);
+        try {
+          return await runLabCommand(event, commandContext(lab), input);
+        } finally {
+          const left = (longWork.get(lab.id) ?? 1) - 1;
+          if (left > 0) longWork.set(lab.id, left);
+          else longWork.delete(lab.id);
+        }
+      });
+
+    /**
+     * "Use the lab here": a tab of a browser at its share of labs takes one of them from its other tabs — the
+     * one nothing happened in for longest, never one whose run or check is going — rebuilt for this tab's page.
+     * Each tab that had it is told where it went and keeps no lab (it may take one back the same way).
+     */
+    on('lab:take', async ({ topology, clients, place }) => {
+      const others = identities && browser ? labs.ownedBy(browser).filter((lab) => lab.id !== socket.data.labId) : [];
+      // Nothing to take (this browser's labs went meanwhile): a lab of its own, as a join would give.
+      if (others.length === 0) return join(await createOwn(topology ?? DEFAULT_TOPOLOGY, clients ?? DEFAULT_CLIENTS));
+      const free = others.filter((lab) => !working(lab)).sort((a, b) => labs.lastActiveAt(a.id) - labs.lastActiveAt(b.id));
+      const lab = free[0];
+      if (!lab)
+        throw refuse('lab-take-busy', { ...who(), detail: { labs: others.length } }, refusal('lab.takeBusy', { labs: others.length }));
+      takeLab(lab);
+      for (const other of io.sockets.sockets.values()) {
+        if (other.id === socket.id || other.data.labId !== lab.id) continue;
+        if (other.data.classroom?.labId !== lab.id) void other.leave(labRoom(lab.id));
+        labs.detach(lab.id, other.id);
+        other.data.labId = undefined;
+        other.emit('lab:moved', { labId: lab.id, to: place && place.length > 0 ? place : null });
+      }
+      holdLab(lab);
+      await rebuild(lab, topology ?? DEFAULT_TOPOLOGY, clients ?? lab.clients);
+      return join(lab);
+    });
 
     classrooms?.register(socket);
 

@@ -21,13 +21,21 @@ const PERIOD_MS = 100;
 /** Samples per window: 10 × 100 ms = the second the figure is about. */
 const WINDOW = 10;
 
+/** A thread of another process (a run's worker in its sandbox host): /proc/<pid>/task/<tid>. */
+export interface Task {
+  pid: number;
+  tid: number;
+}
+
 /**
- * Run-queue delay in ms of one task: a process's main thread, or a thread of this process by its tid
- * (/proc/<tid> answers for any thread, though it is not listed); null when it is gone or /proc has no schedstat.
+ * Run-queue delay in ms of one task: a process's main thread, or with `tid` a thread of process `pid`
+ * (/proc/<pid>/task/<tid>, which says the thread is that process's, not a recycled tid of another);
+ * null when it is gone or /proc has no schedstat.
  */
-export function runQueueDelayMs(pid: number): number | null {
+export function runQueueDelayMs(pid: number, tid?: number): number | null {
   try {
-    const fields = readFileSync(`/proc/${pid}/schedstat`, 'utf8').split(' ');
+    const path = tid === undefined ? `/proc/${pid}/schedstat` : `/proc/${pid}/task/${tid}/schedstat`;
+    const fields = readFileSync(path, 'utf8').split(' ');
     const ns = Number(fields[1]);
     return Number.isFinite(ns) ? ns / 1e6 : null;
   } catch {
@@ -36,15 +44,15 @@ export function runQueueDelayMs(pid: number): number | null {
 }
 
 export class CpuWaitMeter {
-  /** Per pid: the last reading and the waits of the last WINDOW periods. */
+  /** Per pid (or a thread's tid): the last reading and the waits of the last WINDOW periods. */
   private readonly tracks = new Map<number, { last: number; recent: number[] }>();
   private worst = 0;
   private readonly timer: NodeJS.Timeout;
 
-  /** `pids` is asked at every sample: a node restarted mid-run has a new pid. */
+  /** `pids` is asked at every sample: a node restarted mid-run has a new pid. A thread of another process is a `Task`. */
   constructor(
-    private readonly pids: () => readonly (number | null)[],
-    read: (pid: number) => number | null = runQueueDelayMs,
+    private readonly pids: () => readonly (number | Task | null)[],
+    read: (pid: number, tid?: number) => number | null = runQueueDelayMs,
   ) {
     this.read = read;
     this.sample();
@@ -52,15 +60,18 @@ export class CpuWaitMeter {
     this.timer.unref();
   }
 
-  private readonly read: (pid: number) => number | null;
+  private readonly read: (pid: number, tid?: number) => number | null;
 
   /** Takes one sample now (also called by the timer). */
   sample(): void {
     const seen = new Set<number>();
-    for (const pid of this.pids()) {
-      if (pid === null || pid <= 0 || seen.has(pid)) continue;
+    for (const task of this.pids()) {
+      if (task === null) continue;
+      // Thread ids and pids are one numbering: a tid names its thread as well as a pid names a process.
+      const pid = typeof task === 'number' ? task : task.tid;
+      if (pid <= 0 || seen.has(pid)) continue;
       seen.add(pid);
-      const now = this.read(pid);
+      const now = typeof task === 'number' ? this.read(task) : this.read(task.pid, task.tid);
       if (now === null) continue;
       const track = this.tracks.get(pid);
       if (!track) {

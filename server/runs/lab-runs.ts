@@ -369,8 +369,8 @@ export class LabRuns extends EventEmitter<Events> {
     }
     void handle.done.finally(runEnded);
     // How long this run's processes wait for a CPU: a failure seen while the machine held them up is not the learner's.
-    // The clients' worker thread too: with the nodes and the link process it runs below the server (ops/priority.ts).
-    const cpuWait = new CpuWaitMeter(() => [...lab.nodes.map((n) => n.pid), linkProcessPid(), process.pid, handle.threadId()]);
+    // The clients' worker thread too, in its sandbox host: with the nodes and the link process it runs below the server (ops/priority.ts).
+    const cpuWait = new CpuWaitMeter(() => [...lab.nodes.map((n) => n.pid), linkProcessPid(), process.pid, handle.thread()]);
     const run = new ActiveRun(runId, clients, handle, checker, info);
     this.active = run;
     void handle.done.finally(() => admitted?.release());

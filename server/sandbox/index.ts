@@ -1,5 +1,6 @@
 /** The sandbox that runs learner code: see README.md in this folder. */
 export { createSandboxPool } from './pool';
+export { SandboxHostStartError } from './host/sandbox-host';
 export { defaultResolveNode } from './hosts';
 export { DEFAULT_LIMITS } from './types';
 export type {
@@ -11,6 +12,7 @@ export type {
   RunHandle,
   RunOutcome,
   RunStatus,
+  RunThread,
   SandboxLimits,
   SandboxPool,
   SandboxPoolOptions,

@@ -1,41 +1,40 @@
 /**
  * The sandbox pool, on the main thread. It never runs learner code: it hands
- * each run to a fresh worker thread, answers the worker's host look-ups,
- * forwards history events, and watches every worker through a shared memory
- * slot so a worker stuck inside learner code (where QuickJS's interrupt
- * handler cannot fire, e.g. one huge allocation) is terminated from here.
- * A worker serves one run and is then thrown away; warm spares hide the boot.
+ * each run to a fresh worker thread in one of the sandbox host processes
+ * (host/: a few long-lived processes of their own, niced and unprivileged),
+ * relays the run's messages to and from it, and forwards history events. A
+ * worker serves one run and is then thrown away; warm spares, booted in the
+ * hosts, hide the boot. The stuck-worker watchdog runs in each host, next to
+ * its threads; the wall clock of a run is kept here.
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
-import { BUSY, BUSY_SLOTS, type MainToWorker, type WorkerToMain } from './protocol';
-import { stuckInLearnerCode } from './watchdog';
-import { guestSources } from './guest-sources';
-import { workerSource } from './worker-source';
 import { say } from '@/lib/checker/said';
 import type { Said } from '@/lib/words';
+import type { MainToWorker, WorkerToMain } from './protocol';
 import {
   DEFAULT_LIMITS,
   type ClientOutcome,
   type RunHandle,
   type RunOutcome,
   type RunStatus,
+  type RunThread,
   type SandboxLimits,
   type SandboxPool,
   type SandboxPoolOptions,
   type StartRunOptions,
 } from './types';
+import { availableParallelism } from 'node:os';
 import { LabOperationError } from '@/lib/result';
 import { drawSeed } from '@/lib/random';
 import { refuse } from '../ops/refusals';
 import { refusal } from '@/lib/refusal-words';
-import { serverDescriptors } from '../ops/descriptors';
+import { HOST_DESCRIPTOR_RESERVE, SandboxHost, type HostWorker, type WorkerLoss } from './host/sandbox-host';
+import { openFileLimit } from '../cluster/link-host/lab-sockets';
+import { log } from '../ops/log';
 
-/** How often the main thread checks the workers; cheap (one shared-memory read per run, /proc only for a long slice). */
-const WATCHDOG_MS = 20;
 /** Extra time past the wall-clock limit (and the last staggered start) before a silent worker is killed. */
 const WALL_GRACE_MS = 5_000;
+/** How often the pool checks the runs' wall clocks (the stuck-worker watchdog runs in the hosts). */
+const WALL_CHECK_MS = 100;
 const MAX_CODE_CHARS = 200_000;
 const REFILL_DELAY_MS = 1_500;
 /** At most this many workers warm beyond `warmWorkers`, whatever the checks going on ask (each is a thread and its heap). */
@@ -43,58 +42,34 @@ const MAX_EXTRA_WARM = 4;
 /** A worker's own JS heap (old generation); LabRuns reserves this plus each client's QuickJS heap per run. */
 export const WORKER_HEAP_MB = 96;
 
-interface WorkerSlot {
-  worker: Worker;
-  busy: Float64Array;
-  /** Resolves when the worker has loaded QuickJS and warmed up (or has ended: see `ended`). */
-  ready: Promise<void>;
-  /** Set if the worker ended before a run took it (a failed boot): why, for that run's error. */
-  ended: { error: Error | null } | null;
+/**
+ * Sandbox host processes (LOCKLAB_SANDBOX_HOSTS): one per core, from 2 (a host that crashes then ends only
+ * its share of the runs) to 8 (each is a process with its own V8 threads and heap).
+ */
+export function sandboxHostCount(cores: number): number {
+  const raw = process.env.LOCKLAB_SANDBOX_HOSTS;
+  if (raw === undefined || raw === '') return Math.min(8, Math.max(2, cores));
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 64) throw new Error(`LOCKLAB_SANDBOX_HOSTS must be an integer from 1 to 64 (got "${raw}")`);
+  return value;
 }
 
-/** QuickJS's WebAssembly, compiled once per process (off the main thread) and shared with every worker. */
-let compiledQuickJS: Promise<WebAssembly.Module> | null = null;
-function quickJSModule(): Promise<WebAssembly.Module> {
-  compiledQuickJS ??= readFile(createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')).then((bytes) =>
-    WebAssembly.compile(bytes),
-  );
-  return compiledQuickJS;
-}
-
-function spawnWorker(wasmModule: WebAssembly.Module): WorkerSlot {
-  const shared = new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT * BUSY_SLOTS);
-  const worker = new Worker(workerSource(), {
-    eval: true,
-    // `descriptors`: the web server's reserve of file descriptors, which learners' connections leave alone.
-    workerData: { busy: shared, wasmModule, guestSources: guestSources(), descriptors: serverDescriptors.shared },
-    // The QuickJS heaps live in WebAssembly memory (each capped per client); this bounds the worker's own JS
-    // heap, where Redis replies land before they reach a client. Redis closes a connection whose reply passes
-    // 16 MB, so a few such replies at once end this run (ERR_WORKER_OUT_OF_MEMORY), never the server.
-    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: 16 },
-    stdout: false,
-    stderr: false,
-  });
-  const slot: WorkerSlot = { worker, busy: new Float64Array(shared), ready: Promise.resolve(), ended: null };
-  // Without a listener an 'error' event would crash the server. Before a run takes the worker, an error is
-  // kept for that run to report (it is told at once, instead of waiting out its wall clock for a dead thread).
-  let bootError: Error | null = null;
-  worker.on('error', (error) => {
-    bootError ??= error;
-  });
-  worker.unref();
-  slot.ready = new Promise<void>((resolve) => {
-    const onMessage = (m: WorkerToMain) => {
-      if (m.type !== 'ready') return;
-      worker.off('message', onMessage);
-      resolve();
-    };
-    worker.on('message', onMessage);
-    worker.once('exit', () => {
-      slot.ended = { error: bootError };
-      resolve();
-    });
-  });
-  return slot;
+/** What a run tells the learner when its worker stopped serving it. */
+function lossWords(loss: WorkerLoss): Said {
+  switch (loss.kind) {
+    case 'stuck':
+      return loss.reason;
+    case 'exit':
+      return say('runNotes.workerExited');
+    case 'host-lost':
+      return say('runNotes.hostLost', { how: loss.how });
+    case 'error': {
+      if (loss.code !== 'ERR_WORKER_OUT_OF_MEMORY') return say('runNotes.workerFailed', { error: loss.message });
+      const said = say('runNotes.workerMemory', { mb: String(WORKER_HEAP_MB) });
+      refuse('worker-memory', { detail: { heapMb: WORKER_HEAP_MB } }, said.message);
+      return said;
+    }
+  }
 }
 
 class RunController implements RunHandle {
@@ -105,12 +80,8 @@ class RunController implements RunHandle {
   private readonly deadlineAt: number;
   readonly seed: number;
 
-  private slot: WorkerSlot | null = null;
-  /** Messages sent before the worker exists (the first run may wait for QuickJS to compile). */
-  private readonly outbox: MainToWorker[] = [];
-
   constructor(
-    slotReady: Promise<WorkerSlot>,
+    private readonly slot: HostWorker,
     private readonly opts: StartRunOptions,
     private readonly limits: SandboxLimits,
     private readonly onFinished: (run: RunController) => void,
@@ -120,10 +91,15 @@ class RunController implements RunHandle {
     this.seed = opts.seed ?? drawSeed();
     const lastStart = Math.max(0, ...(opts.startDelaysMs ?? []));
     this.deadlineAt = this.startedAt + limits.wallClockMs + lastStart + WALL_GRACE_MS;
-    slotReady.then(
-      (slot) => this.attach(slot),
-      (e: unknown) => this.kill(say('runNotes.sandboxNotStarted', { error: String(e) })),
-    );
+    slot.attach({ message: (m) => this.onMessage(m), lost: (loss) => this.kill(lossWords(loss)) });
+    // A spare that was lost before this run took it (its host died, its boot failed): said at once, instead
+    // of waiting out the wall clock for a dead thread.
+    if (slot.ended) {
+      const loss = slot.ended;
+      queueMicrotask(() => this.kill(lossWords(loss)));
+      return;
+    }
+    // Sent at once: the host queues it for the worker until it has booted.
     this.send({
       type: 'start',
       spec: {
@@ -145,41 +121,22 @@ class RunController implements RunHandle {
     });
   }
 
-  threadId(): number | null {
-    const tid = this.slot?.busy[BUSY.tid] ?? 0;
-    return tid > 0 ? tid : null;
+  thread(): RunThread | null {
+    const { tid, pid } = this.slot;
+    return tid !== null && tid > 0 && pid > 0 ? { pid, tid } : null;
+  }
+
+  /** The host process this run's worker lives in. */
+  get host(): SandboxHost {
+    return this.slot.host;
   }
 
   get runId(): string {
     return this.opts.runId;
   }
 
-  private attach(slot: WorkerSlot): void {
-    if (this.finished) {
-      void slot.worker.terminate();
-      return;
-    }
-    if (slot.ended) {
-      this.kill(say('runNotes.workerFailed', { error: slot.ended.error?.message ?? 'the thread ended before the run began' }));
-      return;
-    }
-    this.slot = slot;
-    slot.worker.on('message', (m: WorkerToMain) => this.onMessage(m));
-    slot.worker.on('error', (e: Error & { code?: string }) => {
-      if (e.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-        const said = say('runNotes.workerMemory', { mb: String(WORKER_HEAP_MB) });
-        refuse('worker-memory', { detail: { heapMb: WORKER_HEAP_MB } }, said.message);
-        this.kill(said);
-      } else this.kill(say('runNotes.workerFailed', { error: e.message }));
-    });
-    slot.worker.on('exit', () => this.kill(say('runNotes.workerExited')));
-    for (const m of this.outbox.splice(0)) slot.worker.postMessage(m);
-  }
-
   private send(m: MainToWorker): void {
-    if (this.finished) return;
-    if (this.slot) this.slot.worker.postMessage(m);
-    else this.outbox.push(m);
+    if (!this.finished) this.slot.post(m);
   }
 
   private onMessage(m: WorkerToMain): void {
@@ -199,14 +156,10 @@ class RunController implements RunHandle {
     }
   }
 
-  /** Called by the pool's watchdog. */
-  check(now: number, epochNow: number): void {
+  /** Called by the pool's wall-clock check. */
+  check(now: number): void {
     if (this.finished) return;
-    const stuck = this.slot ? stuckInLearnerCode(this.slot.busy, epochNow, this.limits.hardKillGraceMs) : null;
-    if (stuck !== null) this.kill(stuck);
-    else if (now > this.deadlineAt) {
-      this.kill(say('runNotes.wallClockKilled', { ms: String(this.limits.wallClockMs) }));
-    }
+    if (now > this.deadlineAt) this.kill(say('runNotes.wallClockKilled', { ms: String(this.limits.wallClockMs) }));
   }
 
   private kill(reason: Said): void {
@@ -220,7 +173,7 @@ class RunController implements RunHandle {
   private finish(status: RunStatus, clients: ClientOutcome[], error?: string | Said): void {
     if (this.finished) return;
     this.finished = true;
-    if (this.slot) void this.slot.worker.terminate();
+    this.slot.terminate();
     const outcome: RunOutcome = { runId: this.opts.runId, status, clients, durationMs: performance.now() - this.startedAt };
     if (typeof error === 'string') outcome.error = error;
     else if (error !== undefined) {
@@ -260,8 +213,8 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
   const warm = Math.max(0, options.warmWorkers ?? 1);
   const maxRuns = options.maxRuns ?? 32;
   const baseLimits: SandboxLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const spares: Promise<WorkerSlot>[] = [];
-  const spawn = () => quickJSModule().then(spawnWorker);
+  const hostCount = options.hosts ?? sandboxHostCount(availableParallelism());
+  let spares: HostWorker[] = [];
   const runs = new Set<RunController>();
   let closed = false;
   const commandRate = options.commandRate ?? Infinity;
@@ -279,20 +232,52 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
   let extraWarm = 0;
   const target = () => warm + Math.min(MAX_EXTRA_WARM, extraWarm);
   const refill = () => {
-    while (!closed && spares.length < target()) {
-      const slot = spawn();
-      slot.catch(() => undefined);
-      spares.push(slot);
-    }
+    spares = spares.filter((s) => !s.ended);
+    while (!closed && spares.length < target()) spares.push(leastLoaded().spawnWorker());
   };
+  const hosts: SandboxHost[] = [];
+  for (let i = 0; i < hostCount; i++) {
+    hosts.push(
+      new SandboxHost(i, hostCount, { workerHeapMb: WORKER_HEAP_MB, descriptorLimit: options.hostDescriptors ?? null }, () => {
+        // A host died and was started again: its spares went with it.
+        if (!closed) refill();
+      }),
+    );
+  }
+  /** The host running fewest runs, then holding fewest workers: a new worker goes there. */
+  function leastLoaded(): SandboxHost {
+    let best = hosts[0]!;
+    for (const host of hosts) if (host.running < best.running || (host.running === best.running && host.load < best.load)) best = host;
+    return best;
+  }
+  /** The spare a new run takes: one in the host running fewest runs, or a new worker there. */
+  function takeWorker(): HostWorker {
+    spares = spares.filter((s) => !s.ended);
+    let best: HostWorker | null = null;
+    for (const spare of spares) if (!best || spare.host.running < best.host.running) best = spare;
+    const host = leastLoaded();
+    if (best && best.host.running <= host.running) {
+      spares.splice(spares.indexOf(best), 1);
+      return best;
+    }
+    return host.spawnWorker();
+  }
   refill();
+  // Each run holds at most maxConnectionsPerRun sockets in its host: with every run of the server in one host,
+  // they should still fit below its ceiling, so one learner's connections never leave another's run without.
+  const hostCeiling = Math.min(openFileLimit(), options.hostDescriptors ?? Infinity) - HOST_DESCRIPTOR_RESERVE;
+  if (Number.isFinite(maxRuns) && maxRuns * baseLimits.maxConnectionsPerRun > hostCeiling) {
+    log.warn(
+      { event: 'sandbox-host-descriptors', maxRuns, perRun: baseLimits.maxConnectionsPerRun, hostCeiling },
+      'runs at their connection caps could pass a sandbox host\'s descriptors: past it a connection is refused in words',
+    );
+  }
 
-  const watchdog = setInterval(() => {
+  const wallClock = setInterval(() => {
     const now = performance.now();
-    const epochNow = Date.now();
-    for (const run of runs) run.check(now, epochNow);
-  }, WATCHDOG_MS);
-  watchdog.unref();
+    for (const run of runs) run.check(now);
+  }, WALL_CHECK_MS);
+  wallClock.unref();
 
   return {
     get activeRuns() {
@@ -301,7 +286,13 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     get workers() {
       return runs.size + spares.length;
     },
+    get hostPids() {
+      return hosts.map((h) => h.pid).filter((pid) => pid > 0);
+    },
     limits: Object.freeze({ ...baseLimits }),
+    async start(): Promise<void> {
+      await Promise.all(hosts.map((h) => h.start()));
+    },
     startRun(opts: StartRunOptions): RunHandle {
       if (closed) throw new LabOperationError('internal', refusal('run.poolClosed'));
       if (runs.size >= maxRuns) throw new LabOperationError('lab-full', refusal('run.poolFull', { max: maxRuns }));
@@ -316,9 +307,8 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       if (opts.code.length > MAX_CODE_CHARS) {
         throw new LabOperationError('invalid-input', refusal('run.tooLong', { n: opts.code.length, max: MAX_CODE_CHARS }));
       }
-      const slot = spares.shift() ?? spawn();
       const run = new RunController(
-        slot,
+        takeWorker(),
         opts,
         limits,
         (r) => {
@@ -330,11 +320,13 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       runs.add(run);
       rebalance();
       // Booting a worker compiles QuickJS on every core for a moment; let the new run get going first.
-      setTimeout(refill, REFILL_DELAY_MS).unref();
+      setTimeout(() => {
+        if (!closed) refill();
+      }, REFILL_DELAY_MS).unref();
       return run;
     },
     async whenWarm(): Promise<void> {
-      await Promise.all(spares.map((s) => s.then((slot) => slot.ready)));
+      await Promise.all(spares.map((s) => s.ready));
     },
     keepWarm(extra: number): () => void {
       const n = Math.max(0, Math.floor(extra));
@@ -346,14 +338,15 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
         held = false;
         extraWarm -= n;
         // Spares beyond the target are ended: an idle server keeps only `warmWorkers`.
-        for (const slot of spares.splice(target())) void slot.then((s) => s.worker.terminate(), () => 0);
+        for (const spare of spares.splice(target())) spare.terminate();
       };
     },
     async close(): Promise<void> {
       closed = true;
-      clearInterval(watchdog);
+      clearInterval(wallClock);
       for (const run of [...runs]) run.terminate();
-      await Promise.all(spares.splice(0).map((s) => s.then((slot) => slot.worker.terminate(), () => 0)));
+      for (const spare of spares.splice(0)) spare.terminate();
+      for (const host of hosts) host.stop();
     },
   };
 }

@@ -2,7 +2,7 @@
  * The public contract of the sandbox: what a caller (the lab engine, the
  * realtime layer, tests) hands to `pool.startRun` and what it gets back.
  * Everything here is plain data or callbacks on the main thread; the learner's
- * code itself never leaves its worker thread.
+ * code itself never leaves its worker thread, in a sandbox host process.
  */
 import type { ArmedFault } from './worker/armed-faults';
 import type { HistoryInput } from '@/lib/history';
@@ -122,6 +122,12 @@ export interface StartRunOptions {
   seed?: number;
 }
 
+/** A thread of another process: /proc/<pid>/task/<tid>. */
+export interface RunThread {
+  pid: number;
+  tid: number;
+}
+
 export interface RunHandle {
   readonly runId: string;
   /** The run's seed, as given or drawn: pass it to startRun again to replay the clients' randomness. */
@@ -135,19 +141,27 @@ export interface RunHandle {
   setSkew(client: number, skewMs: number): void;
   stop(): void;
   /**
-   * The Linux thread id of the worker running the clients, once it has booted (null before, or where there
-   * is none): it runs below the server's priority (ops/priority.ts), so its waits for a CPU belong to what
-   * disturbed a run (runs/cpu-wait.ts), with those of the nodes and the link process.
+   * The worker thread running the clients, once it has booted (null before, or where there is none): its
+   * sandbox host's pid and its Linux thread id there. It runs below the server's priority (ops/priority.ts),
+   * so its waits for a CPU belong to what disturbed a run (runs/cpu-wait.ts), with those of the nodes and
+   * the link process.
    */
-  threadId(): number | null;
+  thread(): RunThread | null;
   readonly done: Promise<RunOutcome>;
 }
 
 export interface SandboxPoolOptions {
-  /** Workers kept started and idle so a run starts without the ~300 ms worker boot. Default 1. */
+  /** Workers kept started and idle (in the hosts) so a run starts without the ~300 ms worker boot. Default 1. */
   warmWorkers?: number;
   /** Concurrent runs; startRun beyond it is refused. Default 32. */
   maxRuns?: number;
+  /** Sandbox host processes the workers live in (LOCKLAB_SANDBOX_HOSTS; default one per core, 2 to 8). */
+  hosts?: number;
+  /**
+   * The most file descriptors each host may hold (LOCKLAB_SANDBOX_HOST_FDS); its learners' connections stop
+   * 64 short of it, refused in words. Default: the host's RLIMIT_NOFILE.
+   */
+  hostDescriptors?: number;
   /** Defaults for every run (each run may override). */
   limits?: Partial<SandboxLimits>;
   /**
@@ -163,6 +177,14 @@ export interface SandboxPool {
   readonly activeRuns: number;
   /** Worker threads alive: one per running program plus the warm spares. */
   readonly workers: number;
+  /** The sandbox host processes running now (for tests and operators). */
+  readonly hostPids: number[];
+  /**
+   * Starts every sandbox host and waits until each has booted; rejects with a `SandboxHostStartError`
+   * (one sentence) when one cannot run here. The server calls it at its start; without it hosts start
+   * with the first worker they are asked for.
+   */
+  start(): Promise<void>;
   /** The server's limits for every run: a run may ask for lower ones, never higher. */
   readonly limits: Readonly<SandboxLimits>;
   /** Resolves when the spare workers have booted (call it at server start so the first run is quick). */

@@ -18,6 +18,15 @@ export interface HelperProcessOptions {
   source: string;
   heapMb: number;
   nice: number;
+  /**
+   * Start it through `nice` and util-linux's `setpriv`: at its nice value from its first instruction (every
+   * thread it starts inherits it; a nice set from outside after the spawn reaches only the main thread, and
+   * only once it runs), with a parent-death signal, and — when the server is root — as this user. Without
+   * it: the spawn's own uid change, and the nice set from outside (the link process).
+   */
+  exec?: { setpriv: string; nice: string; user: { uid: number; gid: number } | null };
+  /** The IPC channel's serialization: 'json' (default) or 'advanced' (structured clone: typed arrays, no JSON round trip). */
+  serialization?: 'json' | 'advanced';
 }
 
 /** The environment a helper gets: enough for Node and for a log line's locale, nothing that points into the checkout. */
@@ -32,14 +41,28 @@ function helperEnv(): NodeJS.ProcessEnv {
  * carries its program and is closed once written; stdout and stderr are the
  * server's. The caller listens for 'exit' to learn that it died, and why.
  */
-export function spawnHelper({ source, heapMb, nice }: HelperProcessOptions): ChildProcess {
+export function spawnHelper({ source, heapMb, nice, exec, serialization = 'json' }: HelperProcessOptions): ChildProcess {
   const root = process.getuid?.() === 0;
-  const child = spawn(process.execPath, [`--max-old-space-size=${heapMb}`, '-'], {
+  const node = [process.execPath, `--max-old-space-size=${heapMb}`, '-'];
+  const [command, ...args] = exec
+    ? [
+        exec.nice,
+        '-n',
+        String(nice),
+        exec.setpriv,
+        '--pdeathsig',
+        'SIGKILL',
+        ...(exec.user ? ['--reuid', String(exec.user.uid), '--regid', String(exec.user.gid), '--clear-groups'] : []),
+        '--',
+        ...node,
+      ]
+    : node;
+  const child = spawn(command!, args, {
     stdio: ['pipe', 'inherit', 'inherit', 'ipc'],
-    serialization: 'json',
+    serialization,
     cwd: '/',
     env: helperEnv(),
-    ...(root ? UNPRIVILEGED_USER : {}),
+    ...(!exec && root ? UNPRIVILEGED_USER : {}),
   });
   // A child that dies before reading its program makes this write fail with EPIPE; its 'exit' says why, so the
   // caller learns of it there. Any other error on the pipe is unexpected and goes to the same place: the child is ended.
@@ -47,7 +70,7 @@ export function spawnHelper({ source, heapMb, nice }: HelperProcessOptions): Chi
     if (error.code !== 'EPIPE') child.kill('SIGKILL');
   });
   child.stdin?.end(source);
-  if (child.pid) {
+  if (child.pid && !exec) {
     try {
       os.setPriority(child.pid, nice);
     } catch (error) {

@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadAllLessons, type Lesson } from '@/lib/lessons/load';
-import { explore } from '@/server/grading/explore';
+import { explore, targetedSchedules } from '@/server/grading/explore';
+import { lessonIn } from '@/server/grading/lesson-words';
 import { Lab } from '@/server/lab/lab';
 import { LabRuns } from '@/server/runs/lab-runs';
 import { useSandboxPool } from './lab-fixture';
@@ -69,12 +70,21 @@ describe('explore', () => {
   it("on lesson 5's starter, plays the lesson's Break it first and finds the break within its budget", { timeout: 120_000 }, async () => {
     const redlock = lesson('redlock');
     const [own, ...spares] = await labsFor(redlock, 2);
-    const targeted = redlock.lessonScenarios.filter((s) => s.role === 'break').map((s) => s.scenario);
+    // As a Norwegian page asks: the lesson's schedules play as written, and the one that breaks is named in Norwegian.
+    const norwegian = await lessonIn(redlock, 'nb');
+    const targeted = targetedSchedules(redlock, norwegian);
     expect(targeted.length).toBeGreaterThan(0);
+    expect(targeted.map((t) => t.scenario)).toEqual([
+      ...redlock.lessonScenarios.filter((s) => s.role === 'break').map((s) => s.scenario),
+      ...redlock.adversaries.filter((a) => a.probeCode === null).map((a) => a.scenario),
+    ]);
+    const norwegianTitles = [...norwegian.lessonScenarios.map((s) => s.scenario.title), ...norwegian.adversaries.map((a) => a.scenario.title)];
+    const englishTitles = new Set([...redlock.lessonScenarios.map((s) => s.scenario.title), ...redlock.adversaries.map((a) => a.scenario.title)]);
     const result = await explore({ code: redlock.starter, topology: redlock.topology, checker: redlock.checker, space: redlock.explore, targeted }, own!, spares, { seconds: 10, seed: 3 });
     expect(result.found, JSON.stringify(result)).toBe(true);
     if (!result.found) return;
     expect(result.seconds).toBeLessThan(10 + 3);
-    expect(targeted.map((t) => t.title)).toContain(result.targetedTitle);
+    expect(norwegianTitles).toContain(result.targetedTitle);
+    expect(englishTitles.has(result.targetedTitle ?? '')).toBe(false);
   });
 });

@@ -68,7 +68,7 @@ describe('a checkout in a folder only its owner can read', () => {
     fs.rmSync(root, { recursive: true, force: true });
   }, 60_000);
 
-  it('serves a run to its verdict, its link process unprivileged and reading nothing of the checkout', async () => {
+  it('serves a run to its verdict, its link process and sandbox hosts unprivileged and reading nothing of the checkout', async () => {
     fs.chmodSync(root, 0o700);
     const checkout = path.join(root, 'lock-lab');
     fs.mkdirSync(checkout, { mode: 0o700 });
@@ -83,7 +83,7 @@ describe('a checkout in a folder only its owner can read', () => {
     server = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
       cwd: checkout,
       // Everything the server writes stays inside the private folder too; pages are not needed for a run.
-      env: { ...process.env, PORT: '0', LOCKLAB_WEB: '0', LOCKLAB_WARM_LABS: '0', TMPDIR: root, LOCKLAB_RUN_DIR: path.join(root, 'run') },
+      env: { ...process.env, PORT: '0', LOCKLAB_WEB: '0', LOCKLAB_WARM_LABS: '0', LOCKLAB_SANDBOX_HOSTS: '2', TMPDIR: root, LOCKLAB_RUN_DIR: path.join(root, 'run') },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const url = await servingUrl(server);
@@ -95,11 +95,16 @@ describe('a checkout in a folder only its owner can read', () => {
     expect(ended.outcome.clients.map((c) => c.error ?? null)).toEqual([null, null, null]);
     expect(ended.verdict.valid).toBe('held');
 
-    // The process that carried every byte of that run is the server's child, and not the server's user when that is root.
+    // The processes that ran that program and carried every byte of it — the two sandbox hosts and the link
+    // process — are the server's children, and none is the server's user when that is root.
     const helpers = childrenOf(server.pid ?? 0).filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(process.execPath));
-    expect(helpers.length).toBe(1);
-    const expectedUid = process.getuid?.() === 0 ? 65534 : process.getuid?.();
-    expect(uidOf(helpers[0]!)).toBe(expectedUid);
+    expect(helpers.length).toBe(3);
+    const uids = helpers.map(uidOf).sort((a, b) => a - b);
+    if (process.getuid?.() === 0) {
+      expect(uids).toContain(65534);
+      expect(uids).not.toContain(0);
+      expect(new Set(uids).size).toBe(3);
+    } else expect(uids).toEqual([process.getuid?.(), process.getuid?.(), process.getuid?.()]);
     // It cannot read the checkout at all (the point of the test): as root, check the folder really is closed to it.
     if (process.getuid?.() === 0) expect(fs.statSync(root).mode & 0o077).toBe(0);
   }, 120_000);

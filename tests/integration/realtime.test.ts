@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Socket } from 'socket.io-client';
-import { tabSoon } from '../helpers/browser-identity';
+import { browserCookie, tabSoon } from '../helpers/browser-identity';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LabSnapshot } from '@/lib/cluster';
 import type { ClientToServerEvents, NodesDiff, ServerToClientEvents } from '@/lib/protocol';
@@ -31,8 +31,9 @@ afterAll(async () => {
   fs.rmSync(runRoot, { recursive: true, force: true });
 });
 
-function connect(extraHeaders?: Record<string, string>): Client {
-  const socket: Client = tabSoon(server.url, extraHeaders ? { extraHeaders } : {});
+/** A tab: of the browser whose `cookie` it carries (several tabs of one browser), else of a new browser. */
+function connect(extraHeaders?: Record<string, string>, cookie?: string): Client {
+  const socket: Client = tabSoon(server.url, { ...(extraHeaders ? { extraHeaders } : {}), ...(cookie ? { cookie } : {}) });
   sockets.push(socket);
   return socket;
 }
@@ -44,7 +45,8 @@ function value<T>(result: Result<T>): T {
 
 describe('runs over the socket', () => {
   it('runs a program as clients, streams its history and verdict, and reports how it ended', async () => {
-    const tab = connect();
+    const cookie = await browserCookie(server.url);
+    const tab = connect(undefined, cookie);
     const { labId } = value(await tab.emitWithAck('lab:join', {}));
     const ended = new Promise<import('@/lib/run').RunEnded>((resolve) => tab.once('run:ended', resolve));
     const started: string[] = [];
@@ -73,7 +75,7 @@ describe('runs over the socket', () => {
     await waitFor(() => jobs.length === 6, 'six job events (3 enters, 3 exits)');
 
     // A tab that reloads after the run sees how it ended, not an empty verdict panel.
-    const reloaded = connect();
+    const reloaded = connect(undefined, cookie);
     const caughtUp = new Promise<import('@/lib/run').RunEnded>((resolve) => reloaded.once('run:ended', resolve));
     value(await reloaded.emitWithAck('lab:join', { labId }));
     expect((await caughtUp).runId).toBe(info.runId);
@@ -87,8 +89,9 @@ describe('runs over the socket', () => {
 });
 
 describe('realtime', () => {
-  it('gives a tab its own lab with a snapshot, and a second viewer of that lab the same snapshot', async () => {
-    const a = connect();
+  it('gives a tab its own lab with a snapshot, and a second tab of that browser the same snapshot', async () => {
+    const cookie = await browserCookie(server.url);
+    const a = connect(undefined, cookie);
     const snapshotEvents: LabSnapshot[] = [];
     a.on('lab:snapshot', (s) => snapshotEvents.push(s));
     const snapshot = value(await a.emitWithAck('lab:join', {}));
@@ -102,15 +105,16 @@ describe('realtime', () => {
     expect(snapshot.links).toHaveLength(3 * 5);
     await waitFor(() => snapshotEvents.length === 1, 'the lab:snapshot event');
 
-    const b = connect();
+    const b = connect(undefined, cookie);
     const again = value(await b.emitWithAck('lab:join', { labId: snapshot.labId }));
     expect(again.labId).toBe(snapshot.labId);
     expect(again.nodes.map((n) => n.port)).toEqual(snapshot.nodes.map((n) => n.port));
   });
 
   it('pushes a kill to both viewers as a diff, and the history to each', async () => {
-    const a = connect();
-    const b = connect();
+    const cookie = await browserCookie(server.url);
+    const a = connect(undefined, cookie);
+    const b = connect(undefined, cookie);
     const { labId } = value(await a.emitWithAck('lab:join', {}));
     value(await b.emitWithAck('lab:join', { labId }));
     const diffs: Record<'a' | 'b', NodesDiff[]> = { a: [], b: [] };
@@ -175,9 +179,10 @@ describe('realtime', () => {
 
   it('refuses a tab that sends lab commands faster than a person could, and serves it again after a pause', async () => {
     const { labActionBurst, perLabBurst, perLabRatePerSecond, floodRefusals } = configFromEnv();
-    const tab = connect();
+    const cookie = await browserCookie(server.url);
+    const tab = connect(undefined, cookie);
     const { labId } = value(await tab.emitWithAck('lab:join', {}));
-    const other = connect();
+    const other = connect(undefined, cookie);
     value(await other.emitWithAck('lab:join', { labId }));
     // Resuming a node that is up is refused as a conflict and changes nothing: a harmless command to flood with.
     // 25 over the tab's allowance: refused, but with the polls below well under the flood limit, so it stays connected.
@@ -246,7 +251,8 @@ describe('lab lifetime', () => {
     try {
       // The reserve lab is started in the background right after the server starts.
       await waitFor(() => second.labs.reserve === 1, 'the warm reserve to fill');
-      const tab: Client = tabSoon(second.url);
+      const cookie = await browserCookie(second.url);
+      const tab: Client = tabSoon(second.url, { cookie });
       sockets.push(tab);
       const snapshot = value(await tab.emitWithAck('lab:join', { clients: 4 }));
       expect(snapshot.clients).toBe(4);
@@ -255,7 +261,7 @@ describe('lab lifetime', () => {
       const pids = lab.nodes.map((n) => n.pid!);
       await waitFor(() => second.labs.reserve === 1, 'the reserve to refill');
 
-      const viewer: Client = tabSoon(second.url);
+      const viewer: Client = tabSoon(second.url, { cookie });
       sockets.push(viewer);
       value(await viewer.emitWithAck('lab:join', { labId: snapshot.labId }));
       tab.close();

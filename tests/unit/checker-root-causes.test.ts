@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { check, rootCause, unmetExpectation } from '@/lib/checker';
 import type { DiagnosisKind, Verdict } from '@/lib/checker';
 import { history } from './helpers/history-builder';
+import type { RunEnded } from '@/lib/run';
+import { failureReason } from '@/server/grading/judge';
 
 const kinds = (verdict: Verdict): DiagnosisKind[] => verdict.diagnoses.map((d) => d.kind);
 const find = (verdict: Verdict, kind: DiagnosisKind) => verdict.diagnoses.find((d) => d.kind === kind);
@@ -96,6 +98,40 @@ describe('checker: the diagnosis of each break', () => {
     const verdict = check(h.build(), { expectedExecutions: 1 });
     expect(verdict.checks.duplicates.valid).toBe('violated');
     expect(kinds(verdict)).not.toContain('job-without-lock');
+  });
+
+  it('a done-record that reached the store after the lock was taken again names who ran when and when the write arrived (an un-awaited write, lesson 8), and the grader says that, not the bare count', () => {
+    const store = (client: number, key: string) => ({ type: 'store' as const, client, key, value: `Client ${client}`, token: null, accepted: true, highest: null });
+    const h = history()
+      .at(0).start(1).start(2)
+      .at(10).redis(1, 1, 'SET', ['lock', 'a', 'PX', '5000', 'NX'], 'OK').at(12).enter(1, 'daily-report').at(312).exit(1, 'daily-report')
+      .at(313).redis(1, 1, 'DEL', ['lock'], 1)
+      .at(320).redis(2, 1, 'SET', ['lock', 'b', 'PX', '5000', 'NX'], 'OK').at(330).enter(2, 'daily-report')
+      .at(340).push(store(1, 'report-done:2024-06-01'))
+      .at(630).exit(2, 'daily-report').at(640).push(store(2, 'report-done:2024-06-01'));
+    const verdict = check(h.build(), { expectedExecutions: { 'daily-report': 1 } });
+    expect(verdict.checks.duplicates.valid).toBe('violated');
+    const diagnosis = find(verdict, 'record-after-lock');
+    expect(diagnosis?.message).toBe(
+      "Client 1 finished job 'daily-report' at 312 ms, but its write of 'report-done:2024-06-01' reached the store only at 340 ms, after Client 2 had been granted the lock at 321 ms and started 'daily-report' again at 330 ms: the record that the job had run came too late to stop it. Store the record, and wait for the store's answer, before the lock is given back.",
+    );
+    expect(diagnosis?.message).not.toMatch(/fenc/i);
+    expect(kinds(verdict)).not.toContain('job-without-lock');
+    expect(rootCause(verdict)?.kind).toBe('record-after-lock');
+    const ended = { runId: 'r', outcome: { status: 'completed', clients: [] }, verdict } as unknown as RunEnded;
+    expect(failureReason(ended, 1)?.message).toBe(diagnosis?.message);
+  });
+
+  it('no late-record diagnosis when the record was stored before the lock was taken again', () => {
+    const store = { type: 'store' as const, client: 1, key: 'done', value: 'x', token: null, accepted: true, highest: null };
+    const h = history()
+      .at(0).start(1).start(2)
+      .at(10).redis(1, 1, 'SET', ['lock', 'a', 'PX', '5000', 'NX'], 'OK').at(12).enter(1, 'r').at(312).exit(1, 'r')
+      .at(315).push(store).at(316).redis(1, 1, 'DEL', ['lock'], 1)
+      .at(320).redis(2, 1, 'SET', ['lock', 'b', 'PX', '5000', 'NX'], 'OK').at(330).enter(2, 'r').at(630).exit(2, 'r');
+    const verdict = check(h.build(), { expectedExecutions: { r: 1 } });
+    expect(verdict.checks.duplicates.valid).toBe('violated');
+    expect(kinds(verdict)).not.toContain('record-after-lock');
   });
 });
 

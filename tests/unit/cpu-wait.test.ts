@@ -44,11 +44,23 @@ describe('CpuWaitMeter', () => {
     expect(meter.stop()).toBe(0);
   });
 
+  it('follows a thread of another process by its pid and tid (a run\'s worker in its sandbox host)', () => {
+    const read = (pid: number, tid?: number) => (pid === 7 && tid === 70 ? reading : null);
+    let reading = 100;
+    const meter = new CpuWaitMeter(() => [{ pid: 7, tid: 70 }, null], read);
+    reading = 140;
+    meter.sample();
+    expect(meter.stop()).toBe(40);
+  });
+
   it('reads this process’s own run-queue delay from Linux', () => {
     const ms = runQueueDelayMs(process.pid);
     // Linux with schedstat (this machine and CI): a number; elsewhere null, and runs report no figure.
     if (ms !== null) expect(ms).toBeGreaterThanOrEqual(0);
     expect(runQueueDelayMs(2 ** 22 + 7)).toBeNull();
+    // A thread by pid and tid: the main thread is a task of its process; a tid of another process is not.
+    if (ms !== null) expect(runQueueDelayMs(process.pid, process.pid)).toBeGreaterThanOrEqual(0);
+    expect(runQueueDelayMs(process.pid, 2 ** 22 + 7)).toBeNull();
   });
 });
 

@@ -77,6 +77,14 @@ describe('the command trace', () => {
     expect(splitCallWords(events, 'release', 1000)).toContain("Client 1's release() was 2 commands: GET at 12 ms, DEL at 812 ms.");
   });
 
+  it('counts a MULTI … EXEC transaction as one step: nothing falls between its commands', () => {
+    const tx = ['MULTI', 'SETNX', 'PEXPIRE', 'EXEC'].map((c, i) => cmd(12 + i, 1, c));
+    expect(splitCallWords([log(10, 1, callBegins('acquire')), ...tx, log(20, 1, callEnds('acquire'))], 'acquire', 0)).toBeNull();
+    // A command outside the transaction is a step of its own, and then the gap is real.
+    const split = splitCallWords([log(10, 1, callBegins('acquire')), cmd(11, 1, 'GET'), ...tx, log(20, 1, callEnds('acquire'))], 'acquire', 0);
+    expect(split).toContain("Client 1's acquire() was 5 commands");
+  });
+
   it('has nothing to add when every call was one command', () => {
     const events = [log(10, 1, callBegins('release')), cmd(12, 1, 'EVALSHA'), log(13, 1, callEnds('release'))];
     expect(splitCallWords(events, 'release', 0)).toBeNull();

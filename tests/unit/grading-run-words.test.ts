@@ -320,3 +320,20 @@ describe("the sandbox's limits, as words", () => {
     expect(perClient.ar).toContain('16');
   });
 });
+
+describe('a job that never ran', () => {
+  it('is said as what happened — the job never ran — not as an unknown verdict, in each language', async () => {
+    const { neverRanSaid } = await import('@/server/grading/judge');
+    const idle = check(history().at(0).start(1).start(2).at(500).push({ type: 'client', client: 1, event: 'exit' }).events, { final: true, expectedExecutions: { 'daily-report': 1 } });
+    expect(idle.valid).not.toBe('held');
+    const said = neverRanSaid(idle, 'daily-report');
+    expect(neverRanSaid(idle)?.message).toContain('no client started a job');
+    expect(said?.message).toBe("the job never ran: no client started 'daily-report' in this run, so nothing was done, and there was nothing to check");
+    const all = inAll(said!.words!);
+    expect(plain(all.nb)).toContain("ingen klient startet 'daily-report'");
+    expect(plain(all.ar)).toContain("'daily-report'");
+    // A run in which the job began says nothing of the kind.
+    const began = check(history().at(0).start(1).at(10).enter(1, 'daily-report').at(300).exit(1, 'daily-report').events, { final: true, expectedExecutions: { 'daily-report': 1 } });
+    expect(neverRanSaid(began)).toBeNull();
+  });
+});

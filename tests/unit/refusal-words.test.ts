@@ -31,6 +31,7 @@ const REFUSALS: [key: string, values: Record<string, WordValue>, english: string
   ['lab.shuttingDown', {}, 'The lab server is shutting down'],
   ['lab.perBrowser', { limit: 1 }, 'This browser already has 1 lab open in other tabs; close one and try again.'],
   ['lab.perBrowser', { limit: 3 }, 'This browser already has 3 labs open in other tabs; close one and try again.'],
+  ['lab.takeBusy', { labs: 2 }, 'Every lab of this browser (2) has a run or a check going in another tab, and a lab never leaves a tab mid-run. Try again when one finishes, or close a Lock Lab tab.'],
   ['lab.noLab', {}, 'Join a lab first (lab:join); this socket has none'],
   ['lab.classroomLab', {}, 'That lab belongs to a classroom: join the classroom (classroom:join) to watch it'],
   ['node.restartNotDown', { node: { node: 2 }, state: 'up' }, 'Node 2 is up; kill it before restarting it'],

@@ -59,6 +59,11 @@ interface FakeLabServer {
   url: string;
   joins: Array<{ labId: string | undefined }>;
   full: boolean;
+  /** This browser's labs are all in other tabs: joins are refused as the real server words it. */
+  atShare: boolean;
+  takes: Array<{ topology?: unknown; place?: string | undefined }>;
+  /** The take's refusal, if it is refused (every lab busy). */
+  takeRefusal: string | null;
   sockets: Set<ServerSocket<ClientToServerEvents, ServerToClientEvents>>;
   close(): Promise<void>;
 }
@@ -72,6 +77,9 @@ async function startFakeLabServer(): Promise<FakeLabServer> {
     url: '',
     joins: [],
     full: false,
+    atShare: false,
+    takes: [],
+    takeRefusal: null,
     sockets: new Set(),
     close: () =>
       new Promise<void>((resolve) => {
@@ -86,11 +94,22 @@ async function startFakeLabServer(): Promise<FakeLabServer> {
     socket.on('lab:join', (input, ack) => {
       fake.joins.push({ labId: input.labId });
       if (fake.full) return ack(fail('lab-full', 'The lab server is full (2 of 2 labs in use).'));
+      if (fake.atShare)
+        return ack(
+          fail('lab-full', { message: 'This browser already has 2 labs open in other tabs; close one and try again.', words: { key: 'refusals.lab.perBrowser', values: { limit: 2 } } }),
+        );
       if (input.labId !== undefined && !labs.has(input.labId)) return ack(fail('not-found', 'No such lab.'));
       const labId = input.labId ?? `lab-${String(++nextLab).padStart(8, '0')}`;
       labs.add(labId);
       joined = labId;
       ack(ok(snapshotOf(labId)));
+    });
+    socket.on('lab:take', (input, ack) => {
+      fake.takes.push(input);
+      if (fake.takeRefusal) return ack(fail('conflict', fake.takeRefusal));
+      joined = 'lab-taken0001';
+      labs.add(joined);
+      ack(ok(snapshotOf(joined)));
     });
     socket.on('node:kill', ({ node: id }, ack) => {
       if (!joined) return ack(fail('no-lab', 'Join a lab first.'));
@@ -112,12 +131,13 @@ async function startFakeLabServer(): Promise<FakeLabServer> {
 let server: FakeLabServer;
 const clients: LabSocketClient[] = [];
 
-function connectClient(storage: LabIdStorage, ackTimeoutMs = 2_000): { store: LabStore; client: LabSocketClient } {
+function connectClient(storage: LabIdStorage, ackTimeoutMs = 2_000, place?: string): { store: LabStore; client: LabSocketClient } {
   const store = createLabStore();
   const client = new LabSocketClient({
     store,
     storage,
     ackTimeoutMs,
+    ...(place ? { place: () => place } : {}),
     openSocket: () => io(server.url, { autoConnect: false, transports: ['websocket'], reconnectionDelay: 50 }),
   });
   clients.push(client);
@@ -206,6 +226,47 @@ describe('LabSocketClient', () => {
     await until(() => expect(server.joins).toHaveLength(2));
     await until(() => expect(store.getState().connection).toBe('ready'));
     expect(server.joins[1]).toEqual({ labId });
+  });
+
+  it("shows one message when the browser's labs are all in other tabs, and takes one here on 'Use the lab here'", async () => {
+    server.atShare = true;
+    const storage = new MemoryStorage();
+    const { store, client } = connectClient(storage, 2_000, 'Playground · Lock Lab');
+    await until(() => expect(store.getState().connection).toBe('full'));
+    // The browser's own situation, not the server's English line: the page words it once (lab-status.tsx).
+    expect(store.getState().labElsewhere).toEqual({ kind: 'share' });
+    expect(store.getState().connectionMessage).toBeNull();
+
+    server.takeRefusal = 'Every lab of this browser (2) has a run or a check going in another tab';
+    client.useLabHere();
+    await until(() => expect(store.getState().connectionMessage).toBe(server.takeRefusal));
+    expect(store.getState()).toMatchObject({ connection: 'full', labElsewhere: { kind: 'share' } });
+
+    server.takeRefusal = null;
+    client.useLabHere();
+    await until(() => expect(store.getState().connection).toBe('ready'));
+    expect(server.takes.at(-1)).toEqual({ place: 'Playground · Lock Lab' });
+    expect(store.getState()).toMatchObject({ labId: 'lab-taken0001', labElsewhere: null });
+    expect(storage.getItem(LAB_ID_STORAGE_KEY)).toBe('lab-taken0001');
+  });
+
+  it('a tab whose lab moved says where it went, forgets the lab, and does not take it back on a reconnect', async () => {
+    const storage = new MemoryStorage();
+    const { store } = connectClient(storage);
+    await until(() => expect(store.getState().connection).toBe('ready'));
+    const labId = store.getState().labId!;
+    for (const socket of server.sockets) socket.emit('lab:moved', { labId, to: 'Lesson 3 · TTL and the watchdog' });
+    await until(() => expect(store.getState().connection).toBe('moved'));
+    expect(store.getState().labElsewhere).toEqual({ kind: 'moved', to: 'Lesson 3 · TTL and the watchdog' });
+    expect(storage.getItem(LAB_ID_STORAGE_KEY)).toBeNull();
+    // Its nodes are another tab's now: not shown here.
+    expect(store.getState()).toMatchObject({ labId: null, nodeIds: [] });
+
+    const joins = server.joins.length;
+    for (const socket of server.sockets) socket.disconnect(true);
+    await until(() => expect(server.sockets.size).toBe(1));
+    expect(server.joins).toHaveLength(joins);
+    expect(store.getState().connection).toBe('moved');
   });
 
   it('answers a command sent while offline without emitting it', async () => {

@@ -42,7 +42,7 @@ export const LIMIT_WORDS = {
     ),
   serverReserve: (client: number) =>
     said(
-      `Client ${client} could not open a connection: the lab server is down to the file descriptors it keeps for its own pages and sockets. Close connections you do not need (quit()/disconnect()), or try again in a moment.`,
+      `Client ${client} could not open a connection: the sandbox process that runs it has reached the connections it may hold for all the programs it runs. Close connections you do not need (quit()/disconnect()), or try again in a moment.`,
       'serverReserve',
       { client: who(client) },
     ),

@@ -1,14 +1,14 @@
 /**
  * Entry of a sandbox worker thread, run from one bundle of itself and what it
- * imports (worker-source.ts). It instantiates the QuickJS WebAssembly module
- * and the guest sources the pool hands it, then runs the one run the pool
- * sends it.
+ * imports (worker-source.ts), inside a sandbox host process (host/host-process.ts).
+ * It instantiates the QuickJS WebAssembly module and the guest sources its host
+ * hands it, then runs the one run the pool sends it through the host.
  */
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { newQuickJSWASMModule, newVariant, RELEASE_SYNC, type QuickJSWASMModule } from 'quickjs-emscripten';
 import type { GuestSource } from '../guest-sources';
-import { LEARNER_NICE } from '../../ops/priority';
+import { SANDBOX_HOST_NICE } from '../../ops/priority';
 import type { MainToWorker, WorkerToMain } from '../protocol';
 import { currentThreadId } from '../thread-cpu';
 import { transpileLearnerCode } from '../transpile';
@@ -19,13 +19,15 @@ import { SliceMeter } from './slice-meter';
 import { sharedDescriptorRoom } from './descriptor-room';
 
 /**
- * Where there is no thread id (not Linux) there is nothing to lower; on Linux,
- * raising one's own nice value is always allowed, so a failure is a bug and
- * fails the worker's boot rather than hiding (a swallowed error here once left
- * every learner at nice 0: the nice value was read above its declaration).
+ * A worker thread inherits its host's nice value (the host is started at it);
+ * this makes sure, and lowers the thread if it was not there. Where there is
+ * no thread id (not Linux) there is nothing to lower; on Linux, raising one's
+ * own nice value is always allowed, so a failure is a bug and fails the
+ * worker's boot rather than hiding (a swallowed error here once left every
+ * learner at nice 0: the nice value was read above its declaration).
  */
-function lowerThreadPriority(tid: number | null): void {
-  if (tid !== null) setPriority(tid, LEARNER_NICE);
+function lowerThreadPriority(tid: number | null, nice: number): void {
+  if (tid !== null && getPriority(tid) < nice) setPriority(tid, nice);
 }
 
 const WARM_UP_PROGRAM = `import Redis from 'ioredis';
@@ -35,10 +37,17 @@ export async function f(key: string): Promise<string | null> { for (const x of [
 
 if (!parentPort) throw new Error('sandbox worker must run in a worker thread');
 const port = parentPort;
-const data = workerData as { busy: SharedArrayBuffer; wasmModule: WebAssembly.Module; guestSources: readonly GuestSource[]; descriptors: SharedArrayBuffer };
+const data = workerData as {
+  busy: SharedArrayBuffer;
+  wasmModule: WebAssembly.Module;
+  guestSources: readonly GuestSource[];
+  descriptors: SharedArrayBuffer;
+  /** The host's nice value (absent: the sandbox hosts' default). */
+  nice?: number;
+};
 const room = sharedDescriptorRoom(data.descriptors);
 const tid = currentThreadId();
-lowerThreadPriority(tid);
+lowerThreadPriority(tid, data.nice ?? SANDBOX_HOST_NICE);
 const meter = new SliceMeter(tid, new Float64Array(data.busy));
 const post = (m: WorkerToMain) => port.postMessage(m);
 

@@ -4,7 +4,9 @@
  * of its 20,000 descriptors and the link process to 19,823; other learners' runs failed and a new
  * visitor's websocket never opened. Now a client holds 16 connections and a run 128 (sandbox), each lab
  * a share of the link process's descriptors (link-host/lab-sockets.ts), and the web server keeps a
- * reserve for its own sockets (ops/descriptors.ts). Descriptors are read from /proc/<pid>/fd.
+ * reserve for its own sockets (ops/descriptors.ts). Since issue 29 learners' connections are sockets of
+ * the sandbox hosts, each with a ceiling of its own (LOCKLAB_SANDBOX_HOST_FDS, 64 short of its limit).
+ * Descriptors are read from /proc/<pid>/fd.
  */
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -195,7 +197,7 @@ describe('attack: a lab past its share of the link process', () => {
   }, 120_000);
 });
 
-describe('attack: learners\' connections against the web server\'s reserve', () => {
+describe('attack: learners\' connections beside the web server\'s reserve', () => {
   const RESERVE = 1_000;
   let attack: AttackServer;
   beforeAll(async () => {
@@ -205,13 +207,13 @@ describe('attack: learners\' connections against the web server\'s reserve', () 
     await attack?.close();
   });
 
-  it('stop at the reserve, refused in words; a new visitor\'s websocket and page are served, a new lab is refused in words', async () => {
+  it('take none of the web server\'s descriptors: at its reserve a new lab is refused in words, a websocket and a page are served, and a run still gets its connections (in its sandbox host)', async () => {
     const watcher = await bystander(attack);
     await watcher.run();
     const quiet = await watcher.run({ warm: true });
     const { tab, labId } = await joinLab(attack);
     const limit = openFileLimit();
-    // The rest of the server's descriptors taken, as many other labs' connections would: first all of them but the
+    // The rest of the server's descriptors taken, as many other labs' sockets would: first all of them but the
     // reserve (and 20 of it: the server's own descriptors come and go meanwhile), until the server's own count (a few
     // times a second) has seen it; then 60 above the reserve given back.
     const filler: number[] = [];
@@ -234,6 +236,8 @@ describe('attack: learners\' connections against the web server\'s reserve', () 
         50,
       );
       const during = fdsOf(process.pid);
+      // The run's connections, as sockets of the sandbox hosts (each client's 16, its keeper among them).
+      const inHosts = attack.server.sandbox!.hostPids.reduce((n, pid) => n + connectionSocketsOf(pid), 0);
       const another = await attack.tab();
       expect(another.connected).toBe(true);
       const page = await fetch(`${attack.server.url}/`);
@@ -245,16 +249,18 @@ describe('attack: learners\' connections against the web server\'s reserve', () 
         .flatMap((e) => (e.type === 'console' && e.client > 0 && e.text.startsWith('answered') ? [Number(e.text.split(' ')[1])] : []));
       const taken = 8 + answered.reduce((a, b) => a + b, 0);
       console.log(
-        `[descriptors] reserve ${RESERVE} of ${limit}: ${room} descriptors left above it, the attack's 8 clients asked for 128 connections and got ${taken}; ` +
-          `the server at ${during} fds (ceiling for learners ${limit - RESERVE})`,
+        `[descriptors] reserve ${RESERVE} of ${limit}: ${room} descriptors left above it, the attack's 8 clients asked for 128 connections: ` +
+          `${inHosts} connection sockets in the sandbox hosts, ${taken} answered in time; the server at ${during} fds (its ceiling ${limit - RESERVE})`,
       );
-      // Learners stopped at the ceiling (the few descriptors above it are the visitor's socket and page, which the
-      // reserve is for); every other connection refused in words.
+      // The learners' connections are sockets of their sandbox host, not of the web server: with only 60
+      // descriptors left above its reserve, every one the run asked for was opened, none refused for descriptors,
+      // and the server stayed at its ceiling. (How many answered within their 1 s commandTimeout is the machine's load.)
       expect(during).toBeLessThanOrEqual(limit - RESERVE + 16);
-      expect(taken).toBeLessThan(room + 16);
+      expect(inHosts).toBeGreaterThanOrEqual(128);
+      expect(labNotes(lab.history.since(), ended.runId)).not.toContain('runNotes.serverReserve');
+      expect(ended.outcome.status).toBe('completed');
       expect(page.status).toBe(404); // LOCKLAB_WEB=0 in tests: the server's own answer, not a failed socket
       expect(refusedLab).toMatchObject({ ok: false, error: { words: { key: 'refusals.lab.noDescriptors' } } });
-      expect(labNotes(lab.history.since(), ended.runId)).toContain('runNotes.serverReserve');
     } finally {
       for (const fd of filler) fs.closeSync(fd);
     }
@@ -262,5 +268,54 @@ describe('attack: learners\' connections against the web server\'s reserve', () 
     const after = await watcher.run({ warm: true });
     expect(after.ended.outcome.status).toBe('completed');
     expect(after.ms).toBeLessThan(Math.max(2_000, 1.5 * quiet.ms));
+  }, 120_000);
+});
+
+describe('attack: a run against its sandbox host\'s descriptors', () => {
+  // A host that may hold 128 descriptors keeps 64 of them: its workers and its IPC take ~25 more, so a run finds
+  // room for some forty connections, far fewer than the 128 its eight clients ask for.
+  const HOST_FDS = 128;
+  let attack: AttackServer;
+  beforeAll(async () => {
+    attack = await startAttackServer({ sandboxHostFds: HOST_FDS });
+  });
+  afterAll(async () => {
+    await attack?.close();
+  });
+
+  it('stops at the host\'s ceiling, refused in words; the host holds its bound; a run in the other host is served', async () => {
+    const watcher = await bystander(attack);
+    await watcher.run();
+    const quiet = await watcher.run({ warm: true });
+    const { tab, labId } = await joinLab(attack);
+    const attackRun = runToEnd(tab, { code: opener(15), clients: 8 });
+    const lab = attack.server.labs.get(labId)!;
+    await waitFor(
+      () => lab.history.since().filter((e) => e.type === 'console' && e.client > 0 && e.text.startsWith('answered')).length === 8,
+      'every client to have tried',
+      30_000,
+      50,
+    );
+    const hostFds = attack.server.sandbox!.hostPids.map((pid) => ({ pid, fds: fdsOf(pid) }));
+    // The bystander's run goes to the host running fewer runs: the other one.
+    const byRun = await watcher.run({ warm: true });
+    await release(attack, [labId]);
+    const ended = await attackRun;
+    const answered = lab.history
+      .since()
+      .flatMap((e) => (e.type === 'console' && e.client > 0 && e.text.startsWith('answered') ? [Number(e.text.split(' ')[1])] : []));
+    const taken = 8 + answered.reduce((a, b) => a + b, 0);
+    console.log(
+      `[descriptors] sandbox hosts of ${HOST_FDS} descriptors: the attack's 8 clients asked for 128 connections and got ${taken}; ` +
+        `hosts at ${hostFds.map((h) => h.fds).join(', ')} fds; bystander's tiny run ${Math.round(byRun.ms)} ms (${Math.round(quiet.ms)} ms quiet)`,
+    );
+    expect(ended.outcome.status).toBe('completed');
+    expect(taken).toBeLessThan(HOST_FDS - 64);
+    expect(taken).toBeGreaterThan(8);
+    // Counted a few times a second, plus each connection opened since: no host passes its ceiling by more than a few.
+    for (const h of hostFds) expect(h.fds).toBeLessThanOrEqual(HOST_FDS - 64 + 8);
+    expect(labNotes(lab.history.since(), ended.runId)).toContain('runNotes.serverReserve');
+    expect(byRun.ended.outcome.status).toBe('completed');
+    expect(byRun.ended.verdict.valid).toBe('held');
   }, 120_000);
 });

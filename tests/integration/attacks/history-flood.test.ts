@@ -68,12 +68,14 @@ describe('attack: a history flood from a tab that closes', () => {
     }, 50);
 
     try {
-      const attacker = await attack.tab();
+      // Two tabs of the attacker's browser: a lab is joined only by the tabs of the browser it belongs to.
+      const cookie = await attack.browser();
+      const attacker = await attack.tab({ cookie });
       const { labId } = value(await attacker.emitWithAck('lab:join', {}));
       const lab = attack.server.labs.get(labId) as Lab;
       expect(lab).toBeDefined();
       // A second viewer of the same lab stays to read how the run ends; the attacker's tab goes away.
-      const watcher = await attack.tab();
+      const watcher = await attack.tab({ cookie });
       value(await watcher.emitWithAck('lab:join', { labId }));
       const ended = new Promise<RunEnded>((resolve) => watcher.on('run:ended', (e) => resolve(e)));
 

@@ -1,0 +1,163 @@
+/**
+ * The web server's main thread while learners' programs are busy (issue 29):
+ * how much of each second it ran and how much it waited for a CPU (Linux's
+ * run-queue delay, /proc/<pid>/schedstat of its main thread), where the CPU of
+ * the whole machine went (the server process, its sandbox hosts, the link
+ * process, the redis-servers), and fault → event latency meanwhile. The
+ * server runs in a process of its own, as `npm start` runs it.
+ *
+ *   npm run bench -- main-loop       (LOCKLAB_BENCH_BUSY_LABS=10, LOCKLAB_BENCH_SECONDS=10)
+ */
+import fs from 'node:fs';
+import type { Socket } from 'socket.io-client';
+import { tabSoon } from '@/tests/helpers/browser-identity';
+import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import { faultLatencies } from './fault-latency';
+import { startServerProcess } from './server-process';
+import { ms, percentile, printTable, type Row } from './stats';
+
+type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
+const BUSY_LABS = Number(process.env.LOCKLAB_BENCH_BUSY_LABS ?? 10);
+const SECONDS = Number(process.env.LOCKLAB_BENCH_SECONDS ?? 10);
+
+/** Five clients racing for a Redlock over the five nodes, as fast as they can (as capacity.bench.ts). */
+const BUSY_REDLOCK = `
+import Redis from 'ioredis';
+import Redlock from 'redlock';
+import lab from 'lab';
+const clients = [1, 2, 3, 4, 5].map((n) => new Redis({ host: \`redis-\${n}.internal\` }));
+const redlock = new Redlock(clients, { retryCount: 0 });
+for (;;) {
+  try {
+    const lock = await redlock.acquire(['lock:busy'], 1000);
+    await lab.job('busy').run(1);
+    await lock.release();
+  } catch {
+    await lab.sleep(5);
+  }
+}
+`;
+
+async function tab(url: string): Promise<Tab> {
+  const socket: Tab = tabSoon(url, {});
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
+}
+
+async function join(socket: Tab): Promise<void> {
+  const joined = await socket.emitWithAck('lab:join', {});
+  if (!joined.ok) throw new Error(joined.error.message);
+}
+
+/** [ran ns, waited ns] of one task. */
+function schedstat(path: string): [number, number] {
+  try {
+    const [ran, waited] = fs.readFileSync(`${path}/schedstat`, 'utf8').split(' ').map(Number);
+    return [ran ?? 0, waited ?? 0];
+  } catch {
+    return [0, 0];
+  }
+}
+
+/** Children of `pid` by /proc's parent field. */
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+/** CPU ns a process ran, all its threads together. */
+function processRan(pid: number): number {
+  let ns = 0;
+  try {
+    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) ns += schedstat(`/proc/${pid}/task/${tid}`)[0];
+  } catch {
+    /* gone */
+  }
+  return ns;
+}
+
+function kind(pid: number): string {
+  try {
+    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (cmd.startsWith('redis-server') || cmd.includes('redis-server')) return 'redis-servers';
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const uid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
+    if (uid === 65534) return 'link process';
+    return cmd.startsWith(process.execPath) ? 'sandbox hosts' : 'other children';
+  } catch {
+    return 'gone';
+  }
+}
+
+const server = await startServerProcess({
+  LOCKLAB_MAX_LABS: String(BUSY_LABS + 4),
+  LOCKLAB_LAB_ACTION_BURST: '10000',
+  LOCKLAB_LAB_ACTION_RATE: '10000',
+  LOCKLAB_PER_LAB_BURST: '10000',
+  LOCKLAB_PER_LAB_RATE: '10000',
+});
+const tabs: Tab[] = [];
+let runs = 0;
+let stop = false;
+try {
+  const probe = await tab(server.url);
+  tabs.push(probe);
+  await join(probe);
+  const busyTabs = await Promise.all(Array.from({ length: BUSY_LABS }, () => tab(server.url)));
+  tabs.push(...busyTabs);
+  for (const t of busyTabs) await join(t);
+  for (const t of busyTabs) {
+    const start = () => {
+      if (stop) return;
+      runs++;
+      t.emitWithAck('run:start', { code: BUSY_REDLOCK, clients: 5 }).catch(() => undefined);
+    };
+    t.on('run:ended', start);
+    start();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 3_000)); // every loop going
+  const mainBefore = schedstat(`/proc/${server.pid}/task/${server.pid}`);
+  // Named now: a child that ends meanwhile (a node restarted) can no longer be told by its /proc entry.
+  const kids = childrenOf(server.pid).map((pid) => ({ pid, name: kind(pid) }));
+  const ranBefore = new Map([[server.pid, processRan(server.pid)], ...kids.map((k) => [k.pid, processRan(k.pid)] as [number, number])]);
+  const started = performance.now();
+  const faults = await faultLatencies(probe, 20, 50);
+  const left = SECONDS * 1000 - (performance.now() - started);
+  if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+  const seconds = (performance.now() - started) / 1000;
+  const mainAfter = schedstat(`/proc/${server.pid}/task/${server.pid}`);
+  const byKind = new Map<string, number>();
+  byKind.set('server process (all its threads)', (processRan(server.pid) - ranBefore.get(server.pid)!) / 1e6 / seconds);
+  for (const k of kids) {
+    const ran = processRan(k.pid);
+    if (ran === 0) continue;
+    byKind.set(k.name, (byKind.get(k.name) ?? 0) + (ran - (ranBefore.get(k.pid) ?? 0)) / 1e6 / seconds);
+  }
+  stop = true;
+  const rows: Row[] = [
+    { measure: `server main thread ran, ${BUSY_LABS} labs running 5-client Redlock loops`, value: `${((mainAfter[0] - mainBefore[0]) / 1e6 / seconds).toFixed(0)} ms/s`, goal: '–', met: null },
+    { measure: 'server main thread waited for a CPU (run queue)', value: `${((mainAfter[1] - mainBefore[1]) / 1e6 / seconds).toFixed(0)} ms/s`, goal: '–', met: null },
+    ...[...byKind].map(([name, msPerS]): Row => ({ measure: `CPU: ${name}`, value: `${msPerS.toFixed(0)} ms/s`, goal: '–', met: null })),
+    { measure: `fault → event p50 (n = ${faults.length})`, value: ms(percentile(faults, 50)), goal: '–', met: null },
+    { measure: 'fault → event p95', value: ms(percentile(faults, 95)), goal: '–', met: null },
+    { measure: 'busy runs started', value: String(runs), goal: '–', met: null },
+  ];
+  printTable(`Main loop with ${BUSY_LABS} busy labs (${seconds.toFixed(1)} s)`, rows);
+} finally {
+  stop = true;
+  for (const t of tabs) t.close();
+  await server.stop();
+}
+process.exit(0);

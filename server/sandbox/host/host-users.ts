@@ -1,0 +1,56 @@
+/**
+ * Who the sandbox hosts run as. Learner code runs in them: should it ever
+ * break out of QuickJS, it must hold no right over the server, over the link
+ * process (65534), over any lab's nodes (their uids, lab-users.ts) — nor over
+ * another host's runs. So under a root server each host takes a uid of its
+ * own, host i as LOCKLAB_SANDBOX_UID_BASE + i (a number is all the kernel
+ * needs: no passwd entry). A server that is not root, or without setpriv,
+ * runs them as itself, like the link process.
+ */
+import fs from 'node:fs';
+import { LAB_UID_BASE, LAB_UID_COUNT } from '../../cluster/lab-users';
+import { UNPRIVILEGED_USER } from '../../unprivileged/spawn-unprivileged';
+
+/** Below the labs' range by default (2,000,000 up), above what distributions hand out. */
+export const SANDBOX_UID_BASE = intFromEnv('LOCKLAB_SANDBOX_UID_BASE', 1_999_000);
+const SETPRIV_BIN = process.env.LOCKLAB_SETPRIV ?? '/usr/bin/setpriv';
+const NICE_BIN = '/usr/bin/nice';
+
+function intFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1 || value > 2 ** 31 - 1) throw new Error(`${name} must be an integer from 1 to 2^31 - 1 (got "${raw}")`);
+  return value;
+}
+
+/** The uid host `index` of `hosts` runs as, checked against every other user of the server's. */
+export function hostUid(index: number, hosts: number): number {
+  const uid = SANDBOX_UID_BASE + index;
+  const last = SANDBOX_UID_BASE + hosts - 1;
+  const overlapsLabs = SANDBOX_UID_BASE < LAB_UID_BASE + LAB_UID_COUNT && last >= LAB_UID_BASE;
+  if (overlapsLabs || (UNPRIVILEGED_USER.uid >= SANDBOX_UID_BASE && UNPRIVILEGED_USER.uid <= last)) {
+    throw new Error(
+      `LOCKLAB_SANDBOX_UID_BASE (${SANDBOX_UID_BASE}) gives the sandbox hosts uids ${SANDBOX_UID_BASE}–${last}, which overlap the labs' ` +
+        `(${LAB_UID_BASE}–${LAB_UID_BASE + LAB_UID_COUNT - 1}) or the link process's (${UNPRIVILEGED_USER.uid})`,
+    );
+  }
+  return uid;
+}
+
+const executable = (file: string): boolean => {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** How host `index` is started: through nice and setpriv when they are there, as its own uid under a root server. */
+export function hostExec(index: number, hosts: number): { setpriv: string; nice: string; user: { uid: number; gid: number } | null } | null {
+  if (!SETPRIV_BIN || !executable(SETPRIV_BIN) || !executable(NICE_BIN)) return null;
+  const root = process.getuid?.() === 0;
+  const uid = hostUid(index, hosts);
+  return { setpriv: SETPRIV_BIN, nice: NICE_BIN, user: root ? { uid, gid: uid } : null };
+}
