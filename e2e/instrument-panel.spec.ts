@@ -7,8 +7,6 @@
  * strip at the bottom of the screen. Screenshots under
  * test-results/screenshots/panel-*.png.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { button, startAsNewLearner } from './support/learner';
 
@@ -41,7 +39,6 @@ const nodeState = (page: Page) => page.getByRole('region', { name: 'Node 1', exa
 
 test.beforeEach(async ({ page }) => startAsNewLearner(page));
 
-const STARTER = fs.readFileSync(path.join('lessons', '01-naive-lock', 'starter.ts'), 'utf8');
 
 /** Client 1 keeps working on Node 1 for about 20 s (under the 30 s wall clock): long enough to be paused by a key on a busy machine. */
 const STEADY = `import Redis from 'ioredis';
@@ -75,12 +72,12 @@ test('at 1280×800 the lesson run shows Run, nodes, clients and timeline at once
   await expect(button(page, 'Kill Node 1')).toHaveAttribute('aria-keyshortcuts', '1');
   await expect(button(page, 'Pause Client 1')).toHaveAttribute('aria-keyshortcuts', 'Shift+1');
 
-  // The lesson's starter, its job 1 s instead of 0.3 s so that a busy machine still shows the run going before it
-  // ends: everything a learner acts on is on screen while it goes, no scroll.
+  // A steady program of about twenty seconds (three keys on Node 1), so a busy machine still shows the run going
+  // when the key is pressed: everything a learner acts on is on screen while it goes, no scroll.
   await page.locator('.monaco-editor .view-lines').click();
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('Delete');
-  await page.keyboard.insertText(STARTER.replace('.run(300)', '.run(1000)'));
+  await page.keyboard.insertText(STEADY);
   await page.getByLabel('Scenario', { exact: true }).selectOption({ label: 'None: just run' });
   await button(page, 'Run').click();
   await waitForText(page, 'client-1-status', 'running');
@@ -96,6 +93,7 @@ test('at 1280×800 the lesson run shows Run, nodes, clients and timeline at once
   await expectOnScreen(page, page.getByTestId('timeline'), 'the timeline');
   await expectOnScreen(page, page.getByTestId('key-legend'), 'the keys');
   await screenshot(page, 'panel-01-1280-node-1-killed');
+  // Its clients' next commands meet a node that is down: they fail, and the run ends.
   await expect(page.getByTestId('run-progress')).toContainText('Finished', { timeout: 40_000 });
   // The kill landed inside the run: the run's own timeline shows it among its events.
   await expect(page.getByTestId('timeline-lab-events')).toContainText('Node 1');
