@@ -62,6 +62,25 @@ export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps)
       {node.keysTruncated && <p className={styles.empty}>{t('keysTruncated')}</p>}
     </div>
   );
+  const portAndPersistence = (
+    <>
+      <div>
+        <dt>{t('fact.port')}</dt>
+        <dd>
+          <code>{node.port}</code>
+        </dd>
+      </div>
+      <div>
+        <dt>{t('fact.persistence')}</dt>
+        <dd>{persistenceWords(t, node.persistence)}</dd>
+      </div>
+    </>
+  );
+  const restartDue = node.restartDueAt !== null && (
+    <p className={styles.restartDue}>
+      {now === null ? t('restartsSoon') : t('restartsIn', { duration: formatDuration(Math.max(0, node.restartDueAt - now)) })}
+    </p>
+  );
   if (compact) {
     return (
       <section className={styles.card} data-compact data-state={node.state} data-moment={past || undefined} aria-labelledby={titleId}>
@@ -79,28 +98,13 @@ export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps)
           {roleWords(t, node)}
           {node.clockJumpMs > 0 && <> · {t('clockJumped', { duration: formatDuration(node.clockJumpMs) })}</>}
         </p>
-        {node.restartDueAt !== null && (
-          <p className={styles.restartDue}>
-            {now === null ? t('restartsSoon') : t('restartsIn', { duration: formatDuration(Math.max(0, node.restartDueAt - now)) })}
-          </p>
-        )}
+        {restartDue}
         <NodeIntervention intervention={node.intervention} />
         {keys}
         {!readOnly && !past && <NodeControls node={node} compact />}
         <details className={styles.more}>
           <summary aria-label={t('more.name', { node: t('node', { n: node.id }) })}>{t('more.label')}</summary>
-          <dl className={styles.facts}>
-            <div>
-              <dt>{t('fact.port')}</dt>
-              <dd>
-                <code>{node.port}</code>
-              </dd>
-            </div>
-            <div>
-              <dt>{t('fact.persistence')}</dt>
-              <dd>{persistenceWords(t, node.persistence)}</dd>
-            </div>
-          </dl>
+          <dl className={styles.facts}>{portAndPersistence}</dl>
           {!readOnly && !past && <RestartOptions node={node} enabled={node.state === 'down' && node.restartDueAt === null} pending={node.restartDueAt !== null} />}
         </details>
       </section>
@@ -126,16 +130,7 @@ export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps)
           <dt>{t('fact.role')}</dt>
           <dd>{roleWords(t, node)}</dd>
         </div>
-        <div>
-          <dt>{t('fact.port')}</dt>
-          <dd>
-            <code>{node.port}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>{t('fact.persistence')}</dt>
-          <dd>{persistenceWords(t, node.persistence)}</dd>
-        </div>
+        {portAndPersistence}
         {node.clockJumpMs > 0 && (
           <div>
             <dt>{t('fact.clock')}</dt>
@@ -144,11 +139,7 @@ export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps)
         )}
       </dl>
 
-      {node.restartDueAt !== null && (
-        <p className={styles.restartDue}>
-          {now === null ? t('restartsSoon') : t('restartsIn', { duration: formatDuration(Math.max(0, node.restartDueAt - now)) })}
-        </p>
-      )}
+      {restartDue}
 
       <NodeIntervention intervention={node.intervention} />
 

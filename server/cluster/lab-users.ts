@@ -22,11 +22,12 @@ export interface NodeUser {
  * Above the ids distributions hand out (users from 1000, subordinate ranges
  * for containers from 100000 in blocks of 65536), below 2^31.
  */
-export const LAB_UID_BASE = intFromEnv('LOCKLAB_LAB_UID_BASE', 2_000_000);
+export const LAB_UID_BASE = uidFromEnv('LOCKLAB_LAB_UID_BASE', 2_000_000);
 /** Far more than labs one server holds at once (see capacity.ts); a uid is reused once its lab is gone. */
-export const LAB_UID_COUNT = intFromEnv('LOCKLAB_LAB_UID_COUNT', 4_096);
+export const LAB_UID_COUNT = uidFromEnv('LOCKLAB_LAB_UID_COUNT', 4_096);
 
-function intFromEnv(name: string, fallback: number): number {
+/** A uid setting from the environment: an integer from 1 to 2^31 - 1, or the server stops saying which setting is wrong. */
+export function uidFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

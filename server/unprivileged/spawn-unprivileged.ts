@@ -1,5 +1,5 @@
 /**
- * Starts one of the server's helper processes (the link process today) from a
+ * Starts one of the server's helper processes (the link process, the sandbox hosts) from a
  * bundled source, as an unprivileged user when the server is root, below the
  * server's priority and with a heap of its own. What it needs from the machine
  * is the node binary and nothing else: its program arrives on standard input
@@ -79,4 +79,36 @@ export function spawnHelper({ source, heapMb, nice, exec, serialization = 'json'
     }
   }
   return child;
+}
+
+/**
+ * Waits for a helper's first sign of life: the message `answered` accepts. Rejects with why it never came —
+ * the process exited or was killed, could not be spawned, or said nothing for `timeoutMs` — in words the
+ * caller puts after "could not start: ", so the server stops at its start with one sentence.
+ */
+export function helperAnswered<M>(child: ChildProcess, answered: (message: M) => boolean, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const fail = (why: string) => {
+      cleanup();
+      reject(new Error(why));
+    };
+    const onMessage = (message: M) => {
+      if (!answered(message)) return;
+      cleanup();
+      resolve();
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      fail(signal ? `it was killed by ${signal}` : `it exited with code ${code} (its error is printed above)`);
+    const onError = (error: Error) => fail(error.message);
+    const timer = setTimeout(() => fail(`it did not answer within ${timeoutMs / 1000} s`), timeoutMs);
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      child.off('error', onError);
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
 }

@@ -17,7 +17,7 @@ import type { FromLinkProcess, LinkCall, LinkState, ToLinkProcess } from './prot
 import type { SocketBudget, SocketsRefused } from './lab-sockets';
 import { refusal } from '@/lib/refusal-words';
 import { entrySource } from '../../unprivileged/entry-source';
-import { spawnHelper, UNPRIVILEGED_USER } from '../../unprivileged/spawn-unprivileged';
+import { helperAnswered, spawnHelper, UNPRIVILEGED_USER } from '../../unprivileged/spawn-unprivileged';
 
 const ENTRY = 'server/cluster/link-host/link-process.ts';
 /** Its JS heap: delayed chunks wait here; a learner who fills it ends the runs' connections, not the server. */
@@ -103,30 +103,9 @@ export class LinkHost {
     const child = this.process();
     // A second server in one process (tests) finds the process running and already answered.
     if (this.readyChild === child) return;
-    await new Promise<void>((resolve, reject) => {
-      const user = process.getuid?.() === 0 ? `as uid ${UNPRIVILEGED_USER.uid}` : 'as the server\'s user';
-      const fail = (why: string) => {
-        cleanup();
-        reject(new LinkProcessStartError(`The link process (${user}, ${process.execPath}) could not start: ${why}.`));
-      };
-      const onMessage = (message: FromLinkProcess) => {
-        if (message.type !== 'ready') return;
-        cleanup();
-        resolve();
-      };
-      const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
-        fail(signal ? `it was killed by ${signal}` : `it exited with code ${code} (its error is printed above)`);
-      const onError = (error: Error) => fail(error.message);
-      const timer = setTimeout(() => fail(`it did not answer within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
-      const cleanup = () => {
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        child.off('error', onError);
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-      child.once('error', onError);
+    const user = process.getuid?.() === 0 ? `as uid ${UNPRIVILEGED_USER.uid}` : "as the server's user";
+    await helperAnswered<FromLinkProcess>(child, (m) => m.type === 'ready', READY_TIMEOUT_MS).catch((error: Error) => {
+      throw new LinkProcessStartError(`The link process (${user}, ${process.execPath}) could not start: ${error.message}.`);
     });
   }
 

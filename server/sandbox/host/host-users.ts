@@ -8,21 +8,13 @@
  * runs them as itself, like the link process.
  */
 import fs from 'node:fs';
-import { LAB_UID_BASE, LAB_UID_COUNT } from '../../cluster/lab-users';
+import { LAB_UID_BASE, LAB_UID_COUNT, uidFromEnv } from '../../cluster/lab-users';
 import { UNPRIVILEGED_USER } from '../../unprivileged/spawn-unprivileged';
 
 /** Below the labs' range by default (2,000,000 up), above what distributions hand out. */
-export const SANDBOX_UID_BASE = intFromEnv('LOCKLAB_SANDBOX_UID_BASE', 1_999_000);
+export const SANDBOX_UID_BASE = uidFromEnv('LOCKLAB_SANDBOX_UID_BASE', 1_999_000);
 const SETPRIV_BIN = process.env.LOCKLAB_SETPRIV ?? '/usr/bin/setpriv';
 const NICE_BIN = '/usr/bin/nice';
-
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1 || value > 2 ** 31 - 1) throw new Error(`${name} must be an integer from 1 to 2^31 - 1 (got "${raw}")`);
-  return value;
-}
 
 /** The uid host `index` of `hosts` runs as, checked against every other user of the server's. */
 export function hostUid(index: number, hosts: number): number {

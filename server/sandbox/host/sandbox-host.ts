@@ -13,7 +13,7 @@ import { createRequire } from 'node:module';
 import { log } from '../../ops/log';
 import { SANDBOX_HOST_NICE } from '../../ops/priority';
 import { entrySource } from '../../unprivileged/entry-source';
-import { spawnHelper } from '../../unprivileged/spawn-unprivileged';
+import { helperAnswered, spawnHelper } from '../../unprivileged/spawn-unprivileged';
 import { guestSources } from '../guest-sources';
 import type { MainToWorker, WorkerToMain } from '../protocol';
 import { workerSource } from '../worker-source';
@@ -196,31 +196,10 @@ export class SandboxHost {
       throw new SandboxHostStartError(`Sandbox host ${this.index + 1} could not start: ${(error as Error).message}.`);
     }
     if (this.bootedChild === child) return;
-    await new Promise<void>((resolve, reject) => {
-      const exec = hostExec(this.index, this.hosts);
-      const user = exec?.user ? `as uid ${hostUid(this.index, this.hosts)}` : "as the server's user";
-      const fail = (why: string) => {
-        cleanup();
-        reject(new SandboxHostStartError(`Sandbox host ${this.index + 1} (${user}, ${process.execPath}) could not start: ${why}.`));
-      };
-      const onMessage = (message: FromHost) => {
-        if (message.type !== 'booted') return;
-        cleanup();
-        resolve();
-      };
-      const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
-        fail(signal ? `it was killed by ${signal}` : `it exited with code ${code} (its error is printed above)`);
-      const onError = (error: Error) => fail(error.message);
-      const timer = setTimeout(() => fail(`it did not answer within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
-      const cleanup = () => {
-        clearTimeout(timer);
-        child.off('message', onMessage);
-        child.off('exit', onExit);
-        child.off('error', onError);
-      };
-      child.on('message', onMessage);
-      child.once('exit', onExit);
-      child.once('error', onError);
+    const exec = hostExec(this.index, this.hosts);
+    const user = exec?.user ? `as uid ${hostUid(this.index, this.hosts)}` : "as the server's user";
+    await helperAnswered<FromHost>(child, (m) => m.type === 'booted', READY_TIMEOUT_MS).catch((error: Error) => {
+      throw new SandboxHostStartError(`Sandbox host ${this.index + 1} (${user}, ${process.execPath}) could not start: ${error.message}.`);
     });
   }
 
