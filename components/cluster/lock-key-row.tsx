@@ -4,19 +4,24 @@
  * of its TTL, counting down between the server's samples.
  */
 import { useTranslations } from 'next-intl';
-import { useMemo } from 'react';
 import type { LockKeyView } from '@/lib/cluster';
 import { remainingTtl } from '@/components/lab/lab-state';
 import { useFormatDuration } from '@/components/lab/use-duration';
-import { useLabStore } from '@/components/lab/lab-provider';
-import { keyHolder } from './key-holder';
 import styles from './cluster.module.css';
 
-export function LockKeyRow({ lock, peakMs, now, node }: { lock: LockKeyView; peakMs: number | undefined; now: number | null; node?: number }) {
+export interface LockKeyRowProps {
+  lock: LockKeyView;
+  peakMs: number | undefined;
+  now: number | null;
+  /**
+   * The instrument panel's tile names the holder — the client (null: the history does not say, so the token) —
+   * where the full card shows the token; absent on the full card.
+   */
+  holder?: number | null;
+}
+
+export function LockKeyRow({ lock, peakMs, now, holder }: LockKeyRowProps) {
   const t = useTranslations('cluster');
-  // The instrument panel names the holder (a client) where the full card shows the token.
-  const history = useLabStore((s) => (node === undefined ? null : s.history));
-  const holder = useMemo(() => (history === null || node === undefined ? null : keyHolder(history, node, lock.key, lock.value)), [history, node, lock.key, lock.value]);
   const formatDuration = useFormatDuration();
   const left = remainingTtl(lock, now);
   const noExpiry = left < 0;
@@ -32,7 +37,7 @@ export function LockKeyRow({ lock, peakMs, now, node }: { lock: LockKeyView; pea
         </code>
         <span className={styles.ttlText}>{ttlText}</span>
       </div>
-      {node !== undefined ? (
+      {holder !== undefined ? (
         <div className={styles.keyValue} title={lock.value ?? undefined} data-testid="key-holder">
           {holder !== null ? t('heldBy', { client: holder }) : <code dir="ltr">{lock.value ?? t('notAString')}</code>}
         </div>

@@ -8,6 +8,7 @@
  * node as it was then, and no fault buttons.
  */
 import { useTranslations } from 'next-intl';
+import { useMemo } from 'react';
 import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
 import { useFormatDuration } from '@/components/lab/use-duration';
@@ -16,6 +17,7 @@ import { NodeIntervention } from './node-intervention';
 import { persistenceWords, roleWords } from './node-words';
 import { StateIcon } from './state-icon';
 import { LockKeyRow } from './lock-key-row';
+import { keyHolder } from './key-holder';
 import type { NodeMoment } from './nodes-at';
 import styles from './cluster.module.css';
 
@@ -44,6 +46,12 @@ export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps)
   const readOnly = useLabReadOnly();
   const t = useTranslations('cluster');
   const formatDuration = useFormatDuration();
+  // The tile names each key's holder, a client, read from the run's recent history (keyHolder looks back a bounded way).
+  const history = useLabStore((s) => (compact ? s.history : null));
+  const holders = useMemo(
+    () => (history === null || !node ? null : new Map(node.keys.map((k) => [k.key, keyHolder(history, node.id, k.key, k.value)]))),
+    [history, node],
+  );
   if (!node) return null;
 
   const titleId = `node-${node.id}-title`;
@@ -55,7 +63,7 @@ export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps)
       ) : (
         <ul className={styles.keyList}>
           {node.keys.map((lock) => (
-            <LockKeyRow key={lock.key} lock={lock} peakMs={peaks?.[lock.key]?.peakMs} now={now} {...(compact ? { node: node.id } : {})} />
+            <LockKeyRow key={lock.key} lock={lock} peakMs={peaks?.[lock.key]?.peakMs} now={now} {...(holders ? { holder: holders.get(lock.key) ?? null } : {})} />
           ))}
         </ul>
       )}

@@ -31,4 +31,12 @@ describe('LockKeyRow', () => {
     expect(forever).toContain('no expiry');
     expect(barWidth(forever)).toBe('100.0');
   });
+
+  it("in the instrument panel's tile names the holding client, or the token when the history does not say who", () => {
+    const held = renderToStaticMarkup(withIntl(<LockKeyRow lock={lock} peakMs={8_000} now={3_000} holder={2} />));
+    expect(held).toContain('Client 2');
+    expect(held).not.toContain('client-1:7f3a</code>');
+    const unknown = renderToStaticMarkup(withIntl(<LockKeyRow lock={lock} peakMs={8_000} now={3_000} holder={null} />));
+    expect(unknown).toContain('client-1:7f3a');
+  });
 });
