@@ -96,8 +96,6 @@ export async function explore(
   let faults: number | null = null;
   const report = (phase: ExploreProgress['phase']) => onProgress({ phase, schedules, shrinkRuns, faults, elapsedMs: now() - started, budgetMs });
   const lanes = new LabLanes([runs, ...spares], 'Explore');
-  /** The learner's lab's last run: the one its verdict panel and timeline show. */
-  let lastOwn: string | null = null;
 
   // The budget holds: whatever plays when it is spent is stopped (a run may take seconds; starting one just
   // before the end must not stretch the search past it). Only the one replay that puts the answer on the
@@ -113,7 +111,6 @@ export async function explore(
   const play = async (scenario: Scenario, lab: LabRuns): Promise<{ ended: RunEnded; runId: string } | null> => {
     const played = await lanes.play(lab, { code: target.code, scenario, topology: target.topology, fresh: true, checker: target.checker });
     if (played === null) return null;
-    if (lab === runs) lastOwn = played.info.runId;
     if (played.ended.outcome.status === 'syntax-error') throw new LabOperationError('invalid-input', refusal('run.doesNotCompile', { error: played.ended.outcome.error ?? 'syntax error' }));
     return { ended: played.ended, runId: played.info.runId };
   };
@@ -185,7 +182,8 @@ export async function explore(
   // it is when shrinking ended on it; otherwise play it again (a few times, for a timing-sensitive one).
   const shownBefore = smallest as Found;
   let shown: Found = shownBefore;
-  let onTimeline = lastOwn === shownBefore.runId;
+  // Asked of the lab itself: a shrink candidate stopped by the budget is the lab's last run too, though it returned nothing.
+  let onTimeline = runs.isLastRun(shownBefore.runId);
   if (!onTimeline) report('replaying');
   // At least one replay; more only while the shrinking's time lasts (a loaded machine must not stretch the search).
   for (let i = 0; i < REPLAY_TRIES && !onTimeline && (i === 0 || now() < shrinkDeadline); i++) {

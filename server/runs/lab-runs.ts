@@ -199,6 +199,11 @@ export class LabRuns extends EventEmitter<Events> {
     };
   }
 
+  /** Whether `runId` is the run the lab's viewers see: the last one, ended, with nothing after it. */
+  isLastRun(runId: string): boolean {
+    return this.active === null && this.last?.ended.runId === runId;
+  }
+
   /** How the run `runId` ended: waits while it is the current run. */
   whenEnded(runId: string): Promise<RunEnded> {
     if (this.active?.runId === runId) return this.active.finished;
