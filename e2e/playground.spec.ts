@@ -80,6 +80,8 @@ test('a reload re-attaches the tab to the same lab, and a delayed restart counts
 
   // A delayed restart with a persistence choice: the card says when it comes back.
   const card = node(page, 5);
+  // In the instrument panel's tile the restart options sit under "More", with the port and the persistence.
+  await card.getByLabel('More about Node 5').click();
   await card.getByText('Restart options').click();
   await card.getByLabel('Persistence').selectOption('aof-always');
   await card.getByLabel('Delay (seconds)').fill('2');
