@@ -46,12 +46,14 @@ export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps)
   const readOnly = useLabReadOnly();
   const t = useTranslations('cluster');
   const formatDuration = useFormatDuration();
-  // The tile names each key's holder, a client, read from the run's recent history (keyHolder looks back a bounded way).
-  const history = useLabStore((s) => (compact ? s.history : null));
-  const holders = useMemo(
-    () => (history === null || !node ? null : new Map(node.keys.map((k) => [k.key, keyHolder(history, node.id, k.key, k.value)]))),
-    [history, node],
-  );
+  // The tile names each key's holder, a client, read from the run's recent history (keyHolder looks back a bounded
+  // way). Selected as one string, so the tile re-renders when a holder changes, not with every event of a busy run.
+  const holderList = useLabStore((s) => (compact && node ? node.keys.map((k) => keyHolder(s.history, node.id, k.key, k.value) ?? '').join(',') : null));
+  const holders = useMemo(() => {
+    if (holderList === null || !node) return null;
+    const each = holderList.split(',');
+    return new Map(node.keys.map((k, i) => [k.key, each[i] ? Number(each[i]) : null]));
+  }, [holderList, node]);
   if (!node) return null;
 
   const titleId = `node-${node.id}-title`;
