@@ -135,7 +135,8 @@ export class LabConnection {
         handlers.refused(error.message, true, refusalWords(error));
         return connect();
       }
-      handlers.refused(error.message, socket.active, refusalWords(error));
+      // `active` stays true on a socket made not to reconnect (a one-shot request), which will not try again.
+      handlers.refused(error.message, socket.active && socket.io.reconnection(), refusalWords(error));
     });
     const push = handlers.push;
     socket.on('lab:snapshot', (snapshot) => push(snapshot.labId, { kind: 'snapshot', snapshot }));
