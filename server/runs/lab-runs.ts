@@ -11,13 +11,13 @@ import { DEFAULT_CLIENTS } from '@/lib/cluster';
 import { EventEmitter } from 'node:events';
 import { IncrementalChecker } from '@/lib/checker';
 import type { Verdict } from '@/lib/checker';
-import type { HistoryEvent } from '@/lib/history';
+import type { HistoryEvent, HistoryInput } from '@/lib/history';
 import { LabOperationError } from '@/lib/result';
 import { drawSeed } from '@/lib/random';
 import type { z } from 'zod';
 import { failureSaid } from './failure-words';
 import { runStartSchema, type Diagnostic, type CheckRunTag, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
-import { clientStart, schedule } from '@/lib/scenario';
+import { clientStart, schedule, type ScenarioStep } from '@/lib/scenario';
 import type { RunUsage } from '../lab/history-log';
 import type { Lab } from '../lab/lab';
 import { refuse } from '../ops/refusals';
@@ -60,6 +60,24 @@ export interface RunOptions {
   check?: CheckRunTag;
 }
 
+/** A run as startNow hands it on once admitted: the request resolved (clients, seed, clamped limits) and the server's options. */
+interface AdmittedRun {
+  code: string;
+  clients: number;
+  scenario: RunStart['scenario'];
+  seed: number;
+  limits: Partial<SandboxLimits>;
+  /** The clamped limits' notes, in English and as data. */
+  notes: { text: string; words: Words | undefined }[];
+  checkerSettings: RunStart['checker'];
+  topology: RunStart['topology'];
+  fresh: RunStart['fresh'];
+  endWhenDecided: boolean;
+  yieldable: boolean;
+  clientError: ((error: string) => string) | null;
+  check: CheckRunTag | null;
+}
+
 interface Events {
   /** The run waits for room on the server: this many runs are ahead of it (running or queued). */
   waiting: [{ ahead: number }];
@@ -85,6 +103,8 @@ class ActiveRun implements RunningClients {
   decided: Said | null = null;
   /** The run was told its lab's connections are refused past its share of the links' descriptors. */
   linkSocketsNoted = false;
+  /** Set when the run passed its share of the lab's history: nothing more of it is recorded. */
+  cut: HistoryCut | null = null;
   finished: Promise<RunEnded>;
   private resolveFinished!: (ended: RunEnded) => void;
 
@@ -268,56 +288,17 @@ export class LabRuns extends EventEmitter<Events> {
     }
   }
 
-  private async startAdmitted(
-    request: {
-      code: string;
-      clients: number;
-      scenario: RunStart['scenario'];
-      seed: number;
-      limits: Partial<SandboxLimits>;
-      /** The clamped limits' notes, in English and as data. */
-      notes: { text: string; words: Words | undefined }[];
-      checkerSettings: RunStart['checker'];
-      topology: RunStart['topology'];
-      fresh: RunStart['fresh'];
-      endWhenDecided: boolean;
-      yieldable: boolean;
-      clientError: ((error: string) => string) | null;
-      check: CheckRunTag | null;
-    },
-    admitted: Admitted | null,
-  ): Promise<RunInfo> {
-    const { code, clients, scenario, seed, limits, notes, checkerSettings, topology, fresh, endWhenDecided, yieldable, clientError, check } = request;
+  /** A run admitted to the server's budget: the lab made ready, its clients started, watched and judged. */
+  private async startAdmitted(request: AdmittedRun, admitted: Admitted | null): Promise<RunInfo> {
+    const { code, clients, scenario, seed, limits, check } = request;
     const lab = this.lab;
     if (lab.closed) throw new LabOperationError('not-found', refusal('lab.closed'));
     this.refuseIfRetired();
-    const topologyDiffers =
-      topology !== undefined &&
-      (topology.kind !== lab.topology.kind || topology.nodes !== lab.topology.nodes || topology.persistence !== lab.topology.persistence);
-    if (topologyDiffers || (fresh ?? (scenario !== undefined || topology !== undefined))) await lab.restore(topology ?? lab.topology);
+    await this.prepareNodes(request);
     const runId = `run-${++this.runCount}-${crypto.randomBytes(3).toString('hex')}`;
-    const nodes = lab.nodes.map((n) => n.id);
-
-    // Every link the clients may use listens before the first line of learner code runs.
-    if (clients > lab.clients) {
-      lab.clients = clients;
-      lab.emit('links');
-    }
-    const ports = new Map<string, number>();
-    await Promise.all(
-      nodes.flatMap((node) =>
-        Array.from({ length: clients }, async (_, i) => ports.set(`${i + 1}:${node}`, await lab.links.portFor(i + 1, node))),
-      ),
-    );
-
+    const ports = await this.listenForClients(clients);
     const startedAt = lab.now();
-    let cut: HistoryCut | null = null;
-    // Messages count from the run's start, like the run's timeline: "at 0.60 s" is the 0.6 s mark.
-    const checker = new IncrementalChecker({ nodes: nodes.length, ...checkerSettings, timeOrigin: startedAt });
-    // What the checker must know of the world before the run: each node's latest state (a node killed by
-    // hand before Run is down, and liveness must not expect it to answer). The history keeps these aside,
-    // so they survive its budget evicting the events around them.
-    checker.push(lab.history.latestNodeStates());
+    const checker = this.newChecker(request.checkerSettings, startedAt);
     const info: RunInfo = {
       runId,
       clients,
@@ -333,16 +314,12 @@ export class LabRuns extends EventEmitter<Events> {
     const setup = plan.filter(isSetupStep);
     if (scenario) {
       announceScenario(lab, scenario, plan, runId);
-      // Recorded for the checker too (it subscribes below, once the run exists): a cut link is part of the run's world.
-      const seen: HistoryEvent[] = [];
-      const collect = lab.history.subscribe((event) => {
-        if (event.runId === undefined || event.runId === runId) seen.push(event);
-      });
-      await playSetupSteps(lab, setup, runId).finally(collect);
-      checker.push(seen);
+      checker.push(await this.playSetup(setup, runId));
     }
     // The nodes keep time for the run (prompt expiry) from before its first command to its end.
     const runEnded = await lab.runStarting();
+    // Set before the sandbox's first event can arrive (events come over IPC, after this turn).
+    let run: ActiveRun | undefined;
     let handle: RunHandle;
     try {
       handle = this.pool.startRun({
@@ -351,18 +328,14 @@ export class LabRuns extends EventEmitter<Events> {
         clients,
         startDelaysMs: scenario ? Array.from({ length: clients }, (_, i) => clientStart(scenario, i + 1)) : undefined,
         armed: armed.map(({ at, step }) => armedFault(step, at)),
-        nodes,
+        nodes: lab.nodes.map((n) => n.id),
         linkPort: (client, node) => ports.get(`${client}:${node}`) ?? null,
         credentials: lab.credentials.learner,
         limits,
         clock: { originEpochMs: lab.clockOrigin },
         onEvent: (event) => {
-          if (lab.closed || cut) return;
-          const shown = clientError && event.type === 'client' && event.event === 'error' && event.detail !== undefined ? { ...event, detail: clientError(event.detail) } : event;
-          const recorded = lab.history.append({ ...shown, runId });
-          const usage = lab.history.runUsage(runId);
-          const budget = lab.history.budget;
-          if (usage.bytes > budget.runBytes || usage.events > budget.runEvents) cutRun(recorded, usage);
+          if (lab.closed || run?.cut) return;
+          this.record(run, runId, event, request.clientError);
         },
         onDiagnostic: (diagnostic) => this.emit('diagnostic', { ...inLearnerTerms(diagnostic, lab), runId }),
         opIdBase: this.runCount * OP_IDS_PER_RUN + 1,
@@ -376,88 +349,162 @@ export class LabRuns extends EventEmitter<Events> {
     // How long this run's processes wait for a CPU: a failure seen while the machine held them up is not the learner's.
     // The clients' worker thread too, in its sandbox host: with the nodes and the link process it runs below the server (ops/priority.ts).
     const cpuWait = new CpuWaitMeter(() => [...lab.nodes.map((n) => n.pid), linkProcessPid(), process.pid, handle.thread()]);
-    const run = new ActiveRun(runId, clients, handle, checker, info);
-    this.active = run;
+    const active = new ActiveRun(runId, clients, handle, checker, info);
+    run = active;
+    this.active = active;
     void handle.done.finally(() => admitted?.release());
-    for (const { text, words } of notes) lab.history.append({ type: 'console', client: 0, level: 'warn', text, ...(words ? { words } : {}), runId });
-    // Stopped, after its slice, for another browser's run waiting at a full server; its console says so.
-    if (yieldable)
-      admitted?.yieldable((ranMs) => {
-        if (this.active !== run) return;
-        const note = refuse('run-yielded', { labId: lab.id, detail: { runId, ranMs: Math.round(ranMs) } }, refusal('run.yielded', { seconds: Math.round(ranMs / 1000) }));
-        lab.history.append({ type: 'console', client: 0, level: 'warn', text: note.message, ...(note.words ? { words: note.words } : {}), runId });
-        run.scenario?.cancel();
-        handle.stop();
-      });
-
-    // A run past its share of the lab's history is stopped, and nothing more of it is recorded: its
-    // clients may go on flooding for the few ms the stop takes to reach them (see history-cut.ts).
-    function cutRun(last: HistoryEvent, usage: RunUsage): void {
-      const said = historyCutSaid(usage, lab.history.budget);
-      const message = said.message;
-      cut = { message, words: said.words, t: last.t, seq: last.seq };
-      refuse(
-        'history-budget',
-        { labId: lab.id, detail: { runId, events: usage.events, bytes: usage.bytes, runEvents: lab.history.budget.runEvents, runBytes: lab.history.budget.runBytes } },
-        message,
-      );
-      lab.history.append({ type: 'console', client: 0, level: 'error', text: message, words: said.words, runId });
-      run.scenario?.cancel();
-      handle.stop();
-    }
-
-    // The checker reads this run's events, and the lab's node and nemesis events while it runs.
-    const unsubscribe = lab.history.subscribe((event) => {
-      if (event.runId !== undefined && event.runId !== runId) return;
-      run.observe(event);
-      checker.push([event]);
-      this.scheduleVerdict(run);
-      if (endWhenDecided && run.decided === null && !cut) endIfDecided();
-    });
-    // A run whose verdict can no longer change (the checker's `decided` says when, and why that never
-    // fails a run that could still recover) ends now, not when its clients give up: the rest would be
-    // the same failure again. Ended on the next turn, so every subscriber sees the event that decided it first.
-    const endIfDecided = (): void => {
-      const reason = checker.decidedSaid();
-      if (reason === null) return;
-      run.decided = reason;
-      queueMicrotask(() => {
-        if (this.active !== run || cut) return;
-        const note = say('runNotes.endedEarly', { reason: { words: reason.words } });
-        lab.history.append({ type: 'console', client: 0, level: 'info', text: note.message, words: note.words, runId });
-        run.scenario?.cancel();
-        handle.stop();
-      });
-    };
-    if (scenario) {
-      // Step times count from the moment the program really starts (Client 1's first line), not from
-      // this call: a worker may take a while to boot, and "pause Client 1 at 150 ms" means 150 ms into its program.
-      const startScenario = lab.history.subscribe((event) => {
-        if (event.type !== 'client' || event.runId !== runId || event.client !== 1 || event.event !== 'start') return;
-        startScenario();
-        if (this.active === run) {
-          const delegated = new Set([...armed, ...setup].map((a) => a.step));
-          run.scenario = runScenario(lab, scenario, { runId, clients: run, origin: event.t, delegated, announced: true, plan });
-        }
-      });
-      void handle.done.then(startScenario);
-    }
+    for (const { text, words } of request.notes) lab.history.append({ type: 'console', client: 0, level: 'warn', text, ...(words ? { words } : {}), runId });
+    if (request.yieldable) this.yieldWhenAsked(active, admitted);
+    const unsubscribe = this.judge(active, request.endWhenDecided);
+    if (scenario) this.playScenarioFromFirstLine(active, scenario, plan, new Set([...armed, ...setup].map((a) => a.step)));
     this.emit('started', info);
-
-    void handle.done.then((outcome: RunOutcome) => {
-      run.scenario?.cancel({ runEnded: !cut });
-      if (run.verdictTimer) clearTimeout(run.verdictTimer);
+    void handle.done.then((outcome) => {
       unsubscribe();
-      const checked: Verdict = checker.verdict({ final: true });
-      const verdict = cut ? cutVerdict(checked, cut) : checked;
-      const shownOutcome = clientError ? { ...outcome, clients: outcome.clients.map((c) => (c.error === undefined ? c : { ...c, error: clientError(c.error) })) } : outcome;
-      const ended: RunEnded = { runId, outcome: endedOutcome(shownOutcome, cut, run.decided), verdict, cpuWaitMs: cpuWait.stop() };
-      if (this.active === run) this.active = null;
-      this.last = { info, ended };
-      run.finish(ended);
-      this.emit('ended', ended);
+      this.finish(active, outcome, request.clientError, cpuWait.stop());
     });
     return info;
+  }
+
+  /** The nodes as the run asks: restored for a scenario, another topology or a fresh start. */
+  private async prepareNodes({ scenario, topology, fresh }: AdmittedRun): Promise<void> {
+    const lab = this.lab;
+    const topologyDiffers =
+      topology !== undefined &&
+      (topology.kind !== lab.topology.kind || topology.nodes !== lab.topology.nodes || topology.persistence !== lab.topology.persistence);
+    if (topologyDiffers || (fresh ?? (scenario !== undefined || topology !== undefined))) await lab.restore(topology ?? lab.topology);
+  }
+
+  /** Every link the clients may use listens before the first line of learner code runs: its port per `client:node`. */
+  private async listenForClients(clients: number): Promise<Map<string, number>> {
+    const lab = this.lab;
+    if (clients > lab.clients) {
+      lab.clients = clients;
+      lab.emit('links');
+    }
+    const ports = new Map<string, number>();
+    await Promise.all(
+      lab.nodes.flatMap((node) =>
+        Array.from({ length: clients }, async (_, i) => ports.set(`${i + 1}:${node.id}`, await lab.links.portFor(i + 1, node.id))),
+      ),
+    );
+    return ports;
+  }
+
+  private newChecker(settings: RunStart['checker'], startedAt: number): IncrementalChecker {
+    // Messages count from the run's start, like the run's timeline: "at 0.60 s" is the 0.6 s mark.
+    const checker = new IncrementalChecker({ nodes: this.lab.nodes.length, ...settings, timeOrigin: startedAt });
+    // What the checker must know of the world before the run: each node's latest state (a node killed by
+    // hand before Run is down, and liveness must not expect it to answer). The history keeps these aside,
+    // so they survive its budget evicting the events around them.
+    checker.push(this.lab.history.latestNodeStates());
+    return checker;
+  }
+
+  /** Plays the scenario's setup steps; what they recorded, for the checker (a cut link is part of the run's world). */
+  private async playSetup(setup: ReturnType<typeof schedule>, runId: string): Promise<HistoryEvent[]> {
+    const seen: HistoryEvent[] = [];
+    const collect = this.lab.history.subscribe((event) => {
+      if (event.runId === undefined || event.runId === runId) seen.push(event);
+    });
+    await playSetupSteps(this.lab, setup, runId).finally(collect);
+    return seen;
+  }
+
+  /** One sandbox event into the lab's history; a run past its share of the history is cut. */
+  private record(run: ActiveRun | undefined, runId: string, event: HistoryInput, clientError: AdmittedRun['clientError']): void {
+    const history = this.lab.history;
+    const shown = clientError && event.type === 'client' && event.event === 'error' && event.detail !== undefined ? { ...event, detail: clientError(event.detail) } : event;
+    const recorded = history.append({ ...shown, runId });
+    if (!run) return;
+    const usage = history.runUsage(runId);
+    if (usage.bytes > history.budget.runBytes || usage.events > history.budget.runEvents) this.cut(run, recorded, usage);
+  }
+
+  /**
+   * A run past its share of the lab's history is stopped, and nothing more of it is recorded: its
+   * clients may go on flooding for the few ms the stop takes to reach them (see history-cut.ts).
+   */
+  private cut(run: ActiveRun, last: HistoryEvent, usage: RunUsage): void {
+    const lab = this.lab;
+    const said = historyCutSaid(usage, lab.history.budget);
+    run.cut = { message: said.message, words: said.words, t: last.t, seq: last.seq };
+    refuse(
+      'history-budget',
+      { labId: lab.id, detail: { runId: run.runId, events: usage.events, bytes: usage.bytes, runEvents: lab.history.budget.runEvents, runBytes: lab.history.budget.runBytes } },
+      said.message,
+    );
+    lab.history.append({ type: 'console', client: 0, level: 'error', text: said.message, words: said.words, runId: run.runId });
+    run.scenario?.cancel();
+    run.handle.stop();
+  }
+
+  /** Stopped, after its slice, for another browser's run waiting at a full server; its console says so. */
+  private yieldWhenAsked(run: ActiveRun, admitted: Admitted | null): void {
+    const lab = this.lab;
+    admitted?.yieldable((ranMs) => {
+      if (this.active !== run) return;
+      const note = refuse('run-yielded', { labId: lab.id, detail: { runId: run.runId, ranMs: Math.round(ranMs) } }, refusal('run.yielded', { seconds: Math.round(ranMs / 1000) }));
+      lab.history.append({ type: 'console', client: 0, level: 'warn', text: note.message, ...(note.words ? { words: note.words } : {}), runId: run.runId });
+      run.scenario?.cancel();
+      run.handle.stop();
+    });
+  }
+
+  /** The checker reads this run's events, and the lab's node and nemesis events while it runs; returns the unsubscribe. */
+  private judge(run: ActiveRun, endWhenDecided: boolean): () => void {
+    return this.lab.history.subscribe((event) => {
+      if (event.runId !== undefined && event.runId !== run.runId) return;
+      run.observe(event);
+      run.checker.push([event]);
+      this.scheduleVerdict(run);
+      if (endWhenDecided && run.decided === null && !run.cut) this.endIfDecided(run);
+    });
+  }
+
+  /**
+   * A run whose verdict can no longer change (the checker's `decided` says when, and why that never
+   * fails a run that could still recover) ends now, not when its clients give up: the rest would be
+   * the same failure again. Ended on the next turn, so every subscriber sees the event that decided it first.
+   */
+  private endIfDecided(run: ActiveRun): void {
+    const reason = run.checker.decidedSaid();
+    if (reason === null) return;
+    run.decided = reason;
+    queueMicrotask(() => {
+      if (this.active !== run || run.cut) return;
+      const note = say('runNotes.endedEarly', { reason: { words: reason.words } });
+      this.lab.history.append({ type: 'console', client: 0, level: 'info', text: note.message, words: note.words, runId: run.runId });
+      run.scenario?.cancel();
+      run.handle.stop();
+    });
+  }
+
+  /**
+   * Step times count from the moment the program really starts (Client 1's first line), not from
+   * the run's start: a worker may take a while to boot, and "pause Client 1 at 150 ms" means 150 ms into its program.
+   */
+  private playScenarioFromFirstLine(run: ActiveRun, scenario: NonNullable<RunStart['scenario']>, plan: ReturnType<typeof schedule>, delegated: ReadonlySet<ScenarioStep>): void {
+    const lab = this.lab;
+    const startScenario = lab.history.subscribe((event) => {
+      if (event.type !== 'client' || event.runId !== run.runId || event.client !== 1 || event.event !== 'start') return;
+      startScenario();
+      if (this.active === run) run.scenario = runScenario(lab, scenario, { runId: run.runId, clients: run, origin: event.t, delegated, announced: true, plan });
+    });
+    void run.handle.done.then(startScenario);
+  }
+
+  /** The run's end: the final verdict (a cut run's says so), the outcome as the learner reads it, told to everyone. */
+  private finish(run: ActiveRun, outcome: RunOutcome, clientError: AdmittedRun['clientError'], cpuWaitMs: RunEnded['cpuWaitMs']): void {
+    run.scenario?.cancel({ runEnded: !run.cut });
+    if (run.verdictTimer) clearTimeout(run.verdictTimer);
+    const checked: Verdict = run.checker.verdict({ final: true });
+    const verdict = run.cut ? cutVerdict(checked, run.cut) : checked;
+    const shownOutcome = clientError ? { ...outcome, clients: outcome.clients.map((c) => (c.error === undefined ? c : { ...c, error: clientError(c.error) })) } : outcome;
+    const ended: RunEnded = { runId: run.runId, outcome: endedOutcome(shownOutcome, run.cut, run.decided), verdict, cpuWaitMs };
+    if (this.active === run) this.active = null;
+    this.last = { info: run.info, ended };
+    run.finish(ended);
+    this.emit('ended', ended);
   }
 
   private scheduleVerdict(run: ActiveRun): void {
