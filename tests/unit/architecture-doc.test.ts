@@ -28,6 +28,7 @@ const DOCS = [
   'server/ops/README.md',
   'server/realtime/README.md',
   'server/runs/README.md',
+  'server/scenarios/README.md',
   'server/sandbox/host/README.md',
 ];
 
