@@ -19,6 +19,7 @@ const DOCS = [
   'ARCHITECTURE.md',
   'components/README.md',
   'lib/README.md',
+  'messages/README.md',
   'server/classroom/README.md',
   'server/cluster/README.md',
   'server/experiment/README.md',
