@@ -21,7 +21,7 @@ import { exploreInputSchema } from './explore';
 import { experimentInputSchema } from './experiment/input';
 import { exerciseCheckSchema } from './grading';
 import type { Ack, ClientEventName, ClientToServerEvents } from './protocol';
-import { runStartSchema } from './run';
+import { runBreakSchema, runContinueSchema, runStartSchema } from './run';
 import { labJoinSchema, labResetSchema, labTakeSchema } from './schemas';
 import { parseInput } from './validate';
 
@@ -40,6 +40,8 @@ export const COMMAND_INPUTS = {
   'lab:take': labTakeSchema,
   'run:start': runStartSchema,
   'run:stop': emptySchema,
+  'run:break': runBreakSchema,
+  'run:continue': runContinueSchema,
   'exercise:check': exerciseCheckSchema,
   'explore:run': exploreInputSchema,
   'experiment:run': experimentInputSchema,

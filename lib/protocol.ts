@@ -26,7 +26,7 @@ import type {
   DemoSummary,
   RosterEntry,
 } from './classroom';
-import type { Diagnostic, RunEnded, RunInfo, RunStartInput, RunVerdict } from './run';
+import type { Diagnostic, RunBreakInput, RunContinueInput, RunEnded, RunInfo, RunStartInput, RunVerdict } from './run';
 import type { LabJoinInput, LabResetInput, LabTakeInput } from './schemas';
 import type { Words } from './words';
 import type { FAULTS, FaultOp, FaultReply } from './faults/catalogue';
@@ -131,6 +131,10 @@ export interface ClientToServerEvents extends FaultEvents {
   'run:start': (input: RunStartInput, ack: Ack<RunInfo>) => void;
   /** Stops the run in progress; the value is how it ended, or null if nothing ran. */
   'run:stop': (input: Record<string, never>, ack: Ack<RunEnded | null>) => void;
+  /** Sets (or clears) the breakpoint of the run going on; `running`: whether a run took it (the next Run sends its own). */
+  'run:break': (input: RunBreakInput, ack: Ack<{ running: boolean }>) => void;
+  /** Continues (or steps) from the breakpoint the run stands at. */
+  'run:continue': (input: RunContinueInput, ack: Ack<null>) => void;
   /** Runs the learner's code under the lesson's exercise scenarios and seeds; answers when all are graded or one fails. */
   'exercise:check': (input: ExerciseCheckInput, ack: Ack<GradeResult>) => void;
   /** Searches random fault schedules for one that breaks the program, shrinks it, and plays the minimal one last. */

@@ -8,7 +8,7 @@ import type { Verdict } from './checker/types';
 import type { Words } from './words';
 import { MAX_CLIENTS } from './cluster';
 import { MAX_SEED } from './random';
-import { scenarioSchema } from './scenario';
+import { scenarioSchema, triggerSchema } from './scenario';
 import { topologySchema } from './schemas';
 
 const clientId = z.number().int().min(1).max(MAX_CLIENTS);
@@ -56,10 +56,20 @@ export const runStartSchema = z
      * from (and, with a scenario, its schedule: it becomes the scenario's seed). Drawn when absent.
      */
     seed: z.number().int().min(0).max(MAX_SEED).optional(),
+    /** "Pause the run when …": every client is frozen at this moment of the run, until Continue or Step. */
+    breakpoint: triggerSchema.optional(),
   })
   .strict();
 
 export type RunStartInput = z.input<typeof runStartSchema>;
+
+/** The learner's breakpoint set, changed or cleared (null) while a run goes. */
+export const runBreakSchema = z.object({ when: triggerSchema.nullable() }).strict();
+export type RunBreakInput = z.input<typeof runBreakSchema>;
+
+/** Continue from the breakpoint the run stands at; `step`: stop again at the next answered command. */
+export const runContinueSchema = z.object({ step: z.boolean().default(false) }).strict();
+export type RunContinueInput = z.input<typeof runContinueSchema>;
 
 /** A syntax or runtime error in the learner's own source (1-based line, 1-based column), ready for an editor marker. */
 export interface Diagnostic {

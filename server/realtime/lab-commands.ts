@@ -41,7 +41,7 @@ export interface LabCommandContext {
   notifyExperiment?(progress: ExperimentProgress): void;
 }
 
-export type LabCommand = ClassroomLabCommand | 'exercise:check' | 'explore:run' | 'experiment:run';
+export type LabCommand = ClassroomLabCommand | 'run:break' | 'run:continue' | 'exercise:check' | 'explore:run' | 'experiment:run';
 type LabCommandHandler<E extends LabCommand> = (ctx: LabCommandContext, input: CommandInput<E>) => Promise<CommandValue<E>>;
 type LabCommandTable = { [E in LabCommand]: LabCommandHandler<E> };
 
@@ -60,6 +60,11 @@ export const LAB_COMMANDS: LabCommandTable = {
   'run:start': (ctx, input) => {
     cancelExperiment(ctx.existingRuns());
     return ctx.runs().start(input, { endWhenDecided: true, yieldable: true });
+  },
+  'run:break': async (ctx, { when }) => ({ running: ctx.runs().setBreakpoint(when) }),
+  'run:continue': async (ctx, { step }) => {
+    ctx.runs().continueFromBreakpoint(step);
+    return null;
   },
   'run:stop': (ctx) => {
     cancelExperiment(ctx.existingRuns());

@@ -17,7 +17,7 @@ import { drawSeed } from '@/lib/random';
 import type { z } from 'zod';
 import { failureSaid } from './failure-words';
 import { runStartSchema, type Diagnostic, type CheckRunTag, type RunCatchUp, type RunEnded, type RunInfo, type RunOutcome, type RunVerdict } from '@/lib/run';
-import { clientStart, schedule, type ScenarioStep } from '@/lib/scenario';
+import { clientStart, schedule, type ScenarioStep, type Trigger } from '@/lib/scenario';
 import type { RunUsage } from '../lab/history-log';
 import type { Lab } from '../lab/lab';
 import { refuse } from '../ops/refusals';
@@ -76,6 +76,7 @@ interface AdmittedRun {
   yieldable: boolean;
   clientError: ((error: string) => string) | null;
   check: CheckRunTag | null;
+  breakpoint: Trigger | null;
 }
 
 interface Events {
@@ -268,7 +269,7 @@ export class LabRuns extends EventEmitter<Events> {
     const clients = asked ?? scenario?.clients ?? DEFAULT_CLIENTS;
     const admitted = await this.admit(clients);
     try {
-      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes: notes.map((text, i) => ({ text, words: noteWords[i] })), checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, yieldable: options.yieldable ?? false, clientError: options.clientError ?? null, check: options.check ?? null }, admitted);
+      return await this.startAdmitted({ code, clients, scenario, seed, limits, notes: notes.map((text, i) => ({ text, words: noteWords[i] })), checkerSettings, topology, fresh, endWhenDecided: options.endWhenDecided ?? false, yieldable: options.yieldable ?? false, clientError: options.clientError ?? null, check: options.check ?? null, breakpoint: input.breakpoint ?? null }, admitted);
     } catch (error) {
       admitted?.release();
       throw error;
@@ -328,6 +329,7 @@ export class LabRuns extends EventEmitter<Events> {
         clients,
         startDelaysMs: scenario ? Array.from({ length: clients }, (_, i) => clientStart(scenario, i + 1)) : undefined,
         armed: armed.map(({ at, step }) => armedFault(step, at)),
+        breakpoint: request.breakpoint,
         nodes: lab.nodes.map((n) => n.id),
         linkPort: (client, node) => ports.get(`${client}:${node}`) ?? null,
         credentials: lab.credentials.learner,
@@ -514,6 +516,21 @@ export class LabRuns extends EventEmitter<Events> {
       if (this.active === run) this.emit('verdict', { runId: run.runId, verdict: run.checker.verdict() });
     }, VERDICT_INTERVAL_MS);
     run.verdictTimer.unref();
+  }
+
+  /** The learner's breakpoint on the run going on (null clears it); false when nothing runs. */
+  setBreakpoint(when: Trigger | null): boolean {
+    const run = this.active;
+    if (!run) return false;
+    run.handle.setBreakpoint(when);
+    return true;
+  }
+
+  /** Continue (or Step) from the breakpoint the run stands at. */
+  continueFromBreakpoint(step: boolean): void {
+    const run = this.active;
+    if (!run) throw new LabOperationError('conflict', refusal('run.notRunning'));
+    run.handle.continueFromBreakpoint(step);
   }
 
   /** Stops the current run for good: no run starts here again (the lab was rebuilt for another page). */

@@ -9,6 +9,7 @@
  */
 import { say } from '@/lib/checker/said';
 import type { Said } from '@/lib/words';
+import type { Trigger } from '@/lib/scenario';
 import type { MainToWorker, WorkerToMain } from './protocol';
 import {
   DEFAULT_LIMITS,
@@ -33,6 +34,8 @@ import { log } from '../ops/log';
 
 /** Extra time past the wall-clock limit (and the last staggered start) before a silent worker is killed. */
 const WALL_GRACE_MS = 5_000;
+/** The longest a run may stand at a breakpoint (its wall clock held) before it is stopped: a slot of the server is not held forever. */
+export const BREAKPOINT_HOLD_MS = 120_000;
 /** How often the pool checks the runs' wall clocks (the stuck-worker watchdog runs in the hosts). */
 const WALL_CHECK_MS = 100;
 const MAX_CODE_CHARS = 200_000;
@@ -77,7 +80,9 @@ class RunController implements RunHandle {
   private resolveDone!: (o: RunOutcome) => void;
   private finished = false;
   private readonly startedAt = performance.now();
-  private readonly deadlineAt: number;
+  private deadlineAt: number;
+  /** Since when the run stands at a breakpoint (performance.now()); null while it goes. */
+  private heldSince: number | null = null;
   readonly seed: number;
 
   constructor(
@@ -86,6 +91,7 @@ class RunController implements RunHandle {
     private readonly limits: SandboxLimits,
     private readonly onFinished: (run: RunController) => void,
     commandsPerSecondShare: number,
+    private readonly breakpointHoldMs: number,
   ) {
     this.done = new Promise((r) => (this.resolveDone = r));
     this.seed = opts.seed ?? drawSeed();
@@ -116,6 +122,7 @@ class RunController implements RunHandle {
         opIdBase: opts.opIdBase ?? 1,
         commandsPerSecondShare,
         armed: opts.armed ?? [],
+        breakpoint: opts.breakpoint ?? null,
         seed: this.seed,
       },
     });
@@ -151,14 +158,31 @@ class RunController implements RunHandle {
       case 'done':
         this.finish(m.status, m.clients, m.error !== undefined && m.errorWords ? { message: m.error, words: m.errorWords } : m.error);
         break;
+      case 'held':
+        this.hold(m.on);
+        break;
       case 'ready':
         break;
+    }
+  }
+
+  /** At a breakpoint the wall clock stops (as each client's does in the worker), within BREAKPOINT_HOLD_MS. */
+  private hold(on: boolean): void {
+    const now = performance.now();
+    if (on) this.heldSince ??= now;
+    else if (this.heldSince !== null) {
+      this.deadlineAt += now - this.heldSince;
+      this.heldSince = null;
     }
   }
 
   /** Called by the pool's wall-clock check. */
   check(now: number): void {
     if (this.finished) return;
+    if (this.heldSince !== null) {
+      if (now - this.heldSince > this.breakpointHoldMs) this.kill(say('runNotes.breakpointTooLong', { seconds: String(Math.round(this.breakpointHoldMs / 1000)) }));
+      return;
+    }
     if (now > this.deadlineAt) this.kill(say('runNotes.wallClockKilled', { ms: String(this.limits.wallClockMs) }));
   }
 
@@ -198,6 +222,12 @@ class RunController implements RunHandle {
   }
   stop(): void {
     this.send({ type: 'stop' });
+  }
+  setBreakpoint(when: Trigger | null): void {
+    this.send({ type: 'break', when });
+  }
+  continueFromBreakpoint(step: boolean): void {
+    this.send({ type: 'continue', step });
   }
   /** A new share of the server's command rate. */
   pace(commandsPerSecond: number): void {
@@ -316,6 +346,7 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
           rebalance();
         },
         share(runs.size + 1),
+        options.breakpointHoldMs ?? BREAKPOINT_HOLD_MS,
       );
       runs.add(run);
       rebalance();

@@ -2,6 +2,7 @@
 import type { HistoryInput } from '@/lib/history';
 import type { Words } from '@/lib/words';
 import type { ArmedFault } from './worker/armed-faults';
+import type { Trigger } from '@/lib/scenario';
 import type { ClientOutcome, Diagnostic, RedisCredentials, RunStatus, SandboxLimits } from './types';
 
 export interface RunSpec {
@@ -26,6 +27,8 @@ export interface RunSpec {
   commandsPerSecondShare: number;
   /** Scenario steps on the clients that wait for an event of the run: carried out in the worker (armed-faults.ts). */
   armed: ArmedFault[];
+  /** The learner's breakpoint ("pause the run when …"), watched in the worker (worker/breakpoint.ts); null: none. */
+  breakpoint: Trigger | null;
   /** The run's seed: each client's Math.random, crypto and store latencies are drawn from it (worker/client-random.ts). */
   seed: number;
 }
@@ -37,6 +40,10 @@ export type MainToWorker =
   | { type: 'crash'; client: number }
   | { type: 'skew'; client: number; skewMs: number }
   | { type: 'stop' }
+  /** The learner's breakpoint, set or cleared while the run goes. */
+  | { type: 'break'; when: Trigger | null }
+  /** Let the clients a breakpoint froze go; `step`: stop again at the next answered command. */
+  | { type: 'continue'; step: boolean }
   /** A new share of the server's command rate (runs started or ended). */
   | { type: 'pace'; commandsPerSecond: number };
 
@@ -48,6 +55,8 @@ export type WorkerToMain =
   | { type: 'ready' }
   | { type: 'events'; events: HistoryInput[] }
   | { type: 'diagnostic'; diagnostic: Diagnostic }
+  /** The run stands at a breakpoint (its wall clock is held) or goes on. */
+  | { type: 'held'; on: boolean }
   | { type: 'done'; status: RunStatus; error?: string; errorWords?: Words; clients: ClientOutcome[] };
 
 /**

@@ -4,6 +4,7 @@
  * Everything here is plain data or callbacks on the main thread; the learner's
  * code itself never leaves its worker thread, in a sandbox host process.
  */
+import type { Trigger } from '@/lib/scenario';
 import type { ArmedFault } from './worker/armed-faults';
 import type { HistoryInput } from '@/lib/history';
 import type { ClientEndStatus, ClientOutcome, Diagnostic, RunOutcome, RunStatus } from '@/lib/run';
@@ -101,6 +102,8 @@ export interface StartRunOptions {
   startDelaysMs?: number[];
   /** Scenario steps on the clients that wait for an event of the run; the worker carries them out (worker/armed-faults.ts). */
   armed?: ArmedFault[];
+  /** The learner's breakpoint: the run stops when it happens (worker/breakpoint.ts). */
+  breakpoint?: Trigger | null;
   /** Node ids the lab has (e.g. [1, 2, 3, 4, 5]); used by the default resolver. */
   nodes: number[];
   linkPort: LinkPort;
@@ -140,6 +143,10 @@ export interface RunHandle {
   /** Set the client's clock offset (ms); its Date.now and pending timers follow. */
   setSkew(client: number, skewMs: number): void;
   stop(): void;
+  /** Sets (or, with null, clears) the learner's breakpoint on the running program. */
+  setBreakpoint(when: Trigger | null): void;
+  /** Continues from the breakpoint the run stands at; `step`: stops again at the next answered command. */
+  continueFromBreakpoint(step: boolean): void;
   /**
    * The worker thread running the clients, once it has booted (null before, or where there is none): its
    * sandbox host's pid and its Linux thread id there. It runs below the server's priority (ops/priority.ts),
@@ -151,6 +158,8 @@ export interface RunHandle {
 }
 
 export interface SandboxPoolOptions {
+  /** The longest a run may stand at a breakpoint before it is stopped (default BREAKPOINT_HOLD_MS, 2 minutes). */
+  breakpointHoldMs?: number;
   /** Workers kept started and idle (in the hosts) so a run starts without the ~300 ms worker boot. Default 1. */
   warmWorkers?: number;
   /** Concurrent runs; startRun beyond it is refused. Default 32. */

@@ -61,6 +61,7 @@ const REFUSALS: [key: string, values: Record<string, WordValue>, english: string
   ['run.gone', { runId: 'r-12' }, 'Run r-12 is neither running nor the last one to end'],
   ['run.left', {}, 'You left the page this was running for, so it stopped.'],
   ['run.replaced', {}, 'This run was replaced by a newer one, or stopped, before it started.'],
+  ['run.notRunning', {}, 'No program is running: there is no breakpoint to continue from.'],
   ['run.budget', { cost: 512, budget: 256 }, 'This run would reserve 512 MB, more than the 256 MB the server has for all runs: use fewer clients.'],
   ['run.queueFull', { n: 12 }, 'The server is running as many programs as it can and 12 more are waiting; try again in a minute.'],
   ['run.waitedTooLong', { seconds: 30 }, "The server was busy with other learners' programs for 30 s, so yours did not start; press Run again."],

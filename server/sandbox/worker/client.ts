@@ -67,6 +67,9 @@ export class GuestClient {
   /** `endError` as data when it is the lab's own sentence (a limit), not the program's error. */
   private endErrorWords: Words | undefined;
   private wallTimer: ReturnType<typeof setTimeout> | null = null;
+  /** When the client's wall clock runs out (performance.now()); moved on by the time it stood at a breakpoint. */
+  private wallDeadline = 0;
+  private heldSince: number | null = null;
   private started = false;
   /** Set while inside learner code when the client must end (uncaught error); applied on the way out. */
   private pendingEnd: { status: ClientEndStatus; error?: string | Said } | null = null;
@@ -150,8 +153,34 @@ export class GuestClient {
     this.started = true;
     const { wallClockMs } = this.run.spec.limits;
     this.emit({ type: 'client', client: this.id, event: 'start', runId: this.run.spec.runId });
-    this.wallTimer = setTimeout(() => this.end('timeout', LIMIT_WORDS.clientWallClock(this.id, wallClockMs)), wallClockMs);
+    this.wallDeadline = performance.now() + wallClockMs;
+    this.armWallClock();
     this.gate.pass(() => this.boot());
+  }
+
+  private armWallClock(): void {
+    if (this.wallTimer) clearTimeout(this.wallTimer);
+    const { wallClockMs } = this.run.spec.limits;
+    this.wallTimer = setTimeout(() => this.end('timeout', LIMIT_WORDS.clientWallClock(this.id, wallClockMs)), Math.max(0, this.wallDeadline - performance.now()));
+  }
+
+  /**
+   * Frozen at a breakpoint the client's wall clock stops: the learner's thinking is not the program's time.
+   * (The pool bounds how long a run may stand at a breakpoint.)
+   */
+  holdWallClock(on: boolean): void {
+    if (this.ended || !this.started) return;
+    if (on) {
+      if (this.heldSince !== null) return;
+      this.heldSince = performance.now();
+      if (this.wallTimer) clearTimeout(this.wallTimer);
+      this.wallTimer = null;
+      return;
+    }
+    if (this.heldSince === null) return;
+    this.wallDeadline += performance.now() - this.heldSince;
+    this.heldSince = null;
+    this.armWallClock();
   }
 
   private boot(): void {

@@ -95,6 +95,12 @@ function onMessage(m: MainToWorker, quickjs: QuickJSWASMModule): void {
     case 'pace':
       run.pacer.setRate(m.commandsPerSecond);
       break;
+    case 'break':
+      run.setBreakpoint(m.when);
+      break;
+    case 'continue':
+      run.continueFromBreakpoint(m.step);
+      break;
   }
 }
 

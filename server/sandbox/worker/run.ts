@@ -6,11 +6,13 @@
  */
 import type { QuickJSWASMModule } from 'quickjs-emscripten';
 import type { HistoryInput } from '@/lib/history';
+import type { Trigger } from '@/lib/scenario';
 import type { Said } from '@/lib/words';
 import { transpileLearnerCode } from '../transpile';
 import type { ResolvedTarget, RunSpec, WorkerToMain } from '../protocol';
 import type { ClientOutcome, Diagnostic, RunStatus } from '../types';
 import { ArmedFaults } from './armed-faults';
+import { Breakpoint } from './breakpoint';
 import { LIMIT_WORDS } from './limit-words';
 import { boundEvent } from './bound-event';
 import { defaultResolveNode } from '../hosts';
@@ -36,6 +38,7 @@ export class SandboxRun implements RunServices {
   private flushScheduled = false;
   private finished = false;
   private armed: ArmedFaults | null = null;
+  private breakpoint: Breakpoint | null = null;
 
   constructor(
     readonly spec: RunSpec,
@@ -73,11 +76,26 @@ export class SandboxRun implements RunServices {
         target: (id) => this.client(id),
       });
     }
+    this.breakpoint = new Breakpoint(this.spec.breakpoint, {
+      emit: (event) => this.emit(event),
+      clients: () => this.clients,
+      held: (on) => this.post({ type: 'held', on }),
+    });
     for (const client of this.clients) {
       const delay = this.spec.startDelaysMs[client.id - 1] ?? 0;
       if (delay > 0) this.startTimers.push(setTimeout(() => client.start(), delay));
       else client.start();
     }
+  }
+
+  /** The learner's breakpoint, set or cleared while the run goes. */
+  setBreakpoint(when: Trigger | null): void {
+    this.breakpoint?.set(when);
+  }
+
+  /** Continue (or Step) from the breakpoint the run stands at. */
+  continueFromBreakpoint(step: boolean): void {
+    this.breakpoint?.continue(step);
   }
 
   client(id: number): GuestClient | undefined {
@@ -95,6 +113,7 @@ export class SandboxRun implements RunServices {
     this.buffer.push(boundEvent(stamped));
     // After the push: a step this event triggers is recorded after it, as it happened.
     this.armed?.observe(stamped);
+    this.breakpoint?.observe(stamped);
     if (!this.flushScheduled) {
       this.flushScheduled = true;
       setImmediate(() => this.flush());

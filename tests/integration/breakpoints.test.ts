@@ -1,0 +1,127 @@
+/**
+ * Breakpoints on the run's own events (issue 30, item 2): "pause the run when a client's SET is answered OK"
+ * stops every client at that moment, in the worker, while Redis goes on (the lock's TTL keeps running out);
+ * the run's wall clock stands still meanwhile; Continue lets the clients go and the run ends by itself; Step
+ * stops again at the next answered command; a run left at a breakpoint past the lab's limit is stopped in words.
+ */
+import IORedis from 'ioredis';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { HistoryEvent } from '@/lib/history';
+import type { Trigger } from '@/lib/scenario';
+import { Lab } from '@/server/lab/lab';
+import { LabRuns } from '@/server/runs/lab-runs';
+import { createSandboxPool, type SandboxPool } from '@/server/sandbox';
+import { LabOperationError } from '@/lib/result';
+
+const HOLD_MS = 4_000;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-breakpoints-'));
+let pool: SandboxPool;
+let lab: Lab;
+let runs: LabRuns;
+let admin: IORedis;
+beforeAll(async () => {
+  pool = createSandboxPool({ warmWorkers: 1, breakpointHoldMs: HOLD_MS });
+  lab = new Lab({ topology: { kind: 'masters', nodes: 1, persistence: 'none' }, clients: 2, dir });
+  await lab.start();
+  runs = new LabRuns(lab, pool);
+  admin = new IORedis({ port: lab.nodes[0]!.port, ...lab.credentials.control });
+  await pool.whenWarm();
+});
+afterAll(async () => {
+  admin?.disconnect();
+  await lab?.destroy();
+  await pool?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Each client takes the lock (a 3 s TTL), says so, works a moment and leaves it to expire.
+const PROGRAM = `import Redis from 'ioredis';
+import lab from 'lab';
+const r = new Redis({ host: 'redis-1.internal', port: 6379 });
+const token = 'client-' + lab.client;
+while ((await r.set('bp:lock', token, 'PX', 3000, 'NX')) !== 'OK') await lab.sleep(20);
+console.log('holding');
+await lab.sleep(50);
+console.log('done');
+r.disconnect();`;
+
+const SET_OK: Trigger = { on: 'command-answered', command: 'SET', reply: 'OK', nth: 1 };
+
+const events = (runId: string): HistoryEvent[] => runs.historyOf(runId);
+const notes = (runId: string, key: string) => events(runId).filter((e) => e.type === 'console' && e.client === 0 && e.words?.key === key);
+const logged = (runId: string, text: string) => events(runId).filter((e) => e.type === 'console' && e.client !== 0 && e.text === text);
+
+describe('breakpoints', () => {
+  it('freezes every client when a SET is answered OK, while the lock’s TTL runs on; Continue lets them finish', { timeout: 60_000 }, async () => {
+    await admin.del('bp:lock');
+    const info = await runs.start({ code: PROGRAM, clients: 2, breakpoint: SET_OK, limits: { wallClockMs: 2_000 } });
+    await expect.poll(() => notes(info.runId, 'runNotes.breakpointHit').length, { timeout: 20_000 }).toBe(1);
+    const hit = notes(info.runId, 'runNotes.breakpointHit')[0]!;
+    expect(hit.type === 'console' && hit.text).toMatch(/^Stopped at your breakpoint: a client's SET is answered OK\. Every client is frozen/);
+    // Both clients were stopped at that moment, and the one granted the lock never read its reply.
+    const paused = events(info.runId).filter((e) => e.type === 'client' && e.event === 'pause' && e.seq > hit.seq);
+    expect(paused.map((e) => (e.type === 'client' ? e.client : 0)).sort()).toEqual([1, 2]);
+    expect(logged(info.runId, 'holding')).toHaveLength(0);
+    // The timeline marks it.
+    expect(events(info.runId).some((e) => e.type === 'scenario' && e.step === 'breakpoint')).toBe(true);
+    // Redis keeps its own time: the lock's TTL goes down while the clients stand still.
+    const first = await admin.pttl('bp:lock');
+    expect(first).toBeGreaterThan(0);
+    await expect.poll(() => admin.pttl('bp:lock'), { timeout: 5_000 }).toBeLessThan(first - 300);
+    // Longer at the breakpoint than the run's 2 s wall clock: it stood still, so the run is not out of time.
+    await expect.poll(() => lab.now() - hit.t, { timeout: 5_000, interval: 100 }).toBeGreaterThan(2_500);
+    expect(runs.current).not.toBeNull();
+    // Cleared first: Continue would arm it again, and the other client's SET would stop the run once more.
+    expect(runs.setBreakpoint(null)).toBe(true);
+    runs.continueFromBreakpoint(false);
+    const ended = await runs.whenEnded(info.runId);
+    expect(ended.outcome.status, ended.outcome.error).toBe('completed');
+    expect(logged(info.runId, 'done')).toHaveLength(2);
+    expect(notes(info.runId, 'runNotes.breakpointContinue')).toHaveLength(1);
+    expect(notes(info.runId, 'runNotes.breakpointHit')).toHaveLength(1);
+    expect(ended.verdict.valid).toBe('held');
+  });
+
+  it('Step stops again at the next answered command: the other client’s SET that finds the lock taken', { timeout: 60_000 }, async () => {
+    await admin.del('bp:lock');
+    const info = await runs.start({ code: PROGRAM, clients: 2, breakpoint: SET_OK });
+    await expect.poll(() => notes(info.runId, 'runNotes.breakpointHit').length, { timeout: 20_000 }).toBe(1);
+    runs.continueFromBreakpoint(true);
+    await expect.poll(() => notes(info.runId, 'runNotes.breakpointHit').length, { timeout: 10_000 }).toBe(2);
+    expect(notes(info.runId, 'runNotes.breakpointStep')).toHaveLength(1);
+    const second = notes(info.runId, 'runNotes.breakpointHit')[1]!;
+    expect(second.type === 'console' && second.text).toMatch(/^Stopped at your breakpoint: a command of a client's is answered\./);
+    // The step's stop is one-off: cleared, Continue lets the run end by itself.
+    runs.setBreakpoint(null);
+    runs.continueFromBreakpoint(false);
+    const ended = await runs.whenEnded(info.runId);
+    expect(ended.outcome.status, ended.outcome.error).toBe('completed');
+    expect(logged(info.runId, 'done')).toHaveLength(2);
+  });
+
+  it('stops a run left at a breakpoint past the lab’s limit, and says so', { timeout: 60_000 }, async () => {
+    await admin.del('bp:lock');
+    const info = await runs.start({ code: PROGRAM, clients: 1, breakpoint: SET_OK });
+    const ended = await runs.whenEnded(info.runId);
+    expect(ended.outcome.status).toBe('killed');
+    expect(ended.outcome.error).toBe(`The run stood at a breakpoint for more than ${HOLD_MS / 1000} s, the lab's limit, so it was stopped.`);
+    expect(logged(info.runId, 'holding')).toHaveLength(0);
+  });
+
+  it('sets a breakpoint on the run going on, and refuses Continue when nothing runs', { timeout: 60_000 }, async () => {
+    await admin.del('bp:lock');
+    expect(() => runs.continueFromBreakpoint(false)).toThrow(LabOperationError);
+    expect(runs.setBreakpoint(SET_OK)).toBe(false);
+    const slow = PROGRAM.replace("while (", "await lab.sleep(300);\nwhile (");
+    const info = await runs.start({ code: slow, clients: 1 });
+    expect(runs.setBreakpoint(SET_OK)).toBe(true);
+    await expect.poll(() => notes(info.runId, 'runNotes.breakpointHit').length, { timeout: 20_000 }).toBe(1);
+    runs.setBreakpoint(null);
+    runs.continueFromBreakpoint(false);
+    const ended = await runs.whenEnded(info.runId);
+    expect(ended.outcome.status, ended.outcome.error).toBe('completed');
+  });
+});
