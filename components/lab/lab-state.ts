@@ -5,6 +5,7 @@
  */
 import type { LabSnapshot, LinkView, NodeView, ReplicationView, Topology } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
+import { nextBreakpointStop, type BreakpointStop } from './breakpoint-state';
 import { eventBytes, TAB_HISTORY_BYTES, TAB_HISTORY_EVENTS } from '@/lib/history-size';
 import type { HistoryBatch, LinksDiff, NodesDiff } from '@/lib/protocol';
 
@@ -46,6 +47,8 @@ export interface LabData {
   historyFrom: number;
   /** Lab clock when this page's view of the lab began (its first snapshot); see `viewOrigin`. */
   viewStartT: number | null;
+  /** The run stands at the learner's breakpoint (breakpoint-state.ts); null while it goes. */
+  breakpointStop: BreakpointStop | null;
 }
 
 export const emptyLabData = (): LabData => ({
@@ -64,6 +67,7 @@ export const emptyLabData = (): LabData => ({
   historyGap: false,
   historyFrom: 0,
   viewStartT: null,
+  breakpointStop: null,
 });
 
 /**
@@ -133,6 +137,7 @@ export function reduceSnapshot(data: LabData, snapshot: LabSnapshot, localNow: n
     // A snapshot pushed during the view (a run restoring the lab) has no `historyFrom`: the view goes on.
     historyFrom: sameLab ? Math.max(data.historyFrom, from) : from,
     viewStartT: newView ? snapshot.now : data.viewStartT,
+    breakpointStop: sameLab && !newView ? data.breakpointStop : null,
   };
 }
 
@@ -184,6 +189,7 @@ export function reduceHistory(data: LabData, batch: HistoryBatch, maxEvents = MA
     historyBytes: bytes,
     nextSeq: last === undefined ? data.nextSeq : last.seq + 1,
     historyGap: data.historyGap || gap,
+    breakpointStop: nextBreakpointStop(data.breakpointStop, fresh),
   };
 }
 

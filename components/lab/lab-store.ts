@@ -65,6 +65,7 @@ import {
   type ViewData,
 } from './run-state';
 import type { Words } from '@/lib/words';
+import type { Trigger } from '@/lib/scenario';
 import { checkRunAgain, emptyCheckRunsData, ownRunAgain, reduceCheckBegan, reduceCheckRunEnded, type CheckRunsData } from './check-runs';
 import { labNow } from './lab-state';
 
@@ -161,6 +162,8 @@ export interface LabActions {
   showOwnRun(): void;
   // Comparing runs (written by the Measurements view): null unpins.
   pinRun(pinned: PinnedRun | null): void;
+  /** The learner's breakpoint for the next runs (written by the socket client, which also tells a run going on). */
+  chooseBreakpoint(when: Trigger | null): void;
 }
 
 export interface LabState extends LabData {
@@ -187,6 +190,8 @@ export interface LabState extends LabData {
   view: ViewData;
   /** A run pinned for comparison; kept across runs and page views of this tab's lab. */
   measure: MeasureData;
+  /** "Pause the run when …": sent with each Run of this tab; null: none. */
+  breakpoint: Trigger | null;
   actions: LabActions;
 }
 
@@ -211,6 +216,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
     experiment: emptyExperimentData(),
     view: emptyViewData(),
     measure: emptyMeasureData(),
+    breakpoint: null,
     actions: {
       setConnection: (connection, message = null, note = null, words = null) =>
         set({ connection, connectionMessage: message, connectionNote: note, connectionWords: words, labElsewhere: null }),
@@ -311,6 +317,7 @@ export function createLabStore(initial: Partial<LabData> = {}): LabStore {
         return run ? { run, view: reduceCursor(s.view, null) } : s;
       }),
       pinRun: (pinned) => set((s) => ({ measure: reducePin(s.measure, pinned) })),
+      chooseBreakpoint: (breakpoint) => set({ breakpoint }),
     },
   }));
 }

@@ -16,6 +16,7 @@ import type { CommandRequest, CommandValue } from '@/lib/commands';
 import type { ClientEventName } from '@/lib/protocol';
 import type { LabError } from '@/lib/result';
 import type { RunEnded, RunInfo, RunStartInput } from '@/lib/run';
+import type { Trigger } from '@/lib/scenario';
 import { FAULTS, labelFault, type FaultOp, type FaultReply } from '@/lib/faults/catalogue';
 import { faultCommandWords } from '@/lib/faults/message-keys';
 import { words, type Words } from '@/lib/words';
@@ -286,11 +287,26 @@ export class LabSocketClient {
     if (request.scenario) input.scenario = request.scenario;
     if (request.checker) input.checker = request.checker;
     if (request.limits) input.limits = request.limits;
+    const breakpoint = this.options.store.getState().breakpoint;
+    if (breakpoint) input.breakpoint = breakpoint;
     // Starting may wait for a sandbox worker to warm up.
     const result = await this.send('run:start', input, commandName('run', 'Run'), this.joinTimeoutMs);
     if (result.ok) this.actions.runStarted(result.value);
     else this.actions.runFailed(result.error.message, result.error.words);
     return result;
+  }
+
+  /** "Pause the run when …": kept for the next runs, and set on the run going on (null clears it). */
+  async setBreakpoint(when: Trigger | null): Promise<CommandResult<{ running: boolean }> | null> {
+    this.actions.chooseBreakpoint(when);
+    const run = this.options.store.getState().run;
+    if (run.phase !== 'running') return null;
+    return this.send('run:break', { when }, commandName('breakpoint', 'Pause the run when'));
+  }
+
+  /** Resume (or, with `step`, Step) from the breakpoint the run stands at. */
+  continueRun(step: boolean): Promise<CommandResult<null>> {
+    return this.send('run:continue', { step }, step ? commandName('step', 'Step') : commandName('resumeRun', 'Resume'));
   }
 
   async stopRun(): Promise<CommandResult<RunEnded | null>> {
