@@ -1,6 +1,6 @@
 /**
- * One vocabulary per language: every Arabic and Norwegian string the product shows (the interface catalogues and
- * each lesson's prose, hints, quiz and scenario texts) uses the glossary's canonical term for a concept, never one
+ * One vocabulary per language: every Arabic and Norwegian string the product shows (the interface catalogues, the
+ * sandbox reference page and each lesson's prose, hints, quiz and scenario texts) uses the glossary's canonical term for a concept, never one
  * of the variants the glossary lists (`messages/glossary/<locale>.json`). A failure names the file, the key or line,
  * the variant found and the term to write instead. The glossary's own examples hold its patterns to their word:
  * each `caught` example is flagged, each `allowed` one (a legitimate use of a similar word) is not.
@@ -74,6 +74,9 @@ function shownStrings(locale: string): Shown[] {
     const file = path.join('messages', locale, name);
     for (const [key, text] of messageLeaves(JSON.parse(fs.readFileSync(path.join(ROOT, file), 'utf8')))) out.push({ file, where: key, text });
   }
+  // The sandbox reference page a learner opens beside the editor.
+  const reference = path.join('server', 'sandbox', `reference.${locale}.md`);
+  out.push(...proseLines(reference, fs.readFileSync(path.join(ROOT, reference), 'utf8')));
   const lessons = path.join(ROOT, 'lessons');
   for (const lesson of fs.readdirSync(lessons).filter((n) => /^\d\d-/.test(n)).sort()) {
     for (const name of LESSON_FILES) {
