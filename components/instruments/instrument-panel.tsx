@@ -13,6 +13,7 @@ import { ClusterView } from '@/components/cluster/cluster-view';
 import { ClientControls } from '@/components/clients/client-controls';
 import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { TimelineArea } from '@/components/timeline/timeline-area';
+import { BreakpointControl } from './breakpoint-control';
 import { KEYED_TARGETS } from './instrument-keys';
 import styles from './instruments.module.css';
 
@@ -32,6 +33,7 @@ export function InstrumentPanel({ defaultClients, toolbar, className }: Instrume
       {toolbar}
       {hasLab ? <ClusterView compact /> : <p className={styles.muted}>{t('nodesAppear')}</p>}
       <ClientControls defaultClients={defaultClients} compact />
+      <BreakpointControl defaultClients={defaultClients} />
       <KeyLegend />
       <div className={styles.timeline}>
         <TimelineArea defaultClients={defaultClients} />

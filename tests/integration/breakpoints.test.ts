@@ -1,6 +1,6 @@
 /**
  * Breakpoints on the run's own events (issue 30, item 2): "pause the run when a client's SET is answered OK"
- * stops every client at that moment, in the worker, while Redis goes on (the lock's TTL keeps running out);
+ * stops every client at that moment, in the worker, its clock with it, while Redis goes on (the lock's TTL keeps running out);
  * the run's wall clock stands still meanwhile; Continue lets the clients go and the run ends by itself; Step
  * stops again at the next answered command; a run left at a breakpoint past the lab's limit is stopped in words.
  */
@@ -42,8 +42,10 @@ const PROGRAM = `import Redis from 'ioredis';
 import lab from 'lab';
 const r = new Redis({ host: 'redis-1.internal', port: 6379 });
 const token = 'client-' + lab.client;
-while ((await r.set('bp:lock', token, 'PX', 3000, 'NX')) !== 'OK') await lab.sleep(20);
+let asked = Date.now();
+while ((await r.set('bp:lock', token, 'PX', 3000, 'NX')) !== 'OK') { await lab.sleep(20); asked = Date.now(); }
 console.log('holding');
+console.log('the SET took ' + (Date.now() - asked) + ' ms by my clock');
 await lab.sleep(50);
 console.log('done');
 r.disconnect();`;
@@ -81,6 +83,11 @@ describe('breakpoints', () => {
     expect(ended.outcome.status, ended.outcome.error).toBe('completed');
     expect(logged(info.runId, 'done')).toHaveLength(2);
     expect(notes(info.runId, 'runNotes.breakpointContinue')).toHaveLength(1);
+    // The frozen clients' clocks stood still with them: the holder saw its SET answered at once, though it
+    // stood more than 2.5 s at the breakpoint.
+    const took = events(info.runId).flatMap((e) => (e.type === 'console' && e.client !== 0 ? [/^the SET took (\d+) ms/.exec(e.text)] : [])).filter((m) => m !== null);
+    expect(took, events(info.runId).flatMap((e) => (e.type === 'console' ? [e.client + ': ' + e.text] : [])).join(' / ')).toHaveLength(2);
+    expect(Math.min(...took.map((m) => Number(m![1])))).toBeLessThan(1_000);
     expect(notes(info.runId, 'runNotes.breakpointHit')).toHaveLength(1);
     expect(ended.verdict.valid).toBe('held');
   });
@@ -100,6 +107,23 @@ describe('breakpoints', () => {
     const ended = await runs.whenEnded(info.runId);
     expect(ended.outcome.status, ended.outcome.error).toBe('completed');
     expect(logged(info.runId, 'done')).toHaveLength(2);
+  });
+
+  it('keeps a frozen client’s work where it was: a job of 1 s stopped at its start still works 1 s after Resume', { timeout: 60_000 }, async () => {
+    const code = `import lab from 'lab';
+await lab.job('work').run(1000);
+console.log('worked');`;
+    const info = await runs.start({ code, clients: 1, breakpoint: { on: 'job-enter', client: 1, nth: 1 } });
+    await expect.poll(() => notes(info.runId, 'runNotes.breakpointHit').length, { timeout: 20_000 }).toBe(1);
+    const hit = notes(info.runId, 'runNotes.breakpointHit')[0]!;
+    // Longer than the job at the breakpoint: its timer went off meanwhile, on the worker's clock, not the client's.
+    await expect.poll(() => lab.now() - hit.t, { timeout: 5_000, interval: 100 }).toBeGreaterThan(1_500);
+    runs.continueFromBreakpoint(false);
+    const ended = await runs.whenEnded(info.runId);
+    expect(ended.outcome.status, ended.outcome.error).toBe('completed');
+    const resumed = notes(info.runId, 'runNotes.breakpointContinue')[0]!;
+    const exit = events(info.runId).find((e) => e.type === 'job' && e.phase === 'exit')!;
+    expect(exit.t - resumed.t).toBeGreaterThan(800);
   });
 
   it('stops a run left at a breakpoint past the lab’s limit, and says so', { timeout: 60_000 }, async () => {

@@ -2,9 +2,10 @@
  * "Pause the run when …": a breakpoint on the run's own events, watched here,
  * where the events are emitted, so the run stops at the moment itself and not
  * a hop through the server's loop later. When it fires every running client is
- * frozen at its gate, as a stop-the-world pause freezes a process: the nodes
- * and their clocks go on, so a lock's TTL keeps running out while the learner
- * injects faults. Continue opens the gates it closed (never a client the
+ * frozen at its gate, its clocks with it, as a suspended machine is: the
+ * nodes and their clocks go on, so a lock's TTL keeps running out while the
+ * learner injects faults, and a client let go carries on as if no time had
+ * passed. Continue opens the gates it closed (never a client the
  * learner paused by hand); Step continues and stops again at the next
  * answered command.
  */
@@ -21,9 +22,8 @@ export interface BreakpointClient {
   readonly id: number;
   readonly status: string | null;
   readonly isPaused: boolean;
-  pause(): void;
-  resume(): void;
-  holdWallClock(on: boolean): void;
+  /** Frozen (on) or thawed: its code, its clocks and its wall-clock limit stand still while frozen. */
+  freeze(on: boolean): void;
 }
 
 export interface BreakpointHost {
@@ -74,10 +74,7 @@ export class Breakpoint {
     const note = say(step ? 'runNotes.breakpointStep' : 'runNotes.breakpointContinue');
     this.host.emit({ type: 'console', client: 0, level: 'info', text: note.message, words: note.words });
     this.host.held(false);
-    for (const client of frozen) {
-      client.holdWallClock(false);
-      client.resume();
-    }
+    for (const client of frozen) client.freeze(false);
   }
 
   private arm(when: Trigger | null): void {
@@ -103,9 +100,6 @@ export class Breakpoint {
     this.host.emit({ type: 'console', client: 0, level: 'info', text: note.message, words: note.words });
     this.frozen = running;
     this.host.held(true);
-    for (const client of running) {
-      client.holdWallClock(true);
-      client.pause();
-    }
+    for (const client of running) client.freeze(true);
   }
 }

@@ -69,7 +69,10 @@ export class GuestClient {
   private wallTimer: ReturnType<typeof setTimeout> | null = null;
   /** When the client's wall clock runs out (performance.now()); moved on by the time it stood at a breakpoint. */
   private wallDeadline = 0;
+  /** Since when the client stands frozen at a breakpoint (performance.now()); null while it runs. */
   private heldSince: number | null = null;
+  /** ms it stood frozen at earlier breakpoints. */
+  private frozenMs = 0;
   private started = false;
   /** Set while inside learner code when the client must end (uncaught error); applied on the way out. */
   private pendingEnd: { status: ClientEndStatus; error?: string | Said } | null = null;
@@ -137,9 +140,20 @@ export class GuestClient {
     return this.endErrorWords;
   }
 
-  /** The client's wall clock: the worker's plus its skew. */
+  /** The client's wall clock: the worker's plus its skew, less the time it stood frozen at breakpoints. */
   private clientNow(): number {
-    return Date.now() + this.skewMs;
+    // Whole ms, as Date.now() is: the frozen time is measured on the monotonic clock, in fractions.
+    return Date.now() + this.skewMs - Math.round(this.frozenFor());
+  }
+
+  /** The client's monotonic clock (performance.now()), which stands still while it is frozen too. */
+  private clientPerf(): number {
+    return performance.now() - this.frozenFor();
+  }
+
+  /** ms this client has stood frozen at breakpoints, the current stop included. */
+  private frozenFor(): number {
+    return this.frozenMs + (this.heldSince === null ? 0 : performance.now() - this.heldSince);
   }
 
   private emit(event: HistoryInput): void {
@@ -165,22 +179,29 @@ export class GuestClient {
   }
 
   /**
-   * Frozen at a breakpoint the client's wall clock stops: the learner's thinking is not the program's time.
+   * Frozen at a breakpoint, as a whole machine suspended: its code, its clocks and its wall-clock limit all
+   * stand still, while the nodes' clocks go on. Thawed, it carries on as if no time had passed — a lock it
+   * held still seems valid to it — and the learner's thinking time is not the program's.
    * (The pool bounds how long a run may stand at a breakpoint.)
    */
-  holdWallClock(on: boolean): void {
-    if (this.ended || !this.started) return;
+  freeze(on: boolean): void {
+    if (this.ended) return;
     if (on) {
       if (this.heldSince !== null) return;
       this.heldSince = performance.now();
       if (this.wallTimer) clearTimeout(this.wallTimer);
       this.wallTimer = null;
+      this.pause();
       return;
     }
     if (this.heldSince === null) return;
-    this.wallDeadline += performance.now() - this.heldSince;
+    const stood = performance.now() - this.heldSince;
+    this.frozenMs += stood;
     this.heldSince = null;
-    this.armWallClock();
+    this.wallDeadline += stood;
+    if (this.started) this.armWallClock();
+    this.timers.rearm();
+    this.resume();
   }
 
   private boot(): void {
@@ -191,7 +212,7 @@ export class GuestClient {
       stackBytes: limits.stackBytes,
       fileName,
       interrupt: () => this.limits.shouldInterrupt(),
-      host: { call: (op, payload) => this.hostCall(op, payload), now: () => this.clientNow(), perf: () => performance.now() },
+      host: { call: (op, payload) => this.hostCall(op, payload), now: () => this.clientNow(), perf: () => this.clientPerf() },
       thrown: (error) => this.onGuestThrow(error),
     });
     this.vm = vm;
@@ -257,6 +278,8 @@ export class GuestClient {
   }
 
   resume(): void {
+    // Let go by hand while frozen at a breakpoint: thawed, clocks and all.
+    if (this.heldSince !== null) return this.freeze(false);
     if (this.ended || !this.gate.isPaused) return;
     this.gate.open();
     this.emit({ type: 'client', client: this.id, event: 'resume', runId: this.run.spec.runId });

@@ -85,6 +85,9 @@ export class GuestTimers {
       this.deps.deliver(() => {
         // Cleared while the firing waited at a paused client's gate.
         if (this.timers.get(t.id) !== t) return;
+        // Not yet due on the client's clock, which stood still while the firing waited (a client frozen at a
+        // breakpoint) or was set back: it fires when that clock gets there.
+        if (this.deps.now() < t.dueAt - 1) return this.arm(t);
         if (t.repeat) {
           t.dueAt = this.deps.now() + t.delayMs;
           this.arm(t);

@@ -1,0 +1,78 @@
+'use client';
+/**
+ * "Pause the run when …": the learner picks a moment of the run (a client
+ * granted the lock, entering or leaving its job, a command of its answered, a
+ * node granting a vote). When the run reaches it every client freezes; this
+ * says so, in the page's language, with Resume and Step beside the nodes'
+ * and clients' own buttons, so faults go in while the world stands still.
+ */
+import { useLocale, useMessages, useTranslations } from 'next-intl';
+import { useId, useMemo } from 'react';
+import { useLabClient, useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
+import { breakpointChoices } from '@/components/lab/breakpoint-state';
+import { CheckerText } from '@/components/verdict/checker-text';
+import { triggerWords } from '@/lib/scenario-words';
+import { render } from '@/lib/words';
+import styles from './instruments.module.css';
+
+export function BreakpointControl({ defaultClients }: { defaultClients: number }) {
+  const t = useTranslations('workspace.breakpoint');
+  const locale = useLocale();
+  const catalogue = useMessages();
+  const id = useId();
+  const lab = useLabClient();
+  const readOnly = useLabReadOnly();
+  const clients = useLabStore((s) => Math.max(s.clients, defaultClients));
+  const nodes = useLabStore((s) => s.nodeIds.length);
+  const chosen = useLabStore((s) => s.breakpoint);
+  const stop = useLabStore((s) => (s.breakpointStop && s.run.phase === 'running' && s.run.info?.runId === s.breakpointStop.runId ? s.breakpointStop : null));
+  const choices = useMemo(() => breakpointChoices(clients, nodes), [clients, nodes]);
+  if (readOnly) return null;
+  const chosenId = chosen ? (choices.find((c) => JSON.stringify(c.when) === JSON.stringify(chosen))?.id ?? '') : '';
+  const label = (when: (typeof choices)[number]['when']) => render(triggerWords(when), locale, catalogue);
+  const byClient = choices.filter((c) => !c.id.startsWith('vote-'));
+  const votes = choices.filter((c) => c.id.startsWith('vote-'));
+  return (
+    <div className={styles.breakpoint} data-testid="breakpoint">
+      <label htmlFor={`${id}-when`}>{t('label')}</label>
+      <select
+        id={`${id}-when`}
+        value={chosenId}
+        onChange={(e) => void lab.setBreakpoint(choices.find((c) => c.id === e.target.value)?.when ?? null)}
+      >
+        <option value="">{t('never')}</option>
+        <optgroup label={t('clients')}>
+          {byClient.map((c) => (
+            <option key={c.id} value={c.id}>
+              {label(c.when)}
+            </option>
+          ))}
+        </optgroup>
+        {votes.length > 0 ? (
+          <optgroup label={t('votes')}>
+            {votes.map((c) => (
+              <option key={c.id} value={c.id}>
+                {label(c.when)}
+              </option>
+            ))}
+          </optgroup>
+        ) : null}
+      </select>
+      {stop ? (
+        <div className={styles.stopped} role="status" data-testid="breakpoint-stop">
+          <p>
+            <CheckerText said={{ message: stop.text, words: stop.words }} />
+          </p>
+          <div className={styles.stoppedButtons}>
+            <button type="button" onClick={() => void lab.continueRun(false)} title={t('resumeTitle')}>
+              {t('resume')}
+            </button>
+            <button type="button" onClick={() => void lab.continueRun(true)} title={t('stepTitle')}>
+              {t('step')}
+            </button>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

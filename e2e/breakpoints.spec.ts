@@ -1,0 +1,58 @@
+/**
+ * Breakpoints (issue 30, item 2), in a real browser: on lesson 5 the learner
+ * asks to pause the run when Client 1 enters its job; the run stops there with
+ * every client frozen and says so; two kills land while it stands; the lock's
+ * TTL runs out on the nodes meanwhile (the clients are frozen, Redis is not);
+ * Resume, and the verdict shows the break the learner caused: Client 2 takes
+ * the lock Client 1 still believes it holds. Screenshots under
+ * test-results/screenshots/breakpoint-*.png.
+ */
+import { expect, test, type Page } from '@playwright/test';
+import { button, startAsNewLearner } from './support/learner';
+
+const LESSON = '/lessons/redlock';
+
+async function screenshot(page: Page, name: string) {
+  await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+}
+
+const node = (page: Page, n: number) => page.getByRole('region', { name: `Node ${n}`, exact: true });
+
+test.beforeEach(async ({ page }) => startAsNewLearner(page));
+
+test('a breakpoint stops the run when Client 1 enters its job; two kills, Resume, and the verdict shows the break', async ({ page }) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(LESSON);
+  await expect(page.getByText('Lab running')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
+  for (let n = 1; n <= 5; n++) await expect(node(page, n).getByTestId('node-state')).toHaveText('up');
+  await page.getByLabel('Scenario', { exact: true }).selectOption({ label: 'None: just run' });
+
+  await page.getByLabel('Pause the run when').selectOption({ label: 'Client 1 enters its job' });
+  await button(page, 'Run').click();
+
+  const stop = page.getByTestId('breakpoint-stop');
+  await expect(stop).toContainText('Stopped at your breakpoint: Client 1 enters its job.', { timeout: 60_000 });
+  await expect(stop).toHaveAttribute('role', 'status');
+  // Every client stands still; the timeline marks where.
+  await expect(page.getByTestId('client-1-status')).toHaveAttribute('data-status', 'paused');
+  await expect(page.getByTestId('client-2-status')).toHaveAttribute('data-status', 'paused');
+
+  // Faults go in while the world stands still.
+  await button(page, 'Kill Node 1').click();
+  await button(page, 'Kill Node 2').click();
+  await expect(node(page, 1).getByTestId('node-state')).toHaveText('down');
+  await expect(node(page, 2).getByTestId('node-state')).toHaveText('down');
+  // The nodes' clocks go on: Client 1's key runs out on Node 3 while Client 1 is frozen inside its job.
+  await expect(node(page, 3).getByTestId('key-holder')).toHaveCount(0, { timeout: 15_000 });
+  await expect(stop).toBeVisible();
+  await screenshot(page, 'breakpoint-01-stopped-two-killed');
+
+  await button(page, 'Resume').click();
+  await expect(stop).toBeHidden();
+  // Client 2 collects Nodes 3–5 while Client 1 still runs its job: two holders at once.
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-valid', 'violated', { timeout: 60_000 });
+  await expect(page.getByTestId('timeline-lab-events')).toContainText('breakpoint');
+  await screenshot(page, 'breakpoint-02-resumed-violated');
+});
