@@ -35,7 +35,12 @@ export function nextBreakpointStop(current: BreakpointStop | null, events: reado
 
 /** The moments a learner can choose, for `clients` clients and `nodes` nodes: each a trigger and its option id. */
 export function breakpointChoices(clients: number, nodes: number): { id: string; when: Trigger }[] {
-  const out: { id: string; when: Trigger }[] = [];
+  // Any client first: which client gets the lock first is the run's to decide.
+  const out: { id: string; when: Trigger }[] = [
+    { id: 'lock-any', when: { on: 'lock-acquired', nth: 1 } },
+    { id: 'enter-any', when: { on: 'job-enter', nth: 1 } },
+    { id: 'exit-any', when: { on: 'job-exit', nth: 1 } },
+  ];
   for (let client = 1; client <= clients; client++) {
     out.push({ id: `lock-${client}`, when: { on: 'lock-acquired', client, nth: 1 } });
     out.push({ id: `enter-${client}`, when: { on: 'job-enter', client, nth: 1 } });
