@@ -58,3 +58,23 @@ test('a breakpoint stops the run when a client enters its job; two kills, Resume
   await expect(page.getByTestId('timeline-lab-events')).toContainText('breakpoint');
   await screenshot(page, 'breakpoint-02-resumed-violated');
 });
+
+test('in Arabic the stop reads right to left, in the page’s words, with its two buttons', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/ar${LESSON}`);
+  await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('cluster').getByTestId('node-state')).toHaveCount(5, { timeout: 60_000 });
+  const when = page.getByLabel('أوقِف التشغيل مؤقتًا عندما');
+  await when.selectOption({ value: 'enter-any' });
+  await expect(when.locator('option:checked')).toHaveText('يدخل عميلٌ ما مهمته');
+  await button(page, 'شغّل').click();
+  const stop = page.getByTestId('breakpoint-stop');
+  await expect(stop).toContainText('توقّف التشغيل عند نقطة التوقّف', { timeout: 60_000 });
+  await expect(button(page, 'استئناف')).toBeVisible();
+  await expect(button(page, 'خطوة')).toBeVisible();
+  await screenshot(page, 'breakpoint-03-ar-stopped');
+  await when.selectOption({ value: '' });
+  await button(page, 'استئناف').click();
+  await expect(stop).toBeHidden({ timeout: 30_000 });
+});
