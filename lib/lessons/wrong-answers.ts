@@ -60,7 +60,8 @@ export function composeWrongAnswer(solution: string, wrong: string): string {
     program += solution.slice(at, start);
     for (const text of before.get(i) ?? []) program += `${text}\n\n`;
     program += replaced.get(i) ?? part.text;
-    for (const text of after.get(i) ?? []) program += `\n${text}`;
+    // A one-line statement follows its place directly (`const grantedAt = Date.now();` after the grant); more gets a blank line.
+    for (const text of after.get(i) ?? []) program += text.includes('\n') ? `\n\n${text}` : `\n${text}`;
     at = part.statement.getEnd();
   });
   program += solution.slice(at);
