@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { composeWrongAnswer } from '../lib/lessons/wrong-answers';
 import { checkUntilDecided, startAsNewLearner } from './support/learner';
 
 const lesson = path.join('lessons', '05-redlock');
@@ -23,7 +24,7 @@ test('in Norwegian, a hidden probe\'s counter-example and the hint are the Norwe
   await page.goto('/nb/lessons/redlock');
   await expect(page.locator('.monaco-editor')).toBeVisible({ timeout: 30_000 });
   // quorum(n) = ⌈n/2⌉: quorum(2) is 1, so two clients could each hold the lock with one vote of two.
-  const wrong = read('wrong', 'quorum-ceil-half.ts');
+  const wrong = composeWrongAnswer(read('solution.ts'), read('wrong', 'quorum-ceil-half.ts'));
   await page.locator('.monaco-editor .view-lines').click();
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('Delete');

@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { composeWrongAnswer } from '../lib/lessons/wrong-answers';
 import { button, checkUntilDecided, startAsNewLearner } from './support/learner';
 
 const ARABIC = /[\u0600-\u06FF]/;
@@ -26,7 +27,8 @@ test('ar: a wrong release is rejected in Arabic, its command trace with the comm
   test.setTimeout(120_000);
   await openLesson(page, 'safe-release');
   // The corpus's GET-then-DEL release: two commands where one script is needed.
-  const wrong = fs.readFileSync(path.join('lessons', '02-safe-release', 'wrong', 'get-compare-then-del.ts'), 'utf8').replace(/^(\/\/.*\n)+/, '');
+  const read = (...parts: string[]) => fs.readFileSync(path.join('lessons', '02-safe-release', ...parts), 'utf8');
+  const wrong = composeWrongAnswer(read('solution.ts'), read('wrong', 'get-compare-then-del.ts')).replace(/^(\/\/.*\n)+/, '');
   // A long program: the editor follows the cursor to its end, so its first line is checked from the top.
   await page.locator('.monaco-editor .view-lines').click();
   await page.keyboard.press('ControlOrMeta+A');

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { expect, test, type Page } from '@playwright/test';
 import { messageLeaves as leaves } from '../messages/leaves';
+import { weaveComments } from '../lib/lessons/program-comments';
 import { overflowing } from './support/layout';
 import { button, setCode, startAsNewLearner } from './support/learner';
 
@@ -173,4 +174,27 @@ test('switching language keeps the code and the progress, and is remembered', as
   await page.goto('/lessons/naive-lock');
   await expect(page).toHaveURL(/\/lessons\/naive-lock$/);
   await expectLanguage(page, 'en');
+});
+
+test('ar: the lesson programs are the English code with Arabic comments, on the same lines (the starter in the editor, "Show solution")', async ({ page }) => {
+  const comments = readJson<Record<string, string>>('lessons', '02-safe-release', 'i18n', 'ar', 'comments.json');
+  const woven = (file: string) => weaveComments(fs.readFileSync(path.join('lessons', '02-safe-release', file), 'utf8'), (k) => comments[k]);
+  const starter = woven('starter.ts');
+  const solution = woven('solution.ts');
+  expect(starter.untranslated).toEqual([]);
+  // The first line of each is an Arabic comment; the line of release() is the English program's.
+  const first = (code: string) => code.split('\n')[0] ?? '';
+  expect(first(starter.code)).toMatch(/^\/\/ [\u0600-\u06FF]/);
+  const english = fs.readFileSync(path.join('lessons', '02-safe-release', 'starter.ts'), 'utf8').split('\n');
+  expect(starter.code.split('\n').findIndex((l) => l.startsWith('async function release('))).toBe(english.findIndex((l) => l.startsWith('async function release(')));
+
+  await page.goto('/ar/lessons/safe-release');
+  const lines = page.locator('.monaco-editor .view-lines');
+  await expect(lines).toContainText(first(starter.code).slice(3), { timeout: 30_000 });
+  await button(page, runLabel('ar')).click();
+  await expect(page.getByTestId('verdict')).toHaveAttribute('data-final', 'true', { timeout: 45_000 });
+  await button(page, readJson<{ toolbar: { showSolution: string } }>('messages', 'ar', 'workspace.json').toolbar.showSolution).click();
+  await expect(lines).toContainText(first(solution.code).slice(3));
+  await expect(lines).not.toContainText('a reference solution');
+  await page.screenshot({ path: 'test-results/screenshots/lang-ar-solution-comments.png' });
 });

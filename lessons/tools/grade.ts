@@ -14,7 +14,8 @@ import { loadLesson } from '@/lib/lessons/load';
 import { CPU_WAIT_LIMIT_MS } from '@/server/grading/disturbance';
 import { gradeExercise } from '@/server/grading/grader';
 import { withLessonLabs } from './lab-lanes';
-import { isLocale, LOCALES, type Locale } from '@/i18n/routing';
+import { isLocale, LOCALES } from '@/i18n/routing';
+import { composeWrongAnswer } from '@/lib/lessons/wrong-answers';
 import { render } from '@/lib/words';
 import { catalogueOf } from '@/messages/read-catalogue';
 
@@ -33,7 +34,12 @@ async function main(): Promise<void> {
   for (const w of wanted) {
     if (w === 'solution') for (let i = 0; i < repeat; i++) programs.push({ name: repeat > 1 ? `solution #${i + 1}` : 'solution', code: lesson.solution, right: true });
     else if (w === 'wrong') programs.push(...lesson.wrong.map((x) => ({ name: `wrong/${x.name}`, code: x.code, right: false })));
-    else programs.push({ name: w, code: fs.readFileSync(w, 'utf8'), right: !/^\/\/ Wrong:/.test(fs.readFileSync(w, 'utf8')) });
+    else {
+      // A file that says its mistake is a wrong answer: its declarations over the solution, as the lesson loads one.
+      const text = fs.readFileSync(w, 'utf8');
+      const wrong = /^\/\/ Wrong:/.test(text);
+      programs.push({ name: w, code: wrong ? composeWrongAnswer(lesson.solution, text) : text, right: !wrong });
+    }
   }
   let wrongVerdicts = 0;
   let undecided = 0;

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { needsReplica } from '../faults/catalogue';
 import { scenarioSchema, type Scenario, type ScenarioStep } from '../scenario';
 import { probeSaysErrors } from './probe-keys';
+import { composeWrongAnswer, WrongAnswerError } from './wrong-answers';
 import { adversarySchema, frontMatterSchema, MIN_WRONG_ANSWERS, quizSchema, type AdversaryFile, type FrontMatter, type LessonScenarioRef, type ProgramRef, type Quiz } from './schema';
 
 /** The components a lesson's MDX may use (rendered by `components/lesson/mdx-components.tsx`). */
@@ -46,6 +47,7 @@ export interface WrongAnswer {
   name: string;
   /** Its first line, "// Wrong: …", without the marker. */
   mistake: string;
+  /** The whole program: the solution with the file's declarations in place of its own (`wrong-answers.ts`). */
   code: string;
 }
 
@@ -152,7 +154,7 @@ export function loadLesson(dir: string): Lesson {
   });
   programOf(fm.exercise.knownWrong, 'exercise.knownWrong');
   const adversaries = fm.exercise.adversaries.map((aid) => loadAdversary(dir, aid, fm));
-  const wrong = loadWrongAnswers(dir);
+  const wrong = loadWrongAnswers(dir, solution);
   for (const adversary of adversaries) {
     for (const name of adversary.breaks) {
       if (!wrong.some((w) => w.name === name)) throw new LessonFormatError(relative(path.join(dir, 'adversaries', `${adversary.id}.json`)), 'breaks', `"${name}" is not a wrong answer of this lesson (wrong/${name}.ts)`);
@@ -181,7 +183,7 @@ function loadAdversary(dir: string, aid: string, fm: FrontMatter): Adversary {
   return { ...file, probeCode };
 }
 
-function loadWrongAnswers(dir: string): WrongAnswer[] {
+function loadWrongAnswers(dir: string, solution: string): WrongAnswer[] {
   const folder = path.join(/*turbopackIgnore: true*/ dir, 'wrong');
   const names = fs.existsSync(folder) ? fs.readdirSync(/*turbopackIgnore: true*/ folder).filter((f) => f.endsWith('.ts')).sort() : [];
   if (names.length < MIN_WRONG_ANSWERS) {
@@ -189,9 +191,16 @@ function loadWrongAnswers(dir: string): WrongAnswer[] {
   }
   return names.map((name) => {
     const p = path.join(folder, name);
-    const code = readText(p);
-    const mistake = /^\/\/ Wrong: (.+)$/m.exec(code.split('\n', 1)[0] ?? '')?.[1];
+    const text = readText(p);
+    const mistake = /^\/\/ Wrong: (.+)$/m.exec(text.split('\n', 1)[0] ?? '')?.[1];
     if (!mistake) throw new LessonFormatError(relative(p), '', 'the first line must say the mistake: "// Wrong: …"');
+    let code: string;
+    try {
+      code = composeWrongAnswer(solution, text);
+    } catch (error) {
+      if (error instanceof WrongAnswerError) throw new LessonFormatError(relative(p), '', error.message);
+      throw error;
+    }
     return { name: name.replace(/\.ts$/, ''), mistake, code };
   });
 }

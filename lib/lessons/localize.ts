@@ -4,21 +4,23 @@
  *
  * Only words change. Scenarios, adversaries, programs' code, checker settings
  * and the exercise stay the English lesson's, so a run, a verdict and a grade
- * are the same in every language. A translated program may differ from the
- * English one in its comments only; that is checked, and a program whose code
- * drifted is a format error (the build fails), not a silent fork.
+ * are the same in every language. A program is written once: the translation
+ * holds its comments only (`comments.json`, keyed by the English comment), woven
+ * into the English code line for line (`program-comments.ts`), so every language
+ * shows the same code on the same lines.
  *
- * A part the translation lacks (a file, a quiz question, a scenario's title)
- * shows in English and is listed in `missing`, which the pages log at build
- * time and `tests/unit/lesson-translations.test.ts` holds at zero.
+ * A part the translation lacks (a file, a quiz question, a scenario's title, a
+ * program's comment) shows in English and is listed in `missing`, as is a
+ * comment translation no English comment says any more; the pages log them at
+ * build time and `tests/unit/i18n-catalogues.test.ts` holds them at zero.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import ts from 'typescript';
 import { z } from 'zod';
 import type { Locale } from '@/i18n/routing';
 import { defaultLessonsRoot, LessonFormatError, loadAllLessons, splitFrontMatter, type Lesson } from './load';
 import { icuArguments } from './probe-says';
+import { weaveComments } from './program-comments';
 import { icuTemplate, type Quiz } from './schema';
 
 export interface LocalizedLesson {
@@ -56,6 +58,9 @@ const textsSchema = z
       .default({}),
   })
   .strict();
+
+/** A program comment's words, keyed by the English comment's text (its lines joined by a space); "\n" breaks it as the English is broken. */
+const commentsSchema = z.record(z.string().min(1), z.string().min(1).max(2_000));
 
 const quizTranslation = z
   .object({
@@ -159,18 +164,24 @@ export function localizeLesson(english: Lesson, locale: Locale, root = defaultLe
     });
   }
 
-  // Programs: the translation's comments over the English code, which must be the same code.
+  // Programs: the English code, with the translation's comments woven in line for line (comments.json, keyed by the English comment).
+  const comments = json('comments.json');
+  const said = comments === null ? null : parse(commentsSchema, comments, 'comments.json');
+  const used = new Set<string>();
   const program = (name: string, source: string): string => {
-    const text = read(name);
-    if (text === null) return source;
-    if (codeWithoutComments(text) !== codeWithoutComments(source)) {
-      throw new LessonFormatError(where(name), '', 'differs from the English program in more than its comments: only comments are translated');
-    }
-    return text;
+    if (said === null) return source;
+    const { code, untranslated } = weaveComments(source, (key) => {
+      const own = said[key];
+      if (own !== undefined) used.add(key);
+      return own;
+    });
+    for (const u of untranslated) missing.push(`comments.json → ${name}:${u.line} "${u.key}"`);
+    return code;
   };
   lesson.starter = program('starter.ts', english.starter);
   lesson.solution = program('solution.ts', english.solution);
   lesson.programs = Object.fromEntries(Object.entries(english.programs).map(([ref, source]) => [ref, program(ref, source)]));
+  for (const key of Object.keys(said ?? {})) if (!used.has(key)) missing.push(`comments.json → "${key}": no English comment says this (changed or removed?)`);
   lesson.lessonScenarios = lesson.lessonScenarios.map((s) => ({
     ...s,
     code: s.program === 'starter' ? lesson.starter : s.program === 'solution' ? lesson.solution : (lesson.programs[s.program] ?? s.code),
@@ -242,10 +253,4 @@ function bodyShape(body: string): string {
     for (const m of line.matchAll(/<Diagram\b[^>]*\bsrc="([^"]+)"|<Callout\b[^>]*\bkind="([^"]+)"/g)) parts.push(m[1] ? `diagram:${m[1]}` : `callout:${m[2]}`);
   }
   return parts.join(' ');
-}
-
-/** A program as TypeScript prints it with its comments removed: two programs that differ only in comments (and spacing) print the same. */
-export function codeWithoutComments(source: string): string {
-  const file = ts.createSourceFile('program.ts', source, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  return ts.createPrinter({ removeComments: true }).printFile(file);
 }

@@ -1,34 +1,6 @@
 // Wrong: GET and compare in the client, then PEXPIRE: two commands, not one script.
 // The lock can expire and pass to another worker between our GET and our
 // PEXPIRE: we then extend the other worker's lock and believe it is still ours.
-// Lesson 3 — TTL and the watchdog, a reference solution.
-// Re-indexing takes 1.8 s, but nobody wants a crashed worker to block the
-// others for long, so the TTL is only 900 ms. A watchdog is meant to keep the
-// lock alive every TTL/3 while the work runs — but extend() is not written yet.
-import Redis from 'ioredis';
-import { randomUUID } from 'crypto';
-import lab from 'lab';
-
-const redis = new Redis({ host: 'redis-1.internal', port: 6379 });
-const KEY = 'lock:reindex';
-const TTL_MS = 900;
-
-const RELEASE = `
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('del', KEYS[1])
-else
-  return 0
-end`;
-
-async function acquire(key: string, ttlMs: number): Promise<string | null> {
-  const token = randomUUID();
-  const ok = await redis.set(key, token, 'PX', ttlMs, 'NX');
-  return ok === 'OK' ? token : null;
-}
-
-async function release(key: string, token: string): Promise<void> {
-  await redis.eval(RELEASE, 1, key, token);
-}
 
 // Compare our token, then reset the TTL.
 async function extend(key: string, token: string, ttlMs: number): Promise<boolean> {
@@ -36,33 +8,3 @@ async function extend(key: string, token: string, ttlMs: number): Promise<boolea
   const extended = await redis.pexpire(key, ttlMs);
   return extended === 1;
 }
-
-// Renews the lock every TTL/3. A renewal that errors (a timeout) may still
-// succeed next time; a renewal that finds another token means the lock is gone.
-function startWatchdog(key: string, token: string, ttlMs: number): () => void {
-  const timer = setInterval(async () => {
-    try {
-      if (await extend(key, token, ttlMs)) return;
-      clearInterval(timer);
-      lab.log('lost the lock: it now belongs to someone else');
-    } catch (error) {
-      lab.log(`renewal failed (${(error as Error).message}); trying again in ${Math.floor(ttlMs / 3)} ms`);
-    }
-  }, Math.floor(ttlMs / 3));
-  return () => clearInterval(timer);
-}
-
-const giveUpAt = Date.now() + 8000;
-let token: string | null = null;
-while ((token = await acquire(KEY, TTL_MS)) === null) {
-  if (Date.now() > giveUpAt) throw new Error('gave up waiting for the lock');
-  await lab.sleep(40 + Math.floor(Math.random() * 20));
-}
-const stopWatchdog = startWatchdog(KEY, token, TTL_MS);
-try {
-  await lab.job('reindex').run(1800);
-} finally {
-  stopWatchdog();
-  await release(KEY, token).catch(() => undefined);
-}
-redis.disconnect();

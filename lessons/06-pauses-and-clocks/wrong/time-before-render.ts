@@ -2,20 +2,6 @@
 // The check runs after the 500 ms render, but grantedAt was read before it: a
 // pause during the render is invisible, so a lock that already expired still
 // looks valid and the stale worker sends beside the new holder (gc-pause-checked).
-// Lesson 6 — pauses and clocks, a reference solution.
-// Redlock over five nodes (the `redlock` library). Each worker takes the lock,
-// renders this month's invoice PDF (slow, 500 ms), then sends it: the send is
-// the critical section, and it records the invoice in the shared store.
-import Redis from 'ioredis';
-import Redlock from 'redlock';
-import lab from 'lab';
-
-const nodes = [1, 2, 3, 4, 5].map((i) => new Redis({ host: `redis-${i}.internal`, port: 6379, commandTimeout: 100 }));
-for (const node of nodes) node.on('error', () => undefined);
-const redlock = new Redlock(nodes, { driftFactor: 0.01, retryCount: 40, retryDelay: 100, retryJitter: 50 });
-
-const TTL_MS = 2000;
-const SEND_MS = 800;
 
 // Check the lock's validity on our own clock: was there room for the send,
 // with 100 ms to spare, when the lock was granted? It does not remove the
@@ -26,15 +12,3 @@ function safeToCommit(lock: { expiration: number }, ms: number): boolean {
 
 const lock = await redlock.acquire(['lock:invoice-2024-06'], TTL_MS);
 const grantedAt = Date.now();
-try {
-  await lab.sleep(500); // render the PDF (not yet a side effect)
-  if (!safeToCommit(lock, SEND_MS)) {
-    lab.log('the lock ran out while rendering: not sending');
-  } else {
-    await lab.job('send-invoice').run(SEND_MS);
-    await lab.store.write('invoice-2024-06', `sent by Client ${lab.client}`);
-  }
-} finally {
-  await lock.release().catch(() => undefined); // it may have expired already
-}
-await redlock.quit().catch(() => undefined);
