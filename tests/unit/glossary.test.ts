@@ -39,7 +39,8 @@ interface Glossary {
 
 const ROOT = process.cwd();
 const LOCALES = ['ar', 'nb'] as const;
-const LESSON_FILES = ['lesson.mdx', 'hints.md', 'quiz.json', 'texts.json'];
+// comments.json: the translated comments woven into the lesson's programs (lib/lessons/program-comments.ts).
+const LESSON_FILES = ['lesson.mdx', 'hints.md', 'quiz.json', 'texts.json', 'comments.json'];
 
 const glossaryOf = (locale: string): Glossary =>
   JSON.parse(fs.readFileSync(path.join(ROOT, 'messages', 'glossary', `${locale}.json`), 'utf8')) as Glossary;
