@@ -13,7 +13,7 @@ import type { NodeState } from '@/lib/cluster';
 import type { NemesisOp } from '@/lib/history';
 import type { Words } from '@/lib/words';
 import type { TimelineT } from './summary';
-import { FAULT_MESSAGE_KEYS } from '@/lib/faults/message-keys';
+import { faultKey } from '@/lib/faults/catalogue';
 
 export interface LayoutWords {
   lane(client: number): string;
@@ -76,7 +76,7 @@ export const ENGLISH_LAYOUT_WORDS: LayoutWords = {
 /** The same labels in the page's language. */
 /** `said` writes a server sentence (its words, else its English) in the page's language. */
 export function layoutWords(t: TimelineT, said?: (s: { message: string; words?: Words }) => string): LayoutWords {
-  const opWords = (op: NemesisOp) => t(`shape.op.${FAULT_MESSAGE_KEYS[op]}`);
+  const opWords = (op: NemesisOp) => t(`shape.op.${faultKey(op)}`);
   // A server sentence: in the page's language from its words when it sent them, else as it came.
   const server = (message: string, data: Words | undefined) => (said ? said(data ? { message, words: data } : { message }) : message);
   return {
