@@ -39,7 +39,7 @@ interface Magnitude<Input> {
  * Everything the product knows about a fault. Every field is required (null where it does not apply), so a new
  * entry that forgets one does not compile.
  */
-interface FaultSpec<Input> {
+export interface FaultSpec<Input> {
   /** The socket event a browser sends (`domain:verb`). */
   event: string;
   reply: FaultReplyKind;
