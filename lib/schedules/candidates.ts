@@ -110,13 +110,14 @@ export function shrinkCandidates(scenario: Scenario): Scenario[] {
   ];
   const size = scheduleSize(scenario);
   const seen = new Set<string>();
-  // A candidate says what it now holds, so the schedule a shrink ends on describes itself.
-  const described = all.map((c) => ({ ...c, description: scheduleDescription(c) }));
   // The moves above keep a schedule's pairs together; these checks keep the promise for any scenario a lesson writes.
-  return described.filter((c) => {
+  // A candidate's description is said from its steps, so it adds nothing to what tells two apart: said last, once each.
+  const kept = all.filter((c) => {
     const key = JSON.stringify(c);
     if (seen.has(key)) return false;
     seen.add(key);
     return isSmaller(scheduleSize(c), size) && scenarioSchema.safeParse(c).success;
   });
+  // A candidate says what it now holds, so the schedule a shrink ends on describes itself.
+  return kept.map((c) => ({ ...c, description: scheduleDescription(c) }));
 }

@@ -57,9 +57,24 @@ export function describeScheduleWords(scenario: Scenario): Words[] {
   return lines.sort((a, b) => a.first - b.first).map((l) => l.said);
 }
 
+/**
+ * A line's English, remembered: the shrinker describes each of a schedule's candidates, which share most of their
+ * lines, and a rendering costs more than its key. Bounded: cleared when full.
+ */
+const englishLines = new Map<string, string>();
+function englishLine(line: Words): string {
+  const key = JSON.stringify(line);
+  let text = englishLines.get(key);
+  if (text === undefined) {
+    if (englishLines.size >= 5_000) englishLines.clear();
+    englishLines.set(key, (text = english(line)));
+  }
+  return text;
+}
+
 /** A schedule's lines in English (a grading step's title, Explore's English answer). */
 export function describeSchedule(scenario: Scenario): string[] {
-  return describeScheduleWords(scenario).map(english);
+  return describeScheduleWords(scenario).map(englishLine);
 }
 
 /** The description a schedule's scenario carries (the picker's tooltip, the run's header), within its 2,000 characters. */
