@@ -37,7 +37,7 @@ function labEvents(locale: 'ar' | 'nb', events = history): string[] {
 describe("the scenario's lines on the timeline", () => {
   it('keep their English', () => {
     expect(layoutTimeline(history).markers.map((m) => m.label)).toEqual([
-      'scenario: Pauses (random seed 1, 2 steps)',
+      'scenario: Pauses — random seed 1, 2 steps',
       'scenario: pause Client 2 for 8000 ms (300 ms after Client 1 is granted the lock)',
       'scenario: kill Node 3',
     ]);
@@ -46,7 +46,7 @@ describe("the scenario's lines on the timeline", () => {
   it('read in Norwegian', () => {
     const nb = labEvents('nb');
     expect(nb).toEqual([
-      'scenario: Pauses (tilfeldig frø 1, 2 steg)',
+      'scenario: Pauses — tilfeldig frø 1, 2 steg',
       expect.stringContaining('pause Klient 2 i 8000 ms (300 ms etter at'),
       'scenario: drepe Node 3',
     ]);
