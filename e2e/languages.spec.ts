@@ -139,6 +139,15 @@ for (const locale of ['en', 'ar', 'nb'] as const) {
     expect(await overflowing(page)).toEqual([]);
     await page.screenshot({ path: `test-results/screenshots/lang-${locale}-violation.png` });
 
+    // The lab events under "Timeline as text" are said in the language too: the scenario's line comes as words.
+    const asText = readJson<{ asText: string }>('messages', locale, 'timeline.json').asText;
+    await page.getByText(asText, { exact: true }).click();
+    const events = page.getByTestId('timeline-lab-events');
+    await expect(events).toContainText({ en: 'random seed 1', ar: 'البذرة العشوائية 1', nb: 'tilfeldig frø 1' }[locale]);
+    if (locale !== 'en') await expect(events).not.toContainText('random seed');
+    await events.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screenshots/lang-${locale}-lab-events.png` });
+
     if (locale === 'ar') {
       await page.setViewportSize({ width: 390, height: 844 });
       await expect.poll(() => overflowing(page)).toEqual([]);

@@ -172,6 +172,8 @@ export interface ScenarioEvent extends Base {
   type: 'scenario';
   step: string;
   detail: string;
+  /** `detail` as data (runNotes.*): the timeline writes it in the page's language. */
+  detailWords?: Words;
 }
 
 export type HistoryEvent =

@@ -1,20 +1,16 @@
 /**
- * A scenario step and its trigger as words (lib/words.ts), for what the run's console says of a step whose
- * moment never came. The English is the same sentence `describeStep` and `describeTrigger` write (a test
- * holds them together); the words let a page say it in its language. Zod-free and isomorphic: the sandbox's
- * workers say it too (server/sandbox/worker/armed-faults.ts).
+ * A scenario step, its timing and its trigger as words (lib/words.ts): the history's scenario line, what the
+ * run's console says of a step whose moment never came, a schedule's lines. The only place they are written:
+ * their English is `english()` of these words (lib/checker/said.ts), from the same catalogue as every
+ * language's. Zod-free and isomorphic: the sandbox's workers say it too (server/sandbox/worker/armed-faults.ts).
  */
-import type { FaultOp } from './faults/catalogue';
+import { faultKey, faultValues, type FaultOp, type FaultStep } from './faults/catalogue';
 import type { FaultInput } from './faults/inputs';
-import { FAULT_MESSAGE_KEYS } from './faults/message-keys';
 import type { ScenarioStep, Trigger } from './scenario';
 import type { WordValue, Words } from './words';
 
-/** Words as data only: the sandbox's workers load this module, and rendering (lib/words.ts) stays out of them. */
 const words = (key: string, values: Record<string, WordValue> = {}): Words => ({ key, values });
 
-/** A figure as the scenario's file writes it (no grouping, no decimal change): a string, not an ICU number. */
-const figure = (n: number): string => String(n);
 const yes = (b: unknown): 'yes' | 'no' => (b ? 'yes' : 'no');
 
 /** Who a trigger waits for: a client by number, or any client. */
@@ -49,7 +45,7 @@ function moment(trigger: Trigger): Words {
   }
 }
 
-/** A trigger in words: "Client 1 enters its job" (`describeTrigger`'s sentence). */
+/** A trigger in words: "Client 1 enters its job". */
 export function triggerWords(trigger: Trigger): Words {
   return words('runNotes.trigger.when', {
     moment: { words: moment(trigger) },
@@ -59,51 +55,33 @@ export function triggerWords(trigger: Trigger): Words {
   });
 }
 
-type AnyFaultInput = Partial<Record<string, unknown>> & { client?: number; node?: number };
-
-/** A fault in words: "kill Node 3" (`describeFault`'s phrase); `answering` says "the node that answered" for its node. */
+/** A fault in words: "kill Node 3"; `answering` says "the node that answered" for its node. */
 export function faultWords<K extends FaultOp>(op: K, input: FaultInput<K>, answering = false): Words {
-  const i = input as AnyFaultInput;
-  const num = (name: string): number | undefined => (typeof i[name] === 'number' ? (i[name] as number) : undefined);
+  const i = input as { node?: number; client?: number };
   const node: WordValue = answering ? { words: words('runNotes.step.answeringNode') } : { node: i.node ?? 0 };
-  const client: WordValue = { client: i.client ?? 0 };
-  const values: Record<string, WordValue> = { node, client };
-  switch (op) {
-    case 'node-restart':
-      Object.assign(values, { hasDelay: yes(num('delayMs')), delay: figure(num('delayMs') ?? 0), hasPersistence: yes(i.persistence), persistence: String(i.persistence ?? '') });
-      break;
-    case 'node-clock-jump':
-      values.jump = figure(num('jumpMs') ?? 0);
-      break;
-    case 'link-cut':
-      values.mode = String(i.mode ?? '');
-      break;
-    case 'link-delay':
-      Object.assign(values, { delay: figure(num('delayMs') ?? 0), hasJitter: yes(num('jitterMs')), jitter: figure(num('jitterMs') ?? 0) });
-      break;
-    case 'replication-delay':
-      values.delay = figure(num('delayMs') ?? 0);
-      break;
-    case 'failover':
-      Object.assign(values, { from: { node: 1 }, to: { node: 2 } });
-      break;
-    case 'client-pause':
-      Object.assign(values, { hasDuration: yes(num('durationMs')), duration: figure(num('durationMs') ?? 0) });
-      break;
-    case 'client-skew':
-      values.offset = figure(num('offsetMs') ?? 0);
-      break;
-  }
-  return words(`runNotes.step.${FAULT_MESSAGE_KEYS[op]}`, values);
+  const values: Record<string, WordValue> = { node, client: { client: i.client ?? 0 }, ...faultValues({ ...input, action: op } as FaultStep) };
+  return words(`runNotes.step.${faultKey(op)}`, values);
 }
 
-/** A scenario step in words ("kill the node that answered"), as `describeStep` says it. */
+/** A scenario step in words: "kill Node 3", "kill the node that answered" (before its trigger names the node). */
 export function stepWords(step: ScenarioStep): Words {
   const { at: _at, when: _when, onAnsweringNode, action, ...input } = step;
   return faultWords(action, input as FaultInput<typeof action>, Boolean(onAnsweringNode) && 'node' in input);
 }
 
-/** What the run's console says of a step whose moment never came (`neverFiredText`'s sentence). */
+/** What the run's console says of a step whose moment never came. */
 export function neverFiredWords(step: Words, trigger: Trigger): Words {
   return words('runNotes.neverFired', { step: { words: step }, trigger: { words: triggerWords(trigger) } });
+}
+
+/** When a step fires: "at 400 ms", "300 ms after Client 1 enters its job", "as soon as Client 1 starts". */
+export function timingWords(when: Trigger | undefined, at: number): Words {
+  if (!when) return words('runNotes.schedule.at', { at: String(at) });
+  return words('runNotes.schedule.after', { hasAt: at ? 'yes' : 'no', at: String(at), trigger: { words: triggerWords(when) } });
+}
+
+/** A step with when it fired, for its history line: "pause Client 1 (300 ms after Client 1 is granted the lock)". */
+export function scheduledStepWords(step: ScenarioStep, at: number): Words {
+  if (!step.when) return stepWords(step);
+  return words('runNotes.scheduled', { step: { words: stepWords(step) }, timing: { words: timingWords(step.when, at) } });
 }

@@ -5,10 +5,9 @@
  */
 import { z } from 'zod';
 import { DEFAULT_CLIENTS, MAX_CLIENTS, MAX_NODES } from './cluster';
-import { describeFault, FAULT_OPS, type FaultOp } from './faults/catalogue';
+import { FAULT_OPS, type FaultOp } from './faults/catalogue';
 import { FAULT_INPUTS, type FaultInput, type FaultRequest } from './faults/inputs';
 import type { HistoryEvent } from './history';
-import { describeTrigger } from './triggers';
 import { seededRandom } from './random';
 
 const node = z.number().int().min(1).max(MAX_NODES);
@@ -136,25 +135,6 @@ export function schedule(scenario: Scenario): ScheduledStep[] {
 
 /** Client n's start time. */
 export const clientStart = (scenario: Scenario, clientId: number): number => (clientId - 1) * scenario.staggerMs;
-
-/** When a step fires, in words: "at 400 ms", "300 ms after Client 1 enters its job". */
-export function describeTiming(when: Trigger | undefined, at: number): string {
-  if (!when) return `at ${at} ms`;
-  return `${at ? `${at} ms after` : 'as soon as'} ${describeTrigger(when)}`;
-}
-
-/** A step in words with when it fired, for its history line: "pause Client 1 (300 ms after Client 1 is granted the lock)". */
-export function describeScheduledStep(step: ScenarioStep, at: number): string {
-  return step.when ? `${describeStep(step)} (${describeTiming(step.when, at)})` : describeStep(step);
-}
-
-/** A step in words, for the history and the timeline: "kill Node 3". */
-export function describeStep(step: ScenarioStep): string {
-  const { at: _at, when: _when, onAnsweringNode, action, ...input } = step;
-  const words = describeFault(action, input as FaultInput<typeof action>);
-  // Before its trigger it has no node yet: "kill the node that answered".
-  return onAnsweringNode && 'node' in input ? words.replace(`Node ${input.node}`, 'the node that answered') : words;
-}
 
 /** The step as it acts once its trigger's event is known: a step `onAnsweringNode` takes that event's node. */
 export function resolveStep(step: ScenarioStep, event: HistoryEvent | undefined): ScenarioStep {

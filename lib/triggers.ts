@@ -1,42 +1,10 @@
 /**
  * A scenario step's trigger (lib/scenario.ts `triggerSchema`): does an event
- * of the run match it, and how it reads. Free of zod, because the sandbox's
+ * of the run match it (its words are lib/scenario-words.ts). Free of zod, because the sandbox's
  * workers match triggers too (server/sandbox/worker/armed-faults.ts).
  */
 import type { HistoryEvent } from './history';
 import type { Trigger } from './scenario';
-
-/** A trigger in words: "Client 1 enters its job". */
-export function describeTrigger(trigger: Trigger): string {
-  const who = trigger.client === undefined ? 'a client' : `Client ${trigger.client}`;
-  const nthTime = trigger.nth > 1 ? ` for the ${ordinal(trigger.nth)} time` : '';
-  const after = trigger.since ? ` after ${trigger.client === undefined ? 'a client' : 'it'} logs "${trigger.since}"` : '';
-  return describeMoment(trigger, who, nthTime) + after;
-}
-
-function describeMoment(trigger: Trigger, who: string, nthTime: string): string {
-  switch (trigger.on) {
-    case 'client-start':
-      return `${who} starts${nthTime}`;
-    case 'lock-acquired':
-      return `${who} is granted the lock${nthTime}`;
-    case 'job-enter':
-      return `${who} enters ${trigger.job ? `the job "${trigger.job}"` : 'its job'}${nthTime}`;
-    case 'job-exit':
-      return `${who} leaves ${trigger.job ? `the job "${trigger.job}"` : 'its job'}${nthTime}`;
-    case 'command-answered':
-      return `${trigger.command === '*' ? `a command of ${who}'s` : `${who}'s ${trigger.command.toUpperCase()}`}${trigger.key ? ` on ${trigger.key}` : ''} is answered${trigger.reply ? ` ${trigger.reply}` : ''}${trigger.node ? ` by Node ${trigger.node}` : ''}${nthTime}`;
-    case 'log':
-      return `${who} logs "${trigger.text}"${nthTime}`;
-  }
-}
-
-/** 2 → "2nd", 3 → "3rd", 11 → "11th". */
-function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
-  return `${n}${suffix}`;
-}
 
 /** Commands whose keys follow the script (or function name) and the number of keys: EVAL script 2 k1 k2 …. */
 const SCRIPT_COMMANDS = new Set(['EVAL', 'EVALSHA', 'EVAL_RO', 'EVALSHA_RO', 'FCALL', 'FCALL_RO']);
@@ -82,11 +50,6 @@ function opensCount(trigger: Trigger, event: HistoryEvent): boolean {
   if (trigger.since === undefined) return true;
   if (event.type !== 'console' || event.client === 0) return false;
   return (trigger.client === undefined || event.client === trigger.client) && event.text.includes(trigger.since);
-}
-
-/** What the run's console says of a step whose moment never came. */
-export function neverFiredText(step: string, trigger: Trigger): string {
-  return `The scenario's step "${step}" never fired: it waits until ${describeTrigger(trigger)}, and that did not happen in this run.`;
 }
 
 /**

@@ -269,7 +269,7 @@ export class ClassroomClient {
   async runDemo(demo: Pick<DemoSummary, 'ref' | 'title'>, seed?: number): Promise<CommandResult<ClassroomDemoStarted>> {
     const input: { demo: DemoRef; seed?: number } = { demo: demo.ref };
     if (seed !== undefined) input.seed = seed;
-    const result = await this.request('classroom:demo', input, { label: `Run demo: ${demo.title}`, words: words('refusals.command.demo', { title: demoTitleValue(demo) }) }, this.joinTimeoutMs);
+    const result = await this.request('classroom:demo', input, { pending: `command:demo:${JSON.stringify(demo.ref)}`, label: `Run demo: ${demo.title}`, words: words('refusals.command.demo', { title: demoTitleValue(demo) }) }, this.joinTimeoutMs);
     if (result.ok) {
       this.classActions.demo(result.value);
       this.showRun(result.value.run);
@@ -283,12 +283,12 @@ export class ClassroomClient {
 
   /** Instructor: removes a learner from the class (they may come back only once allowed). */
   removeLearner(learnerId: string, name: string): Promise<CommandResult<RosterEntry>> {
-    return this.request('classroom:remove', { learnerId }, { label: `Remove ${name}`, words: words('refusals.command.removeLearner', { name }) });
+    return this.request('classroom:remove', { learnerId }, { pending: `command:removeLearner:${learnerId}`, label: `Remove ${name}`, words: words('refusals.command.removeLearner', { name }) });
   }
 
   /** Instructor: lets a removed learner join again. */
   readmitLearner(learnerId: string, name: string): Promise<CommandResult<RosterEntry>> {
-    return this.request('classroom:readmit', { learnerId }, { label: `Allow ${name} back`, words: words('refusals.command.readmitLearner', { name }) });
+    return this.request('classroom:readmit', { learnerId }, { pending: `command:readmitLearner:${learnerId}`, label: `Allow ${name} back`, words: words('refusals.command.readmitLearner', { name }) });
   }
 
   end(): Promise<CommandResult<null>> {
@@ -313,15 +313,15 @@ export class ClassroomClient {
     timeoutMs = this.ackTimeoutMs,
     { quiet = false }: { quiet?: boolean } = {},
   ): Promise<CommandResult<CommandValue<E>>> {
-    const { label, words: commandWords } = command;
+    const { pending, label, words: commandWords } = command;
     const fail = (code: 'offline' | 'timeout', message: string): CommandResult<never> => {
       if (!quiet) this.labActions.reportError({ command: label, commandWords, code, message });
       return { ok: false, error: { code, message } };
     };
     if (!this.connection.connected || this.classState.status !== 'joined') return fail('offline', 'Not in the class right now.');
-    if (!quiet) this.labActions.setPending(label, true);
+    if (!quiet) this.labActions.setPending(pending, true);
     const answer = await this.connection.request(event, input, timeoutMs);
-    if (!quiet) this.labActions.setPending(label, false);
+    if (!quiet) this.labActions.setPending(pending, false);
     if (!answer.answered) return fail('timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`);
     const result = answer.result;
     if (!result.ok && !quiet) this.labActions.reportError({ command: label, commandWords, code: result.error.code, message: result.error.message, words: result.error.words });

@@ -6,7 +6,7 @@
  */
 import { useFormatter, useTranslations } from 'next-intl';
 import { useId, useMemo, useState } from 'react';
-import { labelFault } from '@/lib/faults/catalogue';
+import { faultPendingKey } from '@/lib/faults/command-words';
 import { ControlButton } from '@/components/cluster/node-controls';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { clientShortcut } from '@/components/instruments/instrument-keys';
@@ -77,7 +77,7 @@ function ClientRow({ client, status, active, compact }: { client: number; status
         </select>
         <ControlButton
           name={t('pause.name', { client: label })}
-          pendingKey={labelFault('client-pause', target)}
+          pendingKey={faultPendingKey('client-pause', target)}
           variant="danger"
           shortcut={compact ? clientShortcut(client) : undefined}
           enabled={live && status === 'running'}
@@ -85,15 +85,15 @@ function ClientRow({ client, status, active, compact }: { client: number; status
         >
           {t('pause.label')}
         </ControlButton>
-        <ControlButton name={t('resume.name', { client: label })} pendingKey={labelFault('client-resume', target)} shortcut={compact ? clientShortcut(client) : undefined} enabled={live && status === 'paused'} onPress={() => void lab.fault('client-resume', target)}>
+        <ControlButton name={t('resume.name', { client: label })} pendingKey={faultPendingKey('client-resume', target)} shortcut={compact ? clientShortcut(client) : undefined} enabled={live && status === 'paused'} onPress={() => void lab.fault('client-resume', target)}>
           {t('resume.label')}
         </ControlButton>
-        <ControlButton name={t('crash.name', { client: label })} pendingKey={labelFault('client-crash', target)} variant="danger" enabled={live} onPress={() => void lab.fault('client-crash', target)}>
+        <ControlButton name={t('crash.name', { client: label })} pendingKey={faultPendingKey('client-crash', target)} variant="danger" enabled={live} onPress={() => void lab.fault('client-crash', target)}>
           {t('crash.label')}
         </ControlButton>
         <ControlButton
           name={t('disconnect.name', { client: label })}
-          pendingKey={labelFault('client-disconnect', target)}
+          pendingKey={faultPendingKey('client-disconnect', target)}
           variant="danger"
           enabled={live}
           onPress={() => void lab.fault('client-disconnect', target)}

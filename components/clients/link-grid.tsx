@@ -6,7 +6,7 @@
  */
 import { useFormatter, useTranslations } from 'next-intl';
 import { useId, useState, type FormEvent } from 'react';
-import { labelFault } from '@/lib/faults/catalogue';
+import { faultPendingKey } from '@/lib/faults/command-words';
 import { useShallow } from 'zustand/react/shallow';
 import type { LinkView } from '@/lib/cluster';
 import { ControlButton } from '@/components/cluster/node-controls';
@@ -75,7 +75,7 @@ export function LinkGrid({ clients }: LinkGridProps = {}) {
                         {cut ? (
                           <ControlButton
                             name={t('heal.name', { client: c, node: n })}
-                            pendingKey={labelFault('link-heal', { client: c, node: n })}
+                            pendingKey={faultPendingKey('link-heal', { client: c, node: n })}
                             enabled={Boolean(link)}
                             onPress={() => void lab.fault('link-heal', { client: c, node: n })}
                           >
@@ -84,7 +84,7 @@ export function LinkGrid({ clients }: LinkGridProps = {}) {
                         ) : (
                           <ControlButton
                             name={t('cut.name', { client: c, node: n })}
-                            pendingKey={labelFault('link-cut', { client: c, node: n })}
+                            pendingKey={faultPendingKey('link-cut', { client: c, node: n })}
                             variant="danger"
                             enabled={Boolean(link)}
                             onPress={() => void lab.fault('link-cut', { client: c, node: n })}

@@ -11,7 +11,7 @@
 import { useTranslations } from 'next-intl';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { PERSISTENCE_MODES, type NodeView, type Persistence } from '@/lib/cluster';
-import { labelFault } from '@/lib/faults/catalogue';
+import { faultPendingKey } from '@/lib/faults/command-words';
 import { useLabClient, useLabStore } from '@/components/lab/lab-provider';
 import { nodeShortcut } from '@/components/instruments/instrument-keys';
 import { persistenceShort } from './node-words';
@@ -20,11 +20,8 @@ import styles from './cluster.module.css';
 export interface ControlButtonProps {
   /** The accessible name, in the page's language. */
   name: string;
-  /**
-   * What the command is pending under in the store (the fault catalogue's label, `labelFault`),
-   * when it differs from `name`: a translated name must not lose the button's busy state.
-   */
-  pendingKey?: string;
+  /** What the command is pending under in the store: its op and target (`faultPendingKey`), never its words. */
+  pendingKey: string;
   enabled: boolean;
   onPress: () => void;
   variant?: 'danger' | 'normal';
@@ -34,7 +31,7 @@ export interface ControlButtonProps {
 }
 
 export function ControlButton({ name, pendingKey, enabled, onPress, variant = 'normal', shortcut, children }: ControlButtonProps) {
-  const pending = useLabStore((s) => (pendingKey ?? name) in s.pending);
+  const pending = useLabStore((s) => pendingKey in s.pending);
   const usable = enabled && !pending;
   return (
     <button
@@ -70,7 +67,7 @@ export function NodeControls({ node, compact = false }: { node: NodeView; compac
       <div className={styles.buttons} role="group" aria-label={t('faultsLabel', { node: label })}>
         <ControlButton
           name={t('kill.name', { node: label })}
-          pendingKey={labelFault('node-kill', target)}
+          pendingKey={faultPendingKey('node-kill', target)}
           variant="danger"
           shortcut={compact ? nodeShortcut(node.id) : undefined}
           enabled={node.state !== 'down'}
@@ -80,7 +77,7 @@ export function NodeControls({ node, compact = false }: { node: NodeView; compac
         </ControlButton>
         <ControlButton
           name={t('restart.name', { node: label })}
-          pendingKey={labelFault('node-restart', target)}
+          pendingKey={faultPendingKey('node-restart', target)}
           shortcut={compact ? nodeShortcut(node.id) : undefined}
           enabled={canRestart}
           onPress={() => void client.fault('node-restart', target)}
@@ -89,7 +86,7 @@ export function NodeControls({ node, compact = false }: { node: NodeView; compac
         </ControlButton>
         <ControlButton
           name={t('pause.name', { node: label })}
-          pendingKey={labelFault('node-pause', target)}
+          pendingKey={faultPendingKey('node-pause', target)}
           variant="danger"
           enabled={node.state === 'up'}
           onPress={() => void client.fault('node-pause', target)}
@@ -98,7 +95,7 @@ export function NodeControls({ node, compact = false }: { node: NodeView; compac
         </ControlButton>
         <ControlButton
           name={t('resume.name', { node: label })}
-          pendingKey={labelFault('node-resume', target)}
+          pendingKey={faultPendingKey('node-resume', target)}
           enabled={node.state === 'paused'}
           onPress={() => void client.fault('node-resume', target)}
         >

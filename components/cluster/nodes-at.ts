@@ -13,6 +13,7 @@
 import type { LockKeyView, NodeIntervention, NodeView } from '@/lib/cluster';
 import type { HistoryEvent } from '@/lib/history';
 import { Keyspace } from '@/lib/checker/keyspace';
+import { clockJumpOf } from '@/lib/faults/catalogue';
 
 /** A node at the moment: a NodeView (what the card draws) and each key's full TTL (its bar's length). */
 export interface NodeMoment {
@@ -96,9 +97,8 @@ export class NodesAt {
       past.persistence = event.persistence;
     } else if (event.type === 'guard') {
       this.pastOf(event.node).intervention = { t: event.t, action: event.action, cause: event.cause, text: event.detail, ...(event.detailWords ? { words: event.detailWords } : {}) };
-    } else if (event.type === 'nemesis' && event.op === 'node-clock-jump' && event.phase === 'ok' && event.node !== undefined) {
-      const jump = event.args['jumpMs'];
-      if (typeof jump === 'number') this.pastOf(event.node).clockJumpMs += jump;
+    } else if (event.type === 'nemesis' && event.phase === 'ok' && event.node !== undefined) {
+      this.pastOf(event.node).clockJumpMs += clockJumpOf(event.op, event.args);
     }
   }
 

@@ -11,7 +11,7 @@
 import { useTranslations } from 'next-intl';
 import { useEffect, useMemo, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { labelFault } from '@/lib/faults/catalogue';
+import { faultPendingKey } from '@/lib/faults/command-words';
 import { runActive, runClientStatuses } from '@/components/clients/run-client-statuses';
 import { useLabClient, useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { clientShortcut, clientToggle, nodeShortcut, nodeToggle } from './instrument-keys';
@@ -72,7 +72,7 @@ function NodeToggle({ node }: { node: number }) {
   const lab = useLabClient();
   const view = useLabStore((s) => s.nodes[node]);
   const op = nodeToggle(view);
-  const pending = useLabStore((s) => (op ? labelFault(op, { node }) in s.pending : false));
+  const pending = useLabStore((s) => (op ? faultPendingKey(op, { node }) in s.pending : false));
   if (!view) return null;
   const label = c('node', { n: node });
   const action = op === 'node-restart' || (op === null && view.state === 'down') ? 'restart' : 'kill';
@@ -104,7 +104,7 @@ function ClientToggle({ client, status, active }: { client: number; status: Retu
   const c = useTranslations('clients');
   const lab = useLabClient();
   const op = active ? clientToggle(status) : null;
-  const pending = useLabStore((s) => (op ? labelFault(op, { client }) in s.pending : false));
+  const pending = useLabStore((s) => (op ? faultPendingKey(op, { client }) in s.pending : false));
   const label = c('client', { n: client });
   const action = status === 'paused' ? 'resume' : 'pause';
   const usable = op !== null && !pending;

@@ -6,7 +6,7 @@
  * does is read from the store at the moment it is pressed.
  */
 import { useEffect } from 'react';
-import { labelFault } from '@/lib/faults/catalogue';
+import { faultPendingKey } from '@/lib/faults/command-words';
 import { runActive, runClientStatuses } from '@/components/clients/run-client-statuses';
 import { useLabClient, useLabReadOnly, useLabStoreApi } from '@/components/lab/lab-provider';
 import { clientToggle, instrumentKey, nodeToggle } from './instrument-keys';
@@ -25,14 +25,14 @@ export function useInstrumentKeys(defaultClients: number): void {
       if (s.connection !== 'ready') return;
       if (key.kind === 'node') {
         const op = nodeToggle(s.nodes[key.n]);
-        if (!op || labelFault(op, { node: key.n }) in s.pending) return;
+        if (!op || faultPendingKey(op, { node: key.n }) in s.pending) return;
         e.preventDefault();
         void lab.fault(op, { node: key.n });
         return;
       }
       if (!runActive(s.run.phase)) return;
       const op = clientToggle(runClientStatuses(s, defaultClients)[key.n - 1]);
-      if (!op || labelFault(op, { client: key.n }) in s.pending) return;
+      if (!op || faultPendingKey(op, { client: key.n }) in s.pending) return;
       e.preventDefault();
       void lab.fault(op, { client: key.n });
     };

@@ -6,10 +6,9 @@
 import { createTranslator, type useTranslations } from 'next-intl';
 import type { NodeState } from '@/lib/cluster';
 import { formatDuration as englishDuration } from '@/lib/durations';
-import { isRecovery } from '@/lib/faults/catalogue';
-import type { HistoryEvent, NemesisEvent, NemesisOp, NodeStateEvent, Scalar } from '@/lib/history';
+import { FAULTS, faultKey, isRecovery, nodeStateAfter, toldBy } from '@/lib/faults/catalogue';
+import type { HistoryEvent, NemesisEvent, NodeStateEvent, Scalar } from '@/lib/history';
 import labWords from '@/messages/en/lab.json' with { type: 'json' };
-import { FAULT_MESSAGE_KEYS } from '@/lib/faults/message-keys';
 import type { Words as WordsData } from '@/lib/words';
 
 export type LabT = ReturnType<typeof useTranslations<'lab'>>;
@@ -36,9 +35,10 @@ function serverText(message: string, data: WordsData | undefined, { said }: Word
 /** Who an operation hit, in the page's words where the event says it by number; else the server's words. */
 function targetWords(event: NemesisEvent, { t }: Words): string {
   const { node, client } = event;
-  if (event.op.startsWith('link-') && node !== undefined && client !== undefined) return t('target.link', { client, node });
-  if (event.op.startsWith('node-') && node !== undefined) return t('target.node', { n: node });
-  if (event.op.startsWith('client-') && client !== undefined) return t('target.client', { n: client });
+  const hits = FAULTS[event.op].reply;
+  if (hits === 'link' && node !== undefined && client !== undefined) return t('target.link', { client, node });
+  if (hits === 'node' && node !== undefined) return t('target.node', { n: node });
+  if (hits === 'client' && client !== undefined) return t('target.client', { n: client });
   return event.target;
 }
 
@@ -58,19 +58,16 @@ function durationArg(args: Record<string, Scalar>, name: string): number | null 
   return typeof value === 'number' && value > 0 ? value : null;
 }
 
+/** What an operation did, from its catalogue entry, when the server sent no sentence of its own. */
 function fallbackOkWords(event: NemesisEvent, words: Words): string {
   const { t, duration } = words;
   const target = targetWords(event, words);
-  const op = FAULT_MESSAGE_KEYS[event.op];
-  const jump = durationArg(event.args, 'jumpMs');
-  const delay = durationArg(event.args, 'delayMs');
-  if (event.op === 'node-restart' && delay !== null) return t('history.willRestart', { target, duration: duration(delay) });
-  if (event.op === 'node-clock-jump' && jump !== null) return t('history.didBy', { target, did: t(`op.${op}.did`), duration: duration(jump) });
-  if ((event.op === 'link-delay' || event.op === 'replication-delay') && delay !== null) {
-    return t('history.didBy', { target, did: t(`op.${op}.did`), duration: duration(delay) });
-  }
-  if (event.op === 'client-pause' && delay !== null) return t('history.didFor', { target, did: t(`op.${op}.did`), duration: duration(delay) });
-  return t('history.did', { target, did: t(`op.${op}.did`) });
+  const did = t(`op.${faultKey(event.op)}.did`);
+  const told = toldBy(event.op);
+  const ms = told && durationArg(event.args, told.arg);
+  if (!told || ms === null) return t('history.did', { target, did });
+  if (told.as === 'willRestart') return t('history.willRestart', { target, duration: duration(ms) });
+  return t(told.as === 'didBy' ? 'history.didBy' : 'history.didFor', { target, did, duration: duration(ms) });
 }
 
 function describeNemesis(event: NemesisEvent, words: Words): HistoryLine | null {
@@ -78,7 +75,7 @@ function describeNemesis(event: NemesisEvent, words: Words): HistoryLine | null 
   // The completion says what happened; the invoke alone adds nothing to a compact list.
   if (event.phase === 'invoke') return null;
   if (event.phase === 'fail') {
-    const attempt = words.t(`op.${FAULT_MESSAGE_KEYS[event.op]}.attempt`);
+    const attempt = words.t(`op.${faultKey(event.op)}.attempt`);
     const target = targetWords(event, words);
     // The reason is the server's, in the page's language when it sent its words.
     const why = event.detail && serverText(event.detail, event.detailWords, words);
@@ -116,13 +113,6 @@ export function describeEvent(event: HistoryEvent, words: Words = ENGLISH): Hist
   }
 }
 
-/** The state each node operation leaves its node in. */
-const NODE_OP_RESULT: Partial<Record<NemesisOp, NodeState>> = {
-  'node-kill': 'down',
-  'node-restart': 'up',
-  'node-pause': 'paused',
-  'node-resume': 'up',
-};
 /**
  * A node's state change is an operation's effect when it is the state the
  * operation leads to and happens while the operation runs: at most this long
@@ -154,7 +144,7 @@ function explainedByNemesis(history: readonly HistoryEvent[], index: number, eve
       other?.type === 'nemesis' &&
       other.phase === 'ok' &&
       other.node === event.node &&
-      NODE_OP_RESULT[other.op] === event.state &&
+      nodeStateAfter(other.op) === event.state &&
       event.t >= other.t - CAUSE_BEFORE_MS &&
       event.t <= other.t + CAUSE_AFTER_MS
     ) {

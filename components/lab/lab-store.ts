@@ -125,7 +125,7 @@ export interface LabActions {
   receiveHistory(batch: HistoryBatch): void;
   reportError(error: Omit<CommandError, 'id'>): void;
   dismissError(id: number): void;
-  setPending(command: string, pending: boolean): void;
+  setPending(key: string, pending: boolean): void;
   // The learner's program (written by the socket client).
   runRequested(request: RunRequest): void;
   runStarted(info: RunInfo): void;
@@ -177,7 +177,7 @@ export interface LabState extends LabData {
   /** Where this tab's browser's labs are when this tab has none (status `full` or `moved`); null otherwise. */
   labElsewhere: LabElsewhere | null;
   errors: CommandError[];
-  /** Commands sent and not yet acknowledged, by their button name. */
+  /** Commands sent and not yet acknowledged, by their pending key: data (a fault's op and target, `faultPendingKey`), never prose. */
   pending: Record<string, true>;
   run: RunData;
   /** The last "Check my solution" of this tab. */

@@ -17,9 +17,11 @@ import type { ClientEventName } from '@/lib/protocol';
 import type { LabError } from '@/lib/result';
 import type { RunEnded, RunInfo, RunStartInput } from '@/lib/run';
 import type { Trigger } from '@/lib/scenario';
-import { FAULTS, labelFault, type FaultOp, type FaultReply } from '@/lib/faults/catalogue';
-import { faultCommandWords } from '@/lib/faults/message-keys';
-import { words, type Words } from '@/lib/words';
+import { FAULTS, type FaultOp, type FaultReply } from '@/lib/faults/catalogue';
+import { faultCommandWords, faultPendingKey, type FaultTarget } from '@/lib/faults/command-words';
+import checkerWords from '@/messages/en/checker.json' with { type: 'json' };
+import refusalWords from '@/messages/en/refusals.json' with { type: 'json' };
+import { render, words, type Words } from '@/lib/words';
 import type { FaultRequest } from '@/lib/faults/inputs';
 import type { LabJoinInput, LabResetInput, LabTakeInput, TopologyInput } from '@/lib/schemas';
 import type { RunRequest } from './run-state';
@@ -95,14 +97,21 @@ function wholeNumbers<T extends object>(input: T): T {
   return out as T;
 }
 
-/** A command by its button's English name (the key its pending state is kept under) and as words for the page. */
+/** A command: the key its pending state is kept under (data, never prose), its English name and its words for the page. */
 export interface CommandName {
+  pending: string;
   label: string;
   words: Words;
 }
 
 /** One of the lab's own commands (refusals.command.<key> in the catalogue). */
-export const commandName = (key: string, label: string): CommandName => ({ label, words: words(`refusals.command.${key}`) });
+export const commandName = (key: string, label: string): CommandName => ({ pending: `command:${key}`, label, words: words(`refusals.command.${key}`) });
+
+/** A fault's command: pending under its op and target; its English from the same catalogue as every language's. */
+function faultCommandName(op: FaultOp, target: FaultTarget): CommandName {
+  const said = faultCommandWords(op, target);
+  return { pending: faultPendingKey(op, target), label: render(said, 'en', { refusals: refusalWords, checker: checkerWords }), words: said };
+}
 
 export class LabSocketClient {
   private readonly connection: LabConnection;
@@ -267,12 +276,12 @@ export class LabSocketClient {
   }
 
   /**
-   * Any fault of the catalogue (lib/faults), pending under its button's name
-   * ("Kill Node 3", the catalogue's label) until the server answers.
+   * Any fault of the catalogue (lib/faults), pending under its op and target
+   * (`faultPendingKey`, what its button looks for) until the server answers.
    */
   fault<K extends FaultOp>(op: K, input: FaultRequest<K>): Promise<CommandResult<FaultReply<K>>> {
     // The event and its ack are paired in lib/protocol.ts (FaultEvents); `send` cannot follow a generic event name.
-    const name = { label: labelFault(op, input), words: faultCommandWords(op, input as { node?: number; client?: number }) };
+    const name = faultCommandName(op, input as FaultTarget);
     return this.send(FAULTS[op].event as ClientEventName, wholeNumbers(input) as never, name) as Promise<CommandResult<FaultReply<K>>>;
   }
 
@@ -379,15 +388,15 @@ export class LabSocketClient {
     /** The caller hears of the answer some other way too (the experiment's progress): a lost answer is not an error to show. */
     lostAnswerExpected = false,
   ): Promise<CommandResult<CommandValue<E>>> {
-    const { label } = command;
+    const { pending } = command;
     const transport = this.options.transport;
     const online = transport ? true : this.connection.connected;
     if (!online) return this.failed(command, 'offline', 'Not connected to the lab server.', { kind: 'offline' });
-    this.actions.setPending(label, true);
+    this.actions.setPending(pending, true);
     const answer = transport
       ? ((await transport.request(event, input, timeoutMs)) as Answer<CommandValue<E>>)
       : await this.connection.request(event, input, timeoutMs);
-    this.actions.setPending(label, false);
+    this.actions.setPending(pending, false);
     if (!answer.answered) {
       if (lostAnswerExpected && answer.why === 'timeout') return { ok: false, error: { code: 'timeout', message: 'The answer was lost (the connection dropped?)' } };
       return answer.why === 'offline'
@@ -395,7 +404,7 @@ export class LabSocketClient {
         : this.failed(command, 'timeout', `No answer from the lab server within ${Math.round(timeoutMs / 1000)} s.`, { kind: 'noAnswer', seconds: Math.round(timeoutMs / 1000) });
     }
     const result = answer.result;
-    if (!result.ok) this.actions.reportError({ command: label, commandWords: command.words, code: result.error.code, message: result.error.message, words: result.error.words });
+    if (!result.ok) this.actions.reportError({ command: command.label, commandWords: command.words, code: result.error.code, message: result.error.message, words: result.error.words });
     return result;
   }
 

@@ -13,7 +13,7 @@ import type { NodeState } from '@/lib/cluster';
 import type { NemesisOp } from '@/lib/history';
 import type { Words } from '@/lib/words';
 import type { TimelineT } from './summary';
-import { FAULT_MESSAGE_KEYS } from '@/lib/faults/message-keys';
+import { faultKey } from '@/lib/faults/catalogue';
 
 export interface LayoutWords {
   lane(client: number): string;
@@ -25,7 +25,8 @@ export interface LayoutWords {
   done(op: NemesisOp, target: string, detail: string | undefined, detailWords?: Words): string;
   node(node: number, state: NodeState, reason: string, reasonWords?: Words): string;
   guard(node: number, detail: string, detailWords?: Words): string;
-  scenario(text: string): string;
+  /** A scenario's line (the server's sentence, with its words when it sent them). */
+  scenario(text: string, words?: Words): string;
   acquiring(what: string, attempt: number | undefined): string;
   attempted(ok: boolean, what: string, votes: { granted: number; total: number; quorum: number | undefined } | null): string;
   holding(what: string): string;
@@ -76,7 +77,7 @@ export const ENGLISH_LAYOUT_WORDS: LayoutWords = {
 /** The same labels in the page's language. */
 /** `said` writes a server sentence (its words, else its English) in the page's language. */
 export function layoutWords(t: TimelineT, said?: (s: { message: string; words?: Words }) => string): LayoutWords {
-  const opWords = (op: NemesisOp) => t(`shape.op.${FAULT_MESSAGE_KEYS[op]}`);
+  const opWords = (op: NemesisOp) => t(`shape.op.${faultKey(op)}`);
   // A server sentence: in the page's language from its words when it sent them, else as it came.
   const server = (message: string, data: Words | undefined) => (said ? said(data ? { message, words: data } : { message }) : message);
   return {
@@ -97,7 +98,7 @@ export function layoutWords(t: TimelineT, said?: (s: { message: string; words?: 
     node: (node, state, reason, reasonWords) =>
       reason ? t('shape.nodeWhy', { node, state: t(`shape.state.${state}`), reason: server(reason, reasonWords) }) : t('shape.node', { node, state: t(`shape.state.${state}`) }),
     guard: (node, detail, detailWords) => t('shape.guard', { node, detail: server(detail, detailWords) }),
-    scenario: (text) => t('shape.scenario', { text }),
+    scenario: (text, words) => t('shape.scenario', { text: server(text, words) }),
     acquiring: (what, attempt) => (attempt && attempt > 1 ? t('shape.acquiringAttempt', { what, attempt }) : t('shape.acquiring', { what })),
     attempted: (ok, what, votes) => {
       const outcome = ok ? t('shape.acquired', { what }) : t('shape.failedToAcquire', { what });

@@ -219,7 +219,7 @@ class LayoutBuilder {
         this.markers.push({ kind: 'node', t: e.t, seq: e.seq, label: this.words.guard(e.node, e.detail, e.detailWords), tone: 'info' });
         break;
       case 'scenario':
-        this.markers.push({ kind: 'scenario', t: e.t, seq: e.seq, label: this.words.scenario(e.detail || e.step), tone: 'info' });
+        this.markers.push({ kind: 'scenario', t: e.t, seq: e.seq, label: this.words.scenario(e.detail || e.step, e.detail ? e.detailWords : undefined), tone: 'info' });
         break;
       case 'console':
         // Client 0 is the lab itself speaking (a limit, a run ended early): no client's lane.

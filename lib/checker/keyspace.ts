@@ -26,6 +26,7 @@
  */
 import type { NodeRole } from '../cluster';
 import type { HistoryEvent, NemesisEvent, NodeStateEvent, RedisCompleteEvent, RedisInvokeEvent, ReplyJson } from '../history';
+import { clockJumpOf } from '../faults/catalogue';
 
 export interface KeyEntry {
   /** null = the key exists but we never saw its value. */
@@ -134,9 +135,8 @@ export class Keyspace {
       this.observeNode(event);
       return;
     }
-    if (event.type === 'nemesis' && event.op === 'node-clock-jump' && event.phase === 'ok' && event.node !== undefined) {
-      const jump = event.args['jumpMs'];
-      if (typeof jump === 'number') this.shiftExpiry(event.node, jump, event);
+    if (event.type === 'nemesis' && event.phase === 'ok' && event.node !== undefined && clockJumpOf(event.op, event.args) !== 0) {
+      this.shiftExpiry(event.node, clockJumpOf(event.op, event.args), event);
       return;
     }
     if (event.type !== 'redis') return;

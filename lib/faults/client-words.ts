@@ -52,7 +52,8 @@ export function programFaultArgs(fault: ProgramFault): Record<string, number | n
       return { durationMs: fault.durationMs ?? null };
     case 'client-skew':
       return { offsetMs: fault.offsetMs };
-    default:
+    case 'client-resume':
+    case 'client-crash':
       return {};
   }
 }

@@ -1,11 +1,11 @@
 /**
  * Fault bands: when each fault of the run was in effect, for drawing behind the measurements on the timeline's axis.
- * A lasting fault (a node killed or paused, a link cut or delayed, replication held or delayed, a client paused) runs
+ * A lasting fault (its catalogue entry says so: a node killed or paused, a link cut or delayed, …) runs
  * from its `ok` to the `ok` of a recovery on the same target (or, for a timed client pause, its client's resume), else
  * to the end of the run. A fault that acts at once (a clock jump, a crash, a failover) is a band of no width.
  */
 import { clientLabel } from '../cluster';
-import { isRecovery, type FaultOp } from '../faults/catalogue';
+import { isLasting, isRecovery, type FaultOp } from '../faults/catalogue';
 import type { HistoryEvent } from '../history';
 import type { Words } from '../words';
 
@@ -25,8 +25,6 @@ export interface FaultBand {
   /** Still in effect when the run's history ends. */
   open: boolean;
 }
-
-const LASTING: ReadonlySet<FaultOp> = new Set<FaultOp>(['node-kill', 'node-pause', 'link-cut', 'link-delay', 'replication-hold', 'replication-delay', 'client-pause']);
 
 export function faultBands(history: readonly HistoryEvent[], endT?: number): FaultBand[] {
   const bands: FaultBand[] = [];
@@ -48,7 +46,7 @@ export function faultBands(history: readonly HistoryEvent[], endT?: number): Fau
       close(e.target, e.t);
       continue;
     }
-    const lasting = LASTING.has(e.op);
+    const lasting = isLasting(e.op);
     // A second fault on a target already hit (a delay changed while it lasts) continues the band already drawn.
     if (lasting && open.has(e.target)) continue;
     const band: FaultBand = { op: e.op, target: e.target, label: e.detail ?? `${e.op} ${e.target}`, ...(e.detail !== undefined && e.detailWords ? { labelWords: e.detailWords } : {}), from: e.t, to: e.t, instant: !lasting, open: lasting };

@@ -6,24 +6,15 @@
  * earlier. Each candidate parses with scenarioSchema and is strictly smaller
  * (size.ts), so a greedy shrink always ends.
  */
+import { smallerMagnitudes } from '../faults/catalogue';
 import { scenarioSchema, type Scenario, type ScenarioStep } from '../scenario';
 import { scheduleDescription } from './describe';
 import { groupSteps, type FaultGroup } from './groups';
 import { isSmaller, scheduleSize } from './size';
 import { retimed } from './steps';
+import { towards } from './towards';
 
-/**
- * Smaller values of a number, nearest to `floor` first, as QuickCheck shrinks an integer: the floor, then
- * halfway, three quarters, … one less. A greedy shrink that takes the first that still fails lands on the
- * smallest failing value (a pause "just above 500 ms") in a logarithmic number of runs.
- */
-export function towards(value: number, floor: number): number[] {
-  const distance = value - floor;
-  if (distance <= 0) return [];
-  const values = [floor];
-  for (let step = Math.floor(distance / 2); step >= 1; step = Math.floor(step / 2)) values.push(value - step);
-  return [...new Set(values)];
-}
+export { towards } from './towards';
 
 const without = (scenario: Scenario, drop: ReadonlySet<number>): Scenario => ({ ...scenario, steps: scenario.steps.filter((_, i) => !drop.has(i)) });
 
@@ -69,25 +60,6 @@ function fewerClients(scenario: Scenario): Scenario[] {
   if (last <= 1) return [];
   const named = scenario.steps.some((s) => ('client' in s && s.client === last) || s.when?.client === last);
   return named ? [] : [{ ...scenario, clients: last - 1 }];
-}
-
-/** What a fault step lasts or moves by, made smaller: a pause's own duration, a delay, a skew, a clock jump. */
-function smallerMagnitudes(step: ScenarioStep): ScenarioStep[] {
-  switch (step.action) {
-    case 'client-pause':
-      return step.durationMs === undefined ? [] : towards(step.durationMs, 1).map((durationMs) => ({ ...step, durationMs }));
-    case 'link-delay':
-      // Never to 0: a delay of 0 is a recovery, not a shorter delay.
-      return towards(step.delayMs, 1).map((delayMs) => ({ ...step, delayMs }));
-    case 'replication-delay':
-      return towards(step.delayMs, 1).map((delayMs) => ({ ...step, delayMs }));
-    case 'client-skew':
-      return towards(Math.abs(step.offsetMs), 1).map((size) => ({ ...step, offsetMs: Math.sign(step.offsetMs) * size }));
-    case 'node-clock-jump':
-      return towards(step.jumpMs, 1).map((jumpMs) => ({ ...step, jumpMs }));
-    default:
-      return [];
-  }
 }
 
 /** Shorter faults: a smaller magnitude, or the recovery closer to its fault — 1 ms after it at the closest, never before. */
@@ -138,13 +110,14 @@ export function shrinkCandidates(scenario: Scenario): Scenario[] {
   ];
   const size = scheduleSize(scenario);
   const seen = new Set<string>();
-  // A candidate says what it now holds, so the schedule a shrink ends on describes itself.
-  const described = all.map((c) => ({ ...c, description: scheduleDescription(c) }));
   // The moves above keep a schedule's pairs together; these checks keep the promise for any scenario a lesson writes.
-  return described.filter((c) => {
+  // A candidate's description is said from its steps, so it adds nothing to what tells two apart: said last, once each.
+  const kept = all.filter((c) => {
     const key = JSON.stringify(c);
     if (seen.has(key)) return false;
     seen.add(key);
     return isSmaller(scheduleSize(c), size) && scenarioSchema.safeParse(c).success;
   });
+  // A candidate says what it now holds, so the schedule a shrink ends on describes itself.
+  return kept.map((c) => ({ ...c, description: scheduleDescription(c) }));
 }

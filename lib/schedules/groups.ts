@@ -1,13 +1,13 @@
 /**
  * A scenario's steps read as faults: each fault with the recovery steps that
  * undo it. A scenario carries no such links (lessons write plain steps), so
- * they are found by target and timing: node-kill ↔ node-restart of that node,
- * link-cut ↔ link-heal of that link, link-delay ↔ the delay of 0 that lifts it,
- * a client pause without a duration ↔ its client-resume, … — the first one not
+ * they are found by target and timing, by the pairing keys each fault's
+ * catalogue entry gives (`undoneBy`, `undoes`): node-kill ↔ node-restart of that
+ * node, link-delay ↔ the delay of 0 that lifts it, … — the first one not
  * yet taken, with the same trigger (or none), not before the fault. Cuts of one
  * client with one timing are one fault: a partition.
  */
-import { isRecovery } from '../faults/catalogue';
+import { isRecoveryStep, undoesKey, undoneByKey } from '../faults/catalogue';
 import type { Scenario, ScenarioStep } from '../scenario';
 
 export interface FaultGroup {
@@ -23,56 +23,7 @@ export interface StepGroups {
   orphans: number[];
 }
 
-/** A link-delay of 0 is how a delay is lifted (link-heal refuses a link that is not cut); likewise for replication. */
-export function isRecoveryStep(step: ScenarioStep): boolean {
-  if (step.action === 'link-delay') return step.delayMs === 0 && step.jitterMs === 0;
-  if (step.action === 'replication-delay') return step.delayMs === 0;
-  return isRecovery(step.action);
-}
-
-/** For a fault step, the key of the step that undoes it; undefined when nothing does (a crash, a skew, a self-ending pause). */
-function undoneBy(step: ScenarioStep): string | undefined {
-  switch (step.action) {
-    case 'node-kill':
-      return `restart:${step.node}`;
-    case 'node-pause':
-      return `resume-node:${step.node}`;
-    case 'link-cut':
-      return `heal:${step.client}:${step.node}`;
-    case 'link-delay':
-      return `undelay:${step.client}:${step.node}`;
-    case 'replication-hold':
-      return 'release';
-    case 'replication-delay':
-      return 'undelay-replication';
-    case 'client-pause':
-      return step.durationMs === undefined ? `resume-client:${step.client}` : undefined;
-    default:
-      return undefined;
-  }
-}
-
-/** For a recovery step, the same key as the fault it undoes. */
-function undoes(step: ScenarioStep): string | undefined {
-  switch (step.action) {
-    case 'node-restart':
-      return `restart:${step.node}`;
-    case 'node-resume':
-      return `resume-node:${step.node}`;
-    case 'link-heal':
-      return `heal:${step.client}:${step.node}`;
-    case 'link-delay':
-      return `undelay:${step.client}:${step.node}`;
-    case 'replication-release':
-      return 'release';
-    case 'replication-delay':
-      return 'undelay-replication';
-    case 'client-resume':
-      return `resume-client:${step.client}`;
-    default:
-      return undefined;
-  }
-}
+export { isRecoveryStep };
 
 export const timingKey = (step: ScenarioStep): string => JSON.stringify(step.when ?? null);
 
@@ -96,10 +47,10 @@ export function groupSteps(scenario: Scenario): StepGroups {
       groups.push((group = { faults: [], recoveries: [] }));
     }
     group.faults.push(i);
-    const key = undoneBy(step);
+    const key = undoneByKey(step);
     if (key === undefined) continue;
     const recovery = order.find(
-      (j) => !claimed.has(j) && isRecoveryStep(steps[j]!) && undoes(steps[j]!) === key && timingKey(steps[j]!) === timingKey(step) && steps[j]!.at >= step.at,
+      (j) => !claimed.has(j) && isRecoveryStep(steps[j]!) && undoesKey(steps[j]!) === key && timingKey(steps[j]!) === timingKey(step) && steps[j]!.at >= step.at,
     );
     if (recovery !== undefined) {
       claimed.add(recovery);

@@ -4,29 +4,12 @@
  * must be strictly smaller in this order, which is what makes a greedy shrink
  * end (each accepted step goes down a well-founded order).
  */
-import type { Scenario, ScenarioStep } from '../scenario';
+import { magnitudeOf } from '../faults/catalogue';
+import type { Scenario } from '../scenario';
 import { groupSteps } from './groups';
 
 /** [faults, steps, clients, total magnitude in ms, total fault time in ms], compared left to right. */
 export type ScheduleSize = readonly [number, number, number, number, number];
-
-/** What a fault step lasts or moves by, beyond its recovery: a pause's own duration, a delay, a skew, a clock jump. */
-function magnitude(step: ScenarioStep): number {
-  switch (step.action) {
-    case 'client-pause':
-      return step.durationMs ?? 0;
-    case 'link-delay':
-      return step.delayMs + step.jitterMs;
-    case 'replication-delay':
-      return step.delayMs;
-    case 'client-skew':
-      return Math.abs(step.offsetMs);
-    case 'node-clock-jump':
-      return step.jumpMs;
-    default:
-      return 0;
-  }
-}
 
 export function scheduleSize(scenario: Scenario): ScheduleSize {
   const { groups } = groupSteps(scenario);
@@ -36,7 +19,7 @@ export function scheduleSize(scenario: Scenario): ScheduleSize {
     const faults = g.faults.map((i) => scenario.steps[i]!);
     const start = faults[0]!.at;
     for (const f of faults) {
-      total += magnitude(f);
+      total += magnitudeOf(f);
       times += f.at;
     }
     for (const r of g.recoveries) total += scenario.steps[r]!.at - start;

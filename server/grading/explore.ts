@@ -17,7 +17,7 @@ import type { Lesson } from '@/lib/lessons/load';
 import { describeSchedule, faultCount, firedSteps, generateSchedule, kindsFor, shrink, type FaultSpace } from '@/lib/schedules';
 
 import { describeSpace } from '@/lib/schedules';
-import { describeScheduleWords } from '@/lib/schedules/describe-words';
+import { describeScheduleWords } from '@/lib/schedules/describe';
 import { describeSpaceWords } from '@/lib/schedules/space-words';
 import type { LabRuns } from '../runs/lab-runs';
 import { LabLanes } from './lab-lanes';

@@ -5,11 +5,13 @@
  * a scenario event, then carried out by the catalogue's operation, exactly
  * as the same fault from a button (client faults act on the running program).
  */
-import { describeScheduledStep, describeStep, resolveStep, schedule, type Scenario, type ScenarioStep } from '@/lib/scenario';
+import { resolveStep, schedule, type Scenario, type ScenarioStep } from '@/lib/scenario';
 import type { HistoryEvent } from '@/lib/history';
 import { atLabTime } from '@/lib/due-timer';
-import { describeTrigger, neverFiredText, TriggerWatch } from '@/lib/triggers';
-import { neverFiredWords, stepWords } from '@/lib/scenario-words';
+import { TriggerWatch } from '@/lib/triggers';
+import { english } from '@/lib/checker/said';
+import { neverFiredWords, scheduledStepWords, stepWords, triggerWords } from '@/lib/scenario-words';
+import { words, type Words } from '@/lib/words';
 import { needsProgram } from '@/lib/faults/catalogue';
 import { PROGRAM_FAULT_OPS, type ProgramFault } from '@/lib/faults/client-words';
 import type { ArmedFault } from '../sandbox/worker/armed-faults';
@@ -36,10 +38,16 @@ export interface StepOutcome {
 }
 
 /** Carries out a step through the catalogue's operations, as a button would (client faults need the running program). */
+/** A step's line in the history: its English and its words (the timeline writes it in the page's language). */
+function stepLine(step: ScenarioStep, at: number): { detail: string; detailWords: Words } {
+  const said = scheduledStepWords(step, at);
+  return { detail: english(said), detailWords: said };
+}
+
 function perform(lab: Lab, step: ScenarioStep, clients: RunningClients | null): Promise<unknown> {
   const { at: _at, when: _when, onAnsweringNode: _answering, action, ...input } = step;
   if (needsProgram(action) && !clients) {
-    return Promise.reject(new Error(`"${describeStep(step)}" needs a running program, and none is running`));
+    return Promise.reject(new Error(`"${english(stepWords(step))}" needs a running program, and none is running`));
   }
   return applyFault(action, { lab, clients }, input as FaultInput<typeof action>);
 }
@@ -55,19 +63,15 @@ export function isSetupStep({ at, step }: { at: number; step: ScenarioStep }): b
 
 /** The scenario's first line in the run's history: its title, its seed and how many steps it has. */
 export function announceScenario(lab: Lab, scenario: Scenario, plan: readonly unknown[], runId?: string): void {
-  lab.history.append({
-    type: 'scenario',
-    step: 'start',
-    detail: `${scenario.title} (random seed ${scenario.seed}, ${plan.length} step${plan.length === 1 ? '' : 's'})`,
-    ...(runId ? { runId } : {}),
-  });
+  const said = words('runNotes.scenarioStart', { title: scenario.title, seed: String(scenario.seed), steps: plan.length });
+  lab.history.append({ type: 'scenario', step: 'start', detail: english(said), detailWords: said, ...(runId ? { runId } : {}) });
 }
 
 /** Plays the setup steps (isSetupStep), one after another, before the program starts; each is recorded like any step. */
 export async function playSetupSteps(lab: Lab, steps: readonly { at: number; step: ScenarioStep }[], runId?: string): Promise<void> {
   for (const { at, step } of steps) {
     if (lab.closed) return;
-    lab.history.append({ type: 'scenario', step: step.action, detail: describeScheduledStep(step, at), ...(runId ? { runId } : {}) });
+    lab.history.append({ type: 'scenario', step: step.action, ...stepLine(step, at), ...(runId ? { runId } : {}) });
     // A refused setup step is in the history (nemesis fail) like any other; the run goes on, as it would have.
     await perform(lab, step, null).catch(() => undefined);
   }
@@ -81,8 +85,8 @@ export function isArmedInSandbox(step: ScenarioStep): boolean {
 /** Such a step as the sandbox takes it: `at` from the schedule (jitter included), and its line in words. */
 export function armedFault(step: ScenarioStep, at: number): ArmedFault {
   const { at: _at, when, ...fault } = step;
-  if (!when || !isArmedInSandbox(step)) throw new Error(`"${describeStep(step)}" is not a step the sandbox carries out`);
-  return { when, at, fault: fault as ProgramFault, detail: describeScheduledStep(step, at) };
+  if (!when || !isArmedInSandbox(step)) throw new Error(`"${english(stepWords(step))}" is not a step the sandbox carries out`);
+  return { when, at, fault: fault as ProgramFault, ...stepLine(step, at) };
 }
 
 export function runScenario(
@@ -112,7 +116,7 @@ export function runScenario(
         const fire = (event?: HistoryEvent) => {
           if (cancelled || lab.closed) return resolve({ at, step, ok: false, error: 'cancelled' });
           const acting = resolveStep(step, event);
-          lab.history.append({ type: 'scenario', step: step.action, detail: describeScheduledStep(acting, at), ...(runId ? { runId } : {}) });
+          lab.history.append({ type: 'scenario', step: step.action, ...stepLine(acting, at), ...(runId ? { runId } : {}) });
           perform(lab, acting, clients).then(
             () => resolve({ at, step, ok: true }),
             (error: unknown) => resolve({ at, step, ok: false, error: (error as Error).message }),
@@ -134,7 +138,7 @@ export function runScenario(
           {
             step,
             arm,
-            settle: () => resolve({ at, step, ok: false, error: `never fired: it waits until ${describeTrigger(trigger)}, and that did not happen` }),
+            settle: () => resolve({ at, step, ok: false, error: `never fired: it waits until ${english(triggerWords(trigger))}, and that did not happen` }),
           },
           trigger,
           at,
@@ -156,7 +160,7 @@ export function runScenario(
       for (const { item, when } of waiting.drain()) {
         if (runEnded && !lab.closed) {
           const words = neverFiredWords(stepWords(item.step), when);
-          lab.history.append({ type: 'console', client: 0, level: 'warn', text: neverFiredText(describeStep(item.step), when), words, ...(runId ? { runId } : {}) });
+          lab.history.append({ type: 'console', client: 0, level: 'warn', text: english(words), words, ...(runId ? { runId } : {}) });
         }
         item.settle();
       }

@@ -133,6 +133,7 @@ lab.log('answered');
         at: 0,
         fault: { action: 'client-pause' as const, client: 1, durationMs: 300 },
         detail: 'pause Client 1 for 300 ms',
+        detailWords: { key: 'runNotes.step.clientPause', values: { client: { client: 1 }, hasDuration: 'yes', duration: '300' } },
       },
     ];
     const run = startProgram(pool, cluster, code, { clients: 1, seed: 3, armed });

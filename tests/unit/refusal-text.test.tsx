@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { CommandErrorText } from '@/components/lab/lab-status';
 import { commandName } from '@/components/lab/socket-client';
-import { faultCommandWords } from '@/lib/faults/message-keys';
+import { faultCommandWords } from '@/lib/faults/command-words';
 import { refusal } from '@/lib/refusal-words';
 import { withIntl } from './helpers/intl';
 

@@ -1,8 +1,13 @@
 /** Scenario triggers: which events match, how the nth match and `at` make a step due, and the words for each. */
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '@/lib/history';
-import { describeStep, resolveStep, scenarioSchema, triggerSchema } from '@/lib/scenario';
-import { describeTrigger, matchesTrigger, neverFiredText, TriggerWatch } from '@/lib/triggers';
+import { english } from '@/lib/checker/said';
+import { resolveStep, scenarioSchema, triggerSchema, type ScenarioStep, type Trigger } from '@/lib/scenario';
+import { neverFiredWords, stepWords, triggerWords } from '@/lib/scenario-words';
+import { matchesTrigger, TriggerWatch } from '@/lib/triggers';
+
+const describeTrigger = (trigger: Trigger): string => english(triggerWords(trigger));
+const describeStep = (step: ScenarioStep): string => english(stepWords(step));
 
 let seq = 0;
 const ev = (t: number, e: Record<string, unknown>): HistoryEvent => ({ seq: seq++, t, runId: 'run-1', ...e }) as HistoryEvent;
@@ -88,7 +93,7 @@ describe('TriggerWatch', () => {
     const [left] = watch.drain();
     expect(left).toEqual({ item: 'hold Client 2', when });
     expect(describeTrigger(when)).toBe('Client 1 starts');
-    expect(neverFiredText('pause Client 2', when)).toBe(
+    expect(english(neverFiredWords(stepWords({ at: 0, action: 'client-pause', client: 2 }), when))).toBe(
       'The scenario\'s step "pause Client 2" never fired: it waits until Client 1 starts, and that did not happen in this run.',
     );
   });

@@ -17,8 +17,9 @@ import { programFaultArgs, programFaultDone, programFaultRefusalWords, type Prog
 import { atLabTime } from '@/lib/due-timer';
 import type { HistoryEvent, HistoryInput } from '@/lib/history';
 import type { Trigger } from '@/lib/scenario';
-import { describeFault } from '@/lib/faults/catalogue';
-import { neverFiredText, TriggerWatch } from '@/lib/triggers';
+import { english } from '@/lib/checker/said';
+import { TriggerWatch } from '@/lib/triggers';
+import type { Words } from '@/lib/words';
 import { faultWords, neverFiredWords } from '@/lib/scenario-words';
 
 export interface ArmedFault {
@@ -26,8 +27,9 @@ export interface ArmedFault {
   /** ms after the trigger's event (the scenario's jitter already added). */
   at: number;
   fault: ProgramFault;
-  /** The scenario's line for this step, in words. */
+  /** The scenario's line for this step: its English and its words. */
   detail: string;
+  detailWords: Words;
 }
 
 /** What the faults need of the run: its clients, its clock and its history. */
@@ -79,7 +81,7 @@ export class ArmedFaults {
   reportUnfired(): void {
     for (const { item, when } of this.waiting.drain()) {
       const words = neverFiredWords(faultWords(item.fault.action, item.fault), when);
-      this.host.emit({ type: 'console', client: 0, level: 'warn', text: neverFiredText(describeFault(item.fault.action, item.fault), when), words });
+      this.host.emit({ type: 'console', client: 0, level: 'warn', text: english(words), words });
     }
   }
 
@@ -89,12 +91,12 @@ export class ArmedFaults {
     this.timers.clear();
   }
 
-  private fire({ fault, detail }: ArmedFault): void {
+  private fire({ fault, detail, detailWords }: ArmedFault): void {
     if (this.stopped) return;
     const { emit } = this.host;
     const who = clientLabel(fault.client);
     const base = { type: 'nemesis', op: fault.action, target: who, client: fault.client, args: programFaultArgs(fault) } as const;
-    emit({ type: 'scenario', step: fault.action, detail });
+    emit({ type: 'scenario', step: fault.action, detail, detailWords });
     emit({ ...base, phase: 'invoke' });
     const target = this.host.target(fault.client);
     // The refusal with its words, as the server's nemesis records one: a page writes it in its language.

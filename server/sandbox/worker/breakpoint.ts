@@ -13,7 +13,7 @@ import type { HistoryEvent, HistoryInput } from '@/lib/history';
 import type { Trigger } from '@/lib/scenario';
 import { say } from '@/lib/checker/said';
 import { triggerWords } from '@/lib/scenario-words';
-import { describeTrigger, TriggerWatch } from '@/lib/triggers';
+import { TriggerWatch } from '@/lib/triggers';
 
 /** Step: the next command of any client answered. */
 export const STEP_TRIGGER: Trigger = { on: 'command-answered', command: '*', nth: 1 };
@@ -95,8 +95,9 @@ export class Breakpoint {
     }
     const moment = { words: triggerWords(when) };
     const note = say('runNotes.breakpointHit', { moment });
-    // Marked on the timeline as the scenario's steps are; the note says it in the page's language.
-    this.host.emit({ type: 'scenario', step: 'breakpoint', detail: `breakpoint: ${describeTrigger(when)}` });
+    const mark = say('runNotes.breakpointMark', { moment });
+    // Marked on the timeline as the scenario's steps are, in the page's language; the note says the rest.
+    this.host.emit({ type: 'scenario', step: 'breakpoint', detail: mark.message, detailWords: mark.words });
     this.host.emit({ type: 'console', client: 0, level: 'info', text: note.message, words: note.words });
     this.frozen = running;
     this.host.held(true);
