@@ -72,9 +72,10 @@ export type LockOp =
   | ({ kind: 'answer'; acquire: Acquire; vote: VoteOp } & At)
   /**
    * An acquire was decided (hand-written ones again when a late node answers). `validUntil`: when the holder may
-   * no longer assume it holds the lock (null: never). `event`: the module's own words, when it said.
+   * no longer assume it holds the lock (null: never). `event`: the module's own words, when it said; `node`: the
+   * node whose answer decided a hand-written acquire.
    */
-  | ({ kind: 'decided'; acquire: Acquire; outcome: Exclude<AcquireOutcome, 'unanswered'>; validUntil: number | null; event: LockEvent | null } & At)
+  | ({ kind: 'decided'; acquire: Acquire; outcome: Exclude<AcquireOutcome, 'unanswered'>; validUntil: number | null; event: LockEvent | null; node: number | null } & At)
   | ({ kind: 'extended'; client: number; token: string; validUntil: number | null; event: LockEvent } & At)
   | ({ kind: 'extend-failed'; client: number; event: LockEvent } & At)
   /** A hold ended by its holder: `failed` when the module said its release failed; `acquire` is the hand-written hold. */
@@ -169,7 +170,7 @@ export class LockOpReader {
         const outcome = e.event === 'acquired' ? 'granted' : (e.votes ?? []).some((v) => v.error !== undefined && TIMED_OUT.test(v.error)) ? 'timeout' : 'failed';
         acquire.outcome = outcome;
         acquire.decidedT = e.t;
-        this.push({ kind: 'decided', acquire, outcome, validUntil: validUntil(e), event: e, ...at });
+        this.push({ kind: 'decided', acquire, outcome, validUntil: validUntil(e), event: e, node: null, ...at });
         return;
       }
       case 'extended':
@@ -302,7 +303,7 @@ export class LockOpReader {
     if (outcome === 'granted') this.held.set(k, acquire);
     else if (this.held.get(k) === acquire) this.held.delete(k);
     const ttl = acquire.ttlMs;
-    this.push({ kind: 'decided', acquire, outcome, validUntil: typeof ttl === 'number' && ttl > 0 ? e.t + ttl : null, event: null, t: e.t, seq: e.seq });
+    this.push({ kind: 'decided', acquire, outcome, validUntil: typeof ttl === 'number' && ttl > 0 ? e.t + ttl : null, event: null, node: e.node, t: e.t, seq: e.seq });
   }
 
   private onEnd(e: ClientEvent): void {
