@@ -22,7 +22,7 @@ export interface LaneInterval {
   to: number;
   /** Still going when the history (or the cursor) ends. */
   open: boolean;
-  /** How it ended, in a word: "released", "crashed", "expired", "acquired", "failed", "resumed", "exited"… */
+  /** How it ended, in a word: "released", "crashed", "expired", "acquired", "failed", "resumed", "exited", "outvoted" (a hand-written hold a late answer left without a majority), "replaced"… */
   end: string | null;
   /** The seqs of the events that opened and closed it. */
   seqFrom: number;
@@ -247,7 +247,7 @@ class LayoutBuilder {
         else if (op.outcome === 'granted') this.rawHold(op.acquire.id, op.acquire.client, op.acquire.key, op.node ?? 0, op.t, op.seq, op.validUntil);
         else if (this.rawGivenBy.get(`hold:${op.acquire.client}:raw:${op.acquire.key}`) === op.acquire.id) {
           // A late answer left it without a majority: the hold it gave is taken back.
-          this.close(`hold:${op.acquire.client}:raw:${op.acquire.key}`, op.t, op.seq, 'failed');
+          this.close(`hold:${op.acquire.client}:raw:${op.acquire.key}`, op.t, op.seq, 'outvoted');
         }
         break;
       case 'extended': {
@@ -291,7 +291,7 @@ class LayoutBuilder {
     // Decided again (a late node answered) while still held: the hold goes on.
     if (this.get(holdKey) && this.rawGivenBy.get(holdKey) === acquireId) return;
     // The client took the key again: its earlier hold ends here (as the measurements end it).
-    this.close(holdKey, t, seq, 'acquired');
+    this.close(holdKey, t, seq, 'replaced');
     this.rawGivenBy.set(holdKey, acquireId);
     const hold = this.start(holdKey, client, { kind: 'hold', from: t, seqFrom: seq, label: this.words.holdingRaw(key, node), resources: [key] });
     hold.validUntil = validUntil;
