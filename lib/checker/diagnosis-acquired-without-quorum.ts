@@ -1,0 +1,37 @@
+/**
+ * Diagnosis: the `redlock` module (or a helper) counted an acquire as a
+ * success with fewer votes than the quorum it reported (else a majority of
+ * the votes).
+ */
+import type { LockEvent } from '../history';
+import type { DiagnosisLog } from './diagnoses';
+import type { HoldObserver } from './hold-observer';
+import { client as clientValue, code } from './format';
+import { words } from '../words';
+
+export class AcquiredWithoutQuorum implements HoldObserver {
+  constructor(private readonly log: DiagnosisLog) {}
+
+  acquired(event: LockEvent): void {
+    const votes = event.votes;
+    if (!votes || votes.length === 0) return;
+    const ok = votes.filter((v) => v.ok).length;
+    const quorum = event.quorum ?? Math.floor(votes.length / 2) + 1;
+    if (ok >= quorum) return;
+    this.log.add({
+      kind: 'acquired-without-quorum',
+      check: 'mutual-exclusion',
+      subject: `${event.resources.join(',')}|${quorum}`,
+      words: words('checker.diagnosis.acquiredWithoutQuorum', {
+        client: clientValue(event.client),
+        resource: code(event.resources.join(', ')),
+        ok,
+        votes: votes.length,
+        quorum,
+      }),
+      seqs: [event.seq],
+      window: { from: event.t, to: event.t },
+      clients: [event.client],
+    });
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * Diagnosis: a critical section outlived its lock's TTL and nothing extended
+ * it: the work alone is longer than the TTL (pause time left out).
+ */
+import type { DiagnosisLog } from './diagnoses';
+import type { Hold, SectionAtExit } from './holds';
+import type { HoldObserver } from './hold-observer';
+import { client as clientValue, code, duration } from './format';
+import { words } from '../words';
+
+export class TtlShorterThanJob implements HoldObserver {
+  constructor(private readonly log: DiagnosisLog) {}
+
+  sectionExited(hold: Hold, section: SectionAtExit): boolean {
+    if (typeof hold.ttlMs !== 'number' || hold.extensions > 0) return false;
+    if (section.runningMs <= hold.ttlMs) return false;
+    this.log.add({
+      kind: 'ttl-shorter-than-job',
+      check: 'mutual-exclusion',
+      // One cause (this TTL for this job), however many clients ran into it.
+      subject: `${hold.resource}|${section.job}|${hold.ttlMs}`,
+      words: words('checker.diagnosis.ttlShorterThanJob', {
+        ttl: duration(hold.ttlMs),
+        running: duration(section.runningMs),
+        client: clientValue(section.client),
+        job: code(section.job),
+      }),
+      seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
+      window: { from: hold.startT + hold.ttlMs, to: section.exitT },
+      clients: [section.client],
+    });
+    return true;
+  }
+}
