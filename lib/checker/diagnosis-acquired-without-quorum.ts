@@ -9,6 +9,9 @@ import type { HoldObserver } from './hold-observer';
 import { client as clientValue, code } from './format';
 import { words } from '../words';
 
+/** A Redlock acquire counted as success with fewer votes than the quorum. */
+export const ACQUIRED_WITHOUT_QUORUM = { kind: 'acquired-without-quorum' } as const;
+
 export class AcquiredWithoutQuorum implements HoldObserver {
   constructor(private readonly log: DiagnosisLog) {}
 
@@ -19,7 +22,7 @@ export class AcquiredWithoutQuorum implements HoldObserver {
     const quorum = event.quorum ?? Math.floor(votes.length / 2) + 1;
     if (ok >= quorum) return;
     this.log.add({
-      kind: 'acquired-without-quorum',
+      kind: ACQUIRED_WITHOUT_QUORUM.kind,
       check: 'mutual-exclusion',
       subject: `${event.resources.join(',')}|${quorum}`,
       words: words('checker.diagnosis.acquiredWithoutQuorum', {

@@ -9,6 +9,9 @@ import type { KeyEntry, KeyspaceObserver, ParsedSet } from './keyspace';
 import { client as clientValue, code, node as nodeValue } from './format';
 import { words } from '../words';
 
+/** A client read the key as free (GET) and then SET it without NX after someone else had. */
+export const CHECK_THEN_SET_RACE = { kind: 'check-then-set-race' } as const;
+
 export class CheckThenSetRace implements KeyspaceObserver {
   constructor(private readonly log: DiagnosisLog) {}
 
@@ -18,7 +21,7 @@ export class CheckThenSetRace implements KeyspaceObserver {
     // Taken by someone else after this client's read, not by a write we are unsure of.
     if (replaced.setter === null || replaced.setter === client || !(replaced.setT > readFreeAt) || replaced.uncertain) return;
     this.log.add({
-      kind: 'check-then-set-race',
+      kind: CHECK_THEN_SET_RACE.kind,
       check: 'mutual-exclusion',
       subject: set.key,
       words: words('checker.diagnosis.checkThenSetRace', { client: clientValue(client), key: code(set.key), node: nodeValue(node), other: clientValue(replaced.setter) }),

@@ -10,6 +10,9 @@ import type { EndSignal, HoldObserver, PersistSignal } from './hold-observer';
 import { client as clientValue, code, ended, type TimeWords } from './format';
 import { words } from '../words';
 
+/** A lock key was left without a TTL (SETNX without a PEXPIRE, a PERSIST) and its holder died or could: the key never frees. */
+export const LOCK_WITHOUT_TTL_NEVER_FREES = { kind: 'lock-without-ttl-never-frees' } as const;
+
 export class LockWithoutTtlNeverFrees implements HoldObserver {
   constructor(
     private readonly log: DiagnosisLog,
@@ -19,7 +22,7 @@ export class LockWithoutTtlNeverFrees implements HoldObserver {
   holderEnded(hold: Hold, signal: EndSignal): void {
     if (hold.ttlMs !== null || hold.noTtlNamed) return;
     this.log.add({
-      kind: 'lock-without-ttl-never-frees',
+      kind: LOCK_WITHOUT_TTL_NEVER_FREES.kind,
       check: 'liveness',
       subject: hold.resource,
       words: words('checker.diagnosis.lockWithoutTtlEnded', {
@@ -39,7 +42,7 @@ export class LockWithoutTtlNeverFrees implements HoldObserver {
     // Named now: the holder's end does not name it again.
     hold.noTtlNamed = true;
     this.log.add({
-      kind: 'lock-without-ttl-never-frees',
+      kind: LOCK_WITHOUT_TTL_NEVER_FREES.kind,
       check: 'liveness',
       subject: hold.resource,
       words: words('checker.diagnosis.lockWithoutTtlPersist', {

@@ -10,6 +10,9 @@ import type { HoldObserver, ResumeSignal } from './hold-observer';
 import { client as clientValue, code, duration } from './format';
 import { words, type Words } from '../words';
 
+/** A client was paused longer than what was left of its lock's validity. */
+export const PAUSE_BEYOND_VALIDITY = { kind: 'pause-beyond-validity' } as const;
+
 export class PauseBeyondValidity implements HoldObserver {
   /** Clients seen writing the store with a fencing token. */
   private readonly fencingClients = new Set<number>();
@@ -35,7 +38,7 @@ export class PauseBeyondValidity implements HoldObserver {
       const fenced = words('checker.diagnosis.pausedFenced', said);
       this.pauseWords.set(signal.client, { subject, fenced });
       this.log.add({
-        kind: 'pause-beyond-validity',
+        kind: PAUSE_BEYOND_VALIDITY.kind,
         check: 'mutual-exclusion',
         subject,
         words: this.fencingClients.has(signal.client) ? fenced : words('checker.diagnosis.paused', said),
@@ -50,7 +53,7 @@ export class PauseBeyondValidity implements HoldObserver {
     this.fencingClients.add(client);
     const said = this.pauseWords.get(client);
     if (!said) return;
-    this.log.reword('pause-beyond-validity', said.subject, said.fenced);
+    this.log.reword(PAUSE_BEYOND_VALIDITY.kind, said.subject, said.fenced);
     this.pauseWords.delete(client);
   }
 }

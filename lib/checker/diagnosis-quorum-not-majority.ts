@@ -12,6 +12,9 @@ import type { HoldObserver, HoldsView } from './hold-observer';
 import { client as clientValue, code, node as nodeValue } from './format';
 import { words } from '../words';
 
+/** Two clients counted the lock as theirs on disjoint sets of nodes: the quorum the code asked for is not a majority. */
+export const QUORUM_NOT_MAJORITY = { kind: 'quorum-not-majority' } as const;
+
 export class QuorumNotMajority implements HoldObserver {
   constructor(
     private readonly log: DiagnosisLog,
@@ -27,7 +30,7 @@ export class QuorumNotMajority implements HoldObserver {
     if (minority.nodes.size > total / 2) return;
     const names = (hold: Hold) => ({ list: [...hold.nodes].sort((a, b) => a - b).map(nodeValue) });
     this.log.add({
-      kind: 'quorum-not-majority',
+      kind: QUORUM_NOT_MAJORITY.kind,
       check: 'mutual-exclusion',
       subject: `${first.resource}|${minority.nodes.size}`,
       words: words('checker.diagnosis.quorumNotMajority', {

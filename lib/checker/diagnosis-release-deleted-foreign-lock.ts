@@ -12,6 +12,9 @@ import type { LockSignals } from './lock-signals';
 import { client as clientValue, code, node as nodeValue } from './format';
 import { words } from '../words';
 
+/** A DEL (or a release script) removed a lock key that held another client's token. */
+export const RELEASE_DELETED_FOREIGN_LOCK = { kind: 'release-deleted-foreign-lock' } as const;
+
 export class ReleaseDeletedForeignLock implements KeyspaceObserver {
   /** Per `node|key`, the clients whose live token a later SET overwrote since the key was last free. */
   private readonly overwritten = new Map<string, Set<number>>();
@@ -47,7 +50,7 @@ export class ReleaseDeletedForeignLock implements KeyspaceObserver {
     const command = invoke.command.toUpperCase();
     const how = command === 'DEL' || command === 'UNLINK' ? 'del' : command === 'GETDEL' ? 'getdel' : 'script';
     this.log.add({
-      kind: 'release-deleted-foreign-lock',
+      kind: RELEASE_DELETED_FOREIGN_LOCK.kind,
       check: 'mutual-exclusion',
       subject: key,
       words: words('checker.diagnosis.releaseDeletedForeignLock', {

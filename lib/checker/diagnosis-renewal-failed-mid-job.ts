@@ -9,6 +9,9 @@ import type { HoldObserver } from './hold-observer';
 import { client as clientValue, code, type TimeWords } from './format';
 import { words } from '../words';
 
+/** A holder's renewals failed (timed out, refused, or found another token), its lock expired, and its job ran on past it. */
+export const RENEWAL_FAILED_MID_JOB = { kind: 'renewal-failed-mid-job' } as const;
+
 export class RenewalFailedMidJob implements HoldObserver {
   constructor(
     private readonly log: DiagnosisLog,
@@ -20,7 +23,7 @@ export class RenewalFailedMidJob implements HoldObserver {
     if (section.exitT <= hold.expiresAt || hold.renewalFailedAt > section.exitT) return false;
     const { client, job } = section;
     this.log.add({
-      kind: 'renewal-failed-mid-job',
+      kind: RENEWAL_FAILED_MID_JOB.kind,
       check: 'mutual-exclusion',
       subject: `${hold.resource}|${job}`,
       words: words('checker.diagnosis.renewalFailed', {

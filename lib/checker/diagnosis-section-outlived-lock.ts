@@ -11,6 +11,9 @@ import type { HoldObserver, HoldsView } from './hold-observer';
 import { client as clientValue, code, duration, type TimeWords } from './format';
 import { words } from '../words';
 
+/** A critical section was still running after its lock's validity ended, and nobody else took the lock meanwhile. */
+export const SECTION_OUTLIVED_LOCK = { kind: 'section-outlived-lock' } as const;
+
 export class SectionOutlivedLock implements HoldObserver {
   constructor(
     private readonly log: DiagnosisLog,
@@ -41,7 +44,7 @@ export class SectionOutlivedLock implements HoldObserver {
             validUntil: this.at(hold.validUntil),
           });
     this.log.add({
-      kind: 'section-outlived-lock',
+      kind: SECTION_OUTLIVED_LOCK.kind,
       check: 'mutual-exclusion',
       subject: `${hold.resource}|${job}`,
       words: words('checker.diagnosis.sectionOutlivedLock', { how: { words: how }, bare: duration(section.exitT - bareFrom) }),

@@ -8,6 +8,9 @@ import type { HoldObserver } from './hold-observer';
 import { client as clientValue, code, duration } from './format';
 import { words } from '../words';
 
+/** The lock's TTL is shorter than the critical section and nothing extends it. */
+export const TTL_SHORTER_THAN_JOB = { kind: 'ttl-shorter-than-job' } as const;
+
 export class TtlShorterThanJob implements HoldObserver {
   constructor(private readonly log: DiagnosisLog) {}
 
@@ -15,7 +18,7 @@ export class TtlShorterThanJob implements HoldObserver {
     if (typeof hold.ttlMs !== 'number' || hold.extensions > 0) return false;
     if (section.runningMs <= hold.ttlMs) return false;
     this.log.add({
-      kind: 'ttl-shorter-than-job',
+      kind: TTL_SHORTER_THAN_JOB.kind,
       check: 'mutual-exclusion',
       // One cause (this TTL for this job), however many clients ran into it.
       subject: `${hold.resource}|${section.job}|${hold.ttlMs}`,
