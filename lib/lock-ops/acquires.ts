@@ -21,7 +21,7 @@
  * waiting are unanswered, and it holds nothing.
  */
 import type { ClientEvent, HistoryEvent, LockEvent, RedisCompleteEvent, RedisInvokeEvent } from '../history';
-import { acquireRequest, releaseCandidates, reportedAnswer, TIMED_OUT, voteAnswer, type VoteAnswer } from './commands';
+import { acquireRequest, releaseCandidates, reportedAnswer, TIMED_OUT, voteAnswer, type AcquireRequest, type VoteAnswer } from './commands';
 
 export type AcquireSource = 'lock-event' | 'commands';
 /** How an acquire ended: granted, refused (failed), a node out of time (timeout), or never answered. */
@@ -142,19 +142,20 @@ export class LockOpReader {
   private onLock(e: LockEvent): void {
     for (const r of e.resources) this.lockResources.add(r);
     const k = `${e.client}|${e.token}`;
-    const at = { t: e.t, seq: e.seq };
+    const t = e.t;
+    const seq = e.seq;
     switch (e.event) {
       case 'attempt': {
         const previous = this.moduleOpen.get(k);
         if (previous) {
           previous.outcome = 'unanswered';
           previous.decidedT = e.t;
-          this.push({ kind: 'retried', acquire: previous, ...at });
+          this.push({ kind: 'retried', acquire: previous, t, seq });
         }
         const acquire = this.newAcquire(e.client, 'lock-event', e.resources, e.token, e.t, e.ttlMs);
         if (e.attempt !== undefined) acquire.attempt = e.attempt;
         this.moduleOpen.set(k, acquire);
-        this.push({ kind: 'attempt', acquire, ...at });
+        this.push({ kind: 'attempt', acquire, t, seq });
         return;
       }
       case 'acquired':
@@ -164,24 +165,24 @@ export class LockOpReader {
         if (!acquire) {
           acquire = this.newAcquire(e.client, 'lock-event', e.resources, e.token, e.t, e.ttlMs);
           acquire.asked = false;
-          this.push({ kind: 'attempt', acquire, ...at });
+          this.push({ kind: 'attempt', acquire, t, seq });
         }
         this.fillReported(acquire, e);
         const outcome = e.event === 'acquired' ? 'granted' : (e.votes ?? []).some((v) => v.error !== undefined && TIMED_OUT.test(v.error)) ? 'timeout' : 'failed';
         acquire.outcome = outcome;
         acquire.decidedT = e.t;
-        this.push({ kind: 'decided', acquire, outcome, validUntil: validUntil(e), event: e, node: null, ...at });
+        this.push({ kind: 'decided', acquire, outcome, validUntil: validUntil(e), event: e, node: null, t, seq });
         return;
       }
       case 'extended':
-        this.push({ kind: 'extended', client: e.client, token: e.token, validUntil: validUntil(e), event: e, ...at });
+        this.push({ kind: 'extended', client: e.client, token: e.token, validUntil: validUntil(e), event: e, t, seq });
         return;
       case 'extend-failed':
-        this.push({ kind: 'extend-failed', client: e.client, event: e, ...at });
+        this.push({ kind: 'extend-failed', client: e.client, event: e, t, seq });
         return;
       case 'released':
       case 'release-failed':
-        this.push({ kind: 'released', client: e.client, token: e.token, key: e.resources[0] ?? '', failed: e.event === 'release-failed', command: '', acquire: null, event: e, ...at });
+        this.push({ kind: 'released', client: e.client, token: e.token, key: e.resources[0] ?? '', failed: e.event === 'release-failed', command: '', acquire: null, event: e, t, seq });
         return;
     }
   }
@@ -198,22 +199,26 @@ export class LockOpReader {
 
   private onInvoke(e: RedisInvokeEvent): void {
     const command = e.command.toUpperCase();
-    const retried = command === 'EVAL' ? this.noScript.get(`${e.client}|${e.node}`) : undefined;
-    if (retried && retried.tail === tailOf(e)) {
-      this.noScript.delete(`${e.client}|${e.node}`);
-      this.ask(retried.acquire, retried.group, e);
-      return;
+    if (command === 'EVAL' && this.noScript.size > 0) {
+      const retried = this.noScript.get(`${e.client}|${e.node}`);
+      if (retried && retried.tail === tailOf(e)) {
+        this.noScript.delete(`${e.client}|${e.node}`);
+        this.ask(retried.acquire, retried.group, e);
+        return;
+      }
     }
-    const module = this.moduleVote(e, command);
+    const request = acquireRequest(e);
+    const module = this.moduleVote(e, command, request);
     if (module) {
       this.ask(module, null, e);
       return;
     }
-    const request = acquireRequest(e);
     if (request && !this.lockResources.has(request.key)) {
-      this.ask(...this.groupFor(e, request.key, request.token, request.ttlMs), e);
+      const [acquire, group] = this.groupFor(e, request.key, request.token, request.ttlMs);
+      this.ask(acquire, group, e);
       return;
     }
+    if (this.held.size === 0) return;
     for (const key of releaseCandidates(e)) {
       const acquire = this.held.get(`${e.client}|${key}`);
       if (acquire) {
@@ -224,12 +229,12 @@ export class LockOpReader {
   }
 
   /** A command sent while the module's acquire for its token is open: one of its votes. */
-  private moduleVote(e: RedisInvokeEvent, command: string): Acquire | null {
+  private moduleVote(e: RedisInvokeEvent, command: string, request: AcquireRequest | null): Acquire | null {
     if (this.moduleOpen.size === 0) return null;
     let token: string | undefined;
     if (command === 'SET' || command === 'SETNX') {
-      if (acquireRequest(e) === null) return null;
-      token = e.args[1];
+      if (request === null) return null;
+      token = request.token;
     } else if (command === 'EVAL' || command === 'EVALSHA') {
       const numKeys = Number(e.args[1]);
       if (!Number.isInteger(numKeys) || numKeys < 1) return null;
