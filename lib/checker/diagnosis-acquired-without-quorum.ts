@@ -8,9 +8,10 @@ import type { DiagnosisLog } from './diagnoses';
 import type { HoldObserver } from './hold-observer';
 import { client as clientValue, code } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** A Redlock acquire counted as success with fewer votes than the quorum. */
-export const ACQUIRED_WITHOUT_QUORUM = { kind: 'acquired-without-quorum' } as const;
+export const ACQUIRED_WITHOUT_QUORUM = { kind: 'acquired-without-quorum', grades: 'fatal' } as const satisfies DiagnosisSpec;
 
 export class AcquiredWithoutQuorum implements HoldObserver {
   constructor(private readonly log: DiagnosisLog) {}

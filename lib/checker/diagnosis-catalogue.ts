@@ -47,3 +47,10 @@ type KindsOf<T extends readonly { kind: string }[]> = { readonly [I in keyof T]:
 
 /** The kinds, in root-cause order, as a tuple of literals (a lesson's front matter is validated with it: z.enum). */
 export const DIAGNOSIS_KINDS = DIAGNOSES.map((d) => d.kind) as unknown as KindsOf<typeof DIAGNOSES>;
+
+const graded = (how: (typeof DIAGNOSES)[number]['grades']): readonly DiagnosisKind[] => DIAGNOSES.filter((d) => d.grades === how).map((d) => d.kind);
+
+/** Diagnoses that fail a graded run whatever else it showed (diagnosis-spec.ts). */
+export const FATAL_DIAGNOSES = graded('fatal');
+/** Diagnoses whose sentence is a violated check's failure sentence (diagnosis-spec.ts). */
+export const MECHANISM_DIAGNOSES = graded('mechanism');

@@ -8,9 +8,10 @@ import type { DiagnosisLog } from './diagnoses';
 import type { KeyEntry, KeyspaceObserver, ParsedSet } from './keyspace';
 import { client as clientValue, code, node as nodeValue } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** A client read the key as free (GET) and then SET it without NX after someone else had. */
-export const CHECK_THEN_SET_RACE = { kind: 'check-then-set-race' } as const;
+export const CHECK_THEN_SET_RACE = { kind: 'check-then-set-race', grades: 'fatal' } as const satisfies DiagnosisSpec;
 
 export class CheckThenSetRace implements KeyspaceObserver {
   constructor(private readonly log: DiagnosisLog) {}

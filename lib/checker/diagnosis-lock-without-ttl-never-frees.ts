@@ -9,9 +9,10 @@ import type { Hold } from './holds';
 import type { EndSignal, HoldObserver, PersistSignal } from './hold-observer';
 import { client as clientValue, code, ended, type TimeWords } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** A lock key was left without a TTL (SETNX without a PEXPIRE, a PERSIST) and its holder died or could: the key never frees. */
-export const LOCK_WITHOUT_TTL_NEVER_FREES = { kind: 'lock-without-ttl-never-frees' } as const;
+export const LOCK_WITHOUT_TTL_NEVER_FREES = { kind: 'lock-without-ttl-never-frees', grades: 'fatal' } as const satisfies DiagnosisSpec;
 
 export class LockWithoutTtlNeverFrees implements HoldObserver {
   constructor(

@@ -9,9 +9,10 @@ import type { Hold } from './holds';
 import type { HoldObserver, ResumeSignal } from './hold-observer';
 import { client as clientValue, code, duration } from './format';
 import { words, type Words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** A client was paused longer than what was left of its lock's validity. */
-export const PAUSE_BEYOND_VALIDITY = { kind: 'pause-beyond-validity' } as const;
+export const PAUSE_BEYOND_VALIDITY = { kind: 'pause-beyond-validity', grades: 'explains' } as const satisfies DiagnosisSpec;
 
 export class PauseBeyondValidity implements HoldObserver {
   /** Clients seen writing the store with a fencing token. */

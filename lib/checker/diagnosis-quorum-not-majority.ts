@@ -11,9 +11,10 @@ import type { Hold } from './holds';
 import type { HoldObserver, HoldsView } from './hold-observer';
 import { client as clientValue, code, node as nodeValue } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** Two clients counted the lock as theirs on disjoint sets of nodes: the quorum the code asked for is not a majority. */
-export const QUORUM_NOT_MAJORITY = { kind: 'quorum-not-majority' } as const;
+export const QUORUM_NOT_MAJORITY = { kind: 'quorum-not-majority', grades: 'fatal' } as const satisfies DiagnosisSpec;
 
 export class QuorumNotMajority implements HoldObserver {
   constructor(

@@ -8,9 +8,10 @@ import type { Hold, SectionAtExit } from './holds';
 import type { HoldObserver } from './hold-observer';
 import { client as clientValue, code, type TimeWords } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** A holder's renewals failed (timed out, refused, or found another token), its lock expired, and its job ran on past it. */
-export const RENEWAL_FAILED_MID_JOB = { kind: 'renewal-failed-mid-job' } as const;
+export const RENEWAL_FAILED_MID_JOB = { kind: 'renewal-failed-mid-job', grades: 'explains' } as const satisfies DiagnosisSpec;
 
 export class RenewalFailedMidJob implements HoldObserver {
   constructor(

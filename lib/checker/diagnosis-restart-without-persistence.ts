@@ -9,9 +9,10 @@ import type { KeyEntry, KeyspaceObserver } from './keyspace';
 import type { LockSignals } from './lock-signals';
 import { client as clientValue, code, duration, node as nodeValue } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** A node lost a live lock key in a restart without persistence and then granted it to another client. */
-export const RESTART_WITHOUT_PERSISTENCE = { kind: 'restart-without-persistence' } as const;
+export const RESTART_WITHOUT_PERSISTENCE = { kind: 'restart-without-persistence', grades: 'explains' } as const satisfies DiagnosisSpec;
 
 interface Forgotten {
   entry: KeyEntry;

@@ -10,9 +10,10 @@ import type { Hold, SectionAtExit } from './holds';
 import type { HoldObserver, HoldsView } from './hold-observer';
 import { client as clientValue, code, duration, type TimeWords } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** A critical section was still running after its lock's validity ended, and nobody else took the lock meanwhile. */
-export const SECTION_OUTLIVED_LOCK = { kind: 'section-outlived-lock' } as const;
+export const SECTION_OUTLIVED_LOCK = { kind: 'section-outlived-lock', grades: 'explains' } as const satisfies DiagnosisSpec;
 
 export class SectionOutlivedLock implements HoldObserver {
   constructor(

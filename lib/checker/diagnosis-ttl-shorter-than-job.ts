@@ -7,9 +7,10 @@ import type { Hold, SectionAtExit } from './holds';
 import type { HoldObserver } from './hold-observer';
 import { client as clientValue, code, duration } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** The lock's TTL is shorter than the critical section and nothing extends it. */
-export const TTL_SHORTER_THAN_JOB = { kind: 'ttl-shorter-than-job' } as const;
+export const TTL_SHORTER_THAN_JOB = { kind: 'ttl-shorter-than-job', grades: 'explains' } as const satisfies DiagnosisSpec;
 
 export class TtlShorterThanJob implements HoldObserver {
   constructor(private readonly log: DiagnosisLog) {}

@@ -11,12 +11,13 @@ import type { CheckResult, CheckerOptions, CounterExample, JobStats } from './ty
 import { client as clientValue, code, say, sortedUnique, timeWords, timesValue, type TimeWords } from './format';
 import { notes as notesOf, summary } from './said';
 import { words, type Words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** Sections and writes kept for the late-record diagnosis: the first few are the story. */
 /** A job with an expected execution count ran more often, and the extra run held no lock at all. */
-export const JOB_WITHOUT_LOCK = { kind: 'job-without-lock' } as const;
+export const JOB_WITHOUT_LOCK = { kind: 'job-without-lock', grades: 'explains' } as const satisfies DiagnosisSpec;
 /** A job ran again under a lock because the record that it had run (a store write) arrived only after the lock was taken again. */
-export const RECORD_AFTER_LOCK = { kind: 'record-after-lock' } as const;
+export const RECORD_AFTER_LOCK = { kind: 'record-after-lock', grades: 'mechanism' } as const satisfies DiagnosisSpec;
 
 const KEPT = 32;
 
