@@ -252,14 +252,16 @@ class LayoutBuilder {
         break;
       case 'extended': {
         const e = op.event;
-        const hold = this.get(`hold:${e.client}:${e.token}`);
+        const hold = this.get(e ? `hold:${op.client}:${op.token}` : `hold:${op.client}:raw:${op.key}`);
         if (hold && op.validUntil !== null) hold.validUntil = op.validUntil;
-        this.marker(e.client, 'extended', e.t, e.seq, this.words.extended(e.resources.join(', '), e.ttlMs));
+        this.marker(op.client, 'extended', op.t, op.seq, this.words.extended(e ? e.resources.join(', ') : op.key, op.ttlMs));
         break;
       }
-      case 'extend-failed':
-        this.marker(op.client, 'extend-failed', op.t, op.seq, this.words.extendFailed(op.event.resources.join(', '), op.event.detail));
+      case 'extend-failed': {
+        const e = op.event;
+        this.marker(op.client, 'extend-failed', op.t, op.seq, this.words.extendFailed(e ? e.resources.join(', ') : op.key, e?.detail));
         break;
+      }
       case 'released':
         this.released(op);
         break;

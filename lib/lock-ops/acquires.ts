@@ -15,13 +15,17 @@
  *   is one acquire (a hand-written Redlock), decided each time every node asked
  *   so far has answered: granted when most of them said OK, else timed out when
  *   one did not answer in time, else failed. A release is a DEL, UNLINK or a
- *   script naming a key the client holds, once it completed ok.
+ *   script naming a key the client holds, once it completed ok; a PEXPIRE,
+ *   EXPIRE or a script that renews (calls PEXPIRE/EXPIRE, not DEL) on it is
+ *   an extension when Redis said yes. An EVALSHA is read by its script once
+ *   SCRIPT LOAD or a NOSCRIPT and the EVAL after it taught us; one we cannot
+ *   read naming a held key is taken as its release.
  *
  * A client that crashed, exited or failed asks no more: its acquires still
  * waiting are unanswered, and it holds nothing.
  */
 import type { ClientEvent, HistoryEvent, LockEvent, RedisCompleteEvent, RedisInvokeEvent } from '../history';
-import { acquireRequest, releaseCandidates, reportedAnswer, TIMED_OUT, voteAnswer, type AcquireRequest, type VoteAnswer } from './commands';
+import { acquireRequest, commandsCalled, releaseCandidates, reportedAnswer, scriptArgs, scriptTtl, TIMED_OUT, truthy, voteAnswer, type AcquireRequest, type VoteAnswer } from './commands';
 
 export type AcquireSource = 'lock-event' | 'commands';
 /** How an acquire ended: granted, refused (failed), a node out of time (timeout), or never answered. */
@@ -76,8 +80,9 @@ export type LockOp =
    * node whose answer decided a hand-written acquire.
    */
   | ({ kind: 'decided'; acquire: Acquire; outcome: Exclude<AcquireOutcome, 'unanswered'>; validUntil: number | null; event: LockEvent | null; node: number | null } & At)
-  | ({ kind: 'extended'; client: number; token: string; validUntil: number | null; event: LockEvent } & At)
-  | ({ kind: 'extend-failed'; client: number; event: LockEvent } & At)
+  /** A hold renewed: by the module (its event), or a hand-written PEXPIRE/EXPIRE or renewal script on a held key. */
+  | ({ kind: 'extended'; client: number; token: string; key: string; ttlMs: number | undefined; validUntil: number | null; event: LockEvent | null } & At)
+  | ({ kind: 'extend-failed'; client: number; key: string; event: LockEvent | null } & At)
   /** A hold ended by its holder: `failed` when the module said its release failed; `acquire` is the hand-written hold. */
   | ({ kind: 'released'; client: number; token: string | null; key: string; failed: boolean; command: string; acquire: Acquire | null; event: LockEvent | null } & At)
   /** A client can act no more: its acquires still waiting are `unanswered`. */
@@ -108,6 +113,13 @@ export class LockOpReader {
   /** Hand-written holds per `client|key`, and releases in flight by opId. */
   private readonly held = new Map<string, Acquire>();
   private readonly releasing = new Map<number, { acquire: Acquire; key: string }>();
+  /** Renewals of hand-written holds in flight, by opId: the TTL they ask for (undefined: one we cannot read). */
+  private readonly extending = new Map<number, { acquire: Acquire; key: string; ttlMs: number | undefined }>();
+  /** Scripts by SHA (SCRIPT LOAD, or an EVALSHA answered NOSCRIPT and the EVAL after it), to tell a renewal from a release. */
+  private readonly scripts = new Map<string, string>();
+  /** Per `client|node`, the last EVALSHA answered NOSCRIPT; and EVALSHA / SCRIPT LOAD in flight, by opId. */
+  private readonly missedSha = new Map<string, { sha: string; tail: string }>();
+  private readonly shaInFlight = new Map<number, { sha: string; tail: string } | { load: string }>();
 
   observe(e: HistoryEvent): readonly LockOp[] {
     switch (e.type) {
@@ -175,10 +187,10 @@ export class LockOpReader {
         return;
       }
       case 'extended':
-        this.push({ kind: 'extended', client: e.client, token: e.token, validUntil: validUntil(e), event: e, t, seq });
+        this.push({ kind: 'extended', client: e.client, token: e.token, key: e.resources[0] ?? '', ttlMs: e.ttlMs, validUntil: validUntil(e), event: e, t, seq });
         return;
       case 'extend-failed':
-        this.push({ kind: 'extend-failed', client: e.client, event: e, t, seq });
+        this.push({ kind: 'extend-failed', client: e.client, key: e.resources[0] ?? '', event: e, t, seq });
         return;
       case 'released':
       case 'release-failed':
@@ -199,6 +211,7 @@ export class LockOpReader {
 
   private onInvoke(e: RedisInvokeEvent): void {
     const command = e.command.toUpperCase();
+    if (command === 'EVALSHA' || command === 'SCRIPT') this.learnScripts(e, command);
     if (command === 'EVAL' && this.noScript.size > 0) {
       const retried = this.noScript.get(`${e.client}|${e.node}`);
       if (retried && retried.tail === tailOf(e)) {
@@ -218,14 +231,54 @@ export class LockOpReader {
       this.ask(acquire, group, e);
       return;
     }
-    if (this.held.size === 0) return;
+    if (command === 'EVAL') this.learnScripts(e, command);
+    if (this.held.size > 0) this.onHeldCommand(e, command);
+  }
+
+  /** A command on a key the client holds by hand: a release, or a renewal (PEXPIRE/EXPIRE, a script that renews). */
+  private onHeldCommand(e: RedisInvokeEvent, command: string): void {
+    if (command === 'PEXPIRE' || command === 'EXPIRE') {
+      const [key, amount] = e.args;
+      const acquire = key === undefined ? undefined : this.held.get(`${e.client}|${key}`);
+      const ms = Number(amount) * (command === 'EXPIRE' ? 1000 : 1);
+      if (acquire && key !== undefined) this.extending.set(e.opId, { acquire, key, ttlMs: Number.isFinite(ms) ? ms : undefined });
+      return;
+    }
+    const script = command === 'EVAL' ? (e.args[0] ?? '') : command === 'EVALSHA' ? this.scripts.get(e.args[0] ?? '') : undefined;
+    const called = script === undefined ? null : commandsCalled(script);
+    // A script we cannot read (an EVALSHA never taught us) naming a held key is taken as its release, as a DEL is.
+    const renews = called !== null && !called.has('del') && !called.has('unlink') && (called.has('pexpire') || called.has('expire'));
+    if (called !== null && !renews && !called.has('del') && !called.has('unlink')) return;
     for (const key of releaseCandidates(e)) {
       const acquire = this.held.get(`${e.client}|${key}`);
-      if (acquire) {
-        this.releasing.set(e.opId, { acquire, key });
-        return;
+      if (!acquire) continue;
+      if (!renews) this.releasing.set(e.opId, { acquire, key });
+      else {
+        const ttl = scriptTtl(scriptArgs(e.args)?.argv ?? []);
+        this.extending.set(e.opId, { acquire, key, ttlMs: ttl === undefined ? undefined : called.has('pexpire') ? ttl : ttl * 1000 });
       }
+      return;
     }
+  }
+
+  private learnScripts(e: RedisInvokeEvent, command: string): void {
+    if (command === 'EVALSHA') this.shaInFlight.set(e.opId, { sha: e.args[0] ?? '', tail: tailOf(e) });
+    else if (command === 'SCRIPT' && (e.args[0] ?? '').toUpperCase() === 'LOAD' && e.args[1] !== undefined) this.shaInFlight.set(e.opId, { load: e.args[1] });
+    else if (command === 'EVAL' && this.missedSha.size > 0) {
+      const at = `${e.client}|${e.node}`;
+      const missed = this.missedSha.get(at);
+      this.missedSha.delete(at);
+      if (missed && missed.sha !== '' && missed.tail === tailOf(e) && e.args[0] !== undefined) this.scripts.set(missed.sha, e.args[0]);
+    }
+  }
+
+  private learnedScript(e: RedisCompleteEvent): void {
+    const flight = this.shaInFlight.get(e.opId);
+    if (!flight) return;
+    this.shaInFlight.delete(e.opId);
+    if ('load' in flight) {
+      if (e.phase === 'ok' && typeof e.reply === 'string') this.scripts.set(e.reply, flight.load);
+    } else if (e.phase === 'fail' && /NOSCRIPT/.test(e.error ?? '')) this.missedSha.set(`${e.client}|${e.node}`, flight);
   }
 
   /** A command sent while the module's acquire for its token is open: one of its votes. */
@@ -264,6 +317,8 @@ export class LockOpReader {
   }
 
   private onComplete(e: RedisCompleteEvent): void {
+    if (this.shaInFlight.size > 0) this.learnedScript(e);
+    if (this.extending.size > 0 && this.extended(e)) return;
     const flight = this.inFlight.get(e.opId);
     if (flight) {
       this.inFlight.delete(e.opId);
@@ -277,6 +332,19 @@ export class LockOpReader {
     const k = `${e.client}|${release.key}`;
     if (this.held.get(k) === release.acquire) this.held.delete(k);
     this.push({ kind: 'released', client: e.client, token: release.acquire.token, key: release.key, failed: false, command: e.command.toUpperCase(), acquire: release.acquire, event: null, t: e.t, seq: e.seq });
+  }
+
+  /** A renewal of a hand-written hold answered: renewed when Redis said yes. */
+  private extended(e: RedisCompleteEvent): boolean {
+    const renewal = this.extending.get(e.opId);
+    if (!renewal) return false;
+    this.extending.delete(e.opId);
+    const { acquire, key, ttlMs } = renewal;
+    if (this.held.get(`${e.client}|${key}`) !== acquire) return true;
+    if (e.phase === 'ok' && truthy(e.reply)) {
+      this.push({ kind: 'extended', client: e.client, token: acquire.token, key, ttlMs, validUntil: ttlMs === undefined ? null : e.t + ttlMs, event: null, t: e.t, seq: e.seq });
+    } else this.push({ kind: 'extend-failed', client: e.client, key, event: null, t: e.t, seq: e.seq });
+    return true;
   }
 
   private answer(acquire: Acquire, vote: VoteOp, group: Group | null, tail: string | null, e: RedisCompleteEvent): void {
@@ -332,6 +400,7 @@ export class LockOpReader {
     }
     for (const k of [...this.held.keys()]) if (this.held.get(k)?.client === e.client) this.held.delete(k);
     for (const [opId, release] of this.releasing) if (release.acquire.client === e.client) this.releasing.delete(opId);
+    for (const [opId, renewal] of this.extending) if (renewal.acquire.client === e.client) this.extending.delete(opId);
     this.push({ kind: 'ended', client: e.client, unanswered, event: e, t: e.t, seq: e.seq });
   }
 }

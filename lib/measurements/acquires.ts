@@ -70,7 +70,7 @@ class AcquireFold {
         this.decided(op.acquire, op.outcome, op.t, op.validUntil);
         return;
       case 'extended': {
-        const open = this.open.get(`${op.client}|${op.token}`);
+        const open = this.open.get(op.event ? `${op.client}|${op.token}` : `raw|${op.client}|${op.key}`);
         if (open && op.validUntil !== null) open.validUntil = op.validUntil;
         return;
       }

@@ -123,7 +123,8 @@ export class VoteFold {
         if (op.event) this.moduleDecided(op.event, op.acquire);
         return;
       case 'extended': {
-        const holding = this.holdings.get(`${op.client}|${op.token}`);
+        // The module's extensions move its own idea of its validity; a hand-written hold lapses with its votes (grants).
+        const holding = op.event && this.holdings.get(`${op.client}|${op.token}`);
         if (holding && op.validUntil !== null) holding.validUntil = op.validUntil;
         return;
       }

@@ -4,8 +4,8 @@
  * histories (seeded: a failure names its seed) of hand-written locks (SET NX,
  * SETNX, acquire scripts by EVAL and by EVALSHA answered NOSCRIPT, on one node
  * or asked of several), the `redlock` module's attempts with their commands,
- * releases and crashes; every view must count the same acquires granted,
- * holds and releases.
+ * renewals, releases and crashes; every view must count the same acquires
+ * granted, holds, renewals and releases.
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '@/lib/checker';
@@ -22,6 +22,7 @@ import { HistoryBuilder } from './helpers/history-builder';
 
 const ACQUIRE_SCRIPT = "return redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])";
 const RELEASE_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const EXTEND_SCRIPT = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
 const RAW_KEY = 'lock:raw';
 const MODULE_KEY = 'lock:module';
 
@@ -133,6 +134,21 @@ class RandomHistory {
     }
   }
 
+  /** The holder renews: the module says so; hand-written code renews on every node, by script or PEXPIRE (Redis may say no). */
+  private extend(client: number): void {
+    const held = this.holding.get(client);
+    if (!held) return;
+    if (held.module) {
+      this.push({ type: 'lock', client, event: 'extended', resources: [MODULE_KEY], token: held.token, ttlMs: 500 });
+      return;
+    }
+    for (let node = 1; node <= this.nodes; node++) {
+      const answer = this.random() < 0.8 ? 'ok' : 'nil';
+      if (this.random() < 0.5) this.complete(client, node, 'eval', this.invoke(client, node, 'eval', [EXTEND_SCRIPT, '1', RAW_KEY, held.token, '500']), answer, 1, 0);
+      else this.complete(client, node, 'pexpire', this.invoke(client, node, 'pexpire', [RAW_KEY, '500']), answer, 1, 0);
+    }
+  }
+
   step(): void {
     const alive = Array.from({ length: this.clients }, (_, i) => i + 1).filter((c) => !this.dead.has(c));
     if (alive.length === 0) return;
@@ -143,7 +159,8 @@ class RandomHistory {
       this.holding.delete(client);
       this.push({ type: 'client', client, event: this.pick(['crash', 'exit', 'error'] as const) });
     } else if (this.holding.has(client)) {
-      if (r < 0.7) this.release(client);
+      if (r < 0.55) this.release(client);
+      else if (r < 0.8) this.extend(client);
       else this.push({ type: 'job', phase: 'enter', client, job: 'job', execution: 1 });
     } else if (r < 0.7) this.rawAcquire(client);
     else this.moduleAcquire(client);
@@ -164,19 +181,21 @@ function generate(seed: number): Generated {
 }
 
 /** The checker's reading of the commands: the lock signals off its keyspace model. */
-function checkerSignals(events: readonly HistoryEvent[]): { grants: number; releases: number } {
+function checkerSignals(events: readonly HistoryEvent[]): { grants: number; releases: number; extensions: number } {
   const signals = new LockSignals([]);
   const keyspace = new Keyspace([signals]);
   let grants = 0;
   let releases = 0;
+  let extensions = 0;
   for (const e of events) {
     keyspace.observe(e);
     for (const s of signals.take()) {
       if (s.kind === 'acquire' && s.outcome === 'ok') grants += 1;
       else if (s.kind === 'release') releases += 1;
+      else if (s.kind === 'extend') extensions += 1;
     }
   }
-  return { grants, releases };
+  return { grants, releases, extensions };
 }
 
 function counts(events: readonly HistoryEvent[], nodes: number) {
@@ -188,6 +207,7 @@ function counts(events: readonly HistoryEvent[], nodes: number) {
   const signals = checkerSignals(events);
   const holdIntervals = timeline.lanes.flatMap((l) => l.intervals.filter((i) => i.kind === 'hold'));
   const moduleReleases = events.filter((e) => e.type === 'lock' && e.event === 'released').length;
+  const moduleExtensions = events.filter((e) => e.type === 'lock' && e.event === 'extended').length;
   // The votes view's own outcome is what the client believes; granted by the nodes is most of those asked saying OK.
   const votesGranted = votes.attempts.filter((a) => (a.quorum !== null ? a.outcome === 'acquired' : a.granted.length * 2 > a.votes.length)).length;
   return {
@@ -195,6 +215,7 @@ function counts(events: readonly HistoryEvent[], nodes: number) {
       acquires: ops.filter((o) => o.kind === 'attempt').length,
       granted: ops.filter((o) => o.kind === 'attempt' && o.acquire.outcome === 'granted').length,
       releases: ops.filter((o) => o.kind === 'released' && !o.failed).length,
+      extensions: ops.filter((o) => o.kind === 'extended').length,
       nodeGrants: ops.filter((o) => o.kind === 'answer' && o.vote.answer === 'ok').length,
     },
     measurements: {
@@ -206,13 +227,14 @@ function counts(events: readonly HistoryEvent[], nodes: number) {
       granted: holdIntervals.filter((i) => i.end !== 'outvoted').length,
       holds: holdIntervals.length,
       releases: timeline.lanes.flatMap((l) => l.markers).filter((m) => m.kind === 'released').length,
+      extensions: timeline.lanes.flatMap((l) => l.markers).filter((m) => m.kind === 'extended').length,
     },
     votes: {
       acquires: votes.attempts.length,
       granted: votesGranted,
       nodeGrants: votes.grants.length,
     },
-    checker: { granted: verdict.stats.lockAcquires, nodeGrants: signals.grants, releases: signals.releases + moduleReleases },
+    checker: { granted: verdict.stats.lockAcquires, nodeGrants: signals.grants, releases: signals.releases + moduleReleases, extensions: signals.extensions + moduleExtensions },
   };
 }
 
@@ -233,6 +255,9 @@ describe('the four views read the history the same way', () => {
       expect({ where, releases: c.timeline.releases }).toEqual({ where, releases: c.ops.releases });
       // A hand-written release deletes the key on every node: one release of the lock, a release signal per node.
       if (nodes === 1) expect({ where, releases: c.checker.releases }).toEqual({ where, releases: c.ops.releases });
+      // A renewal is per node everywhere: each node asked to extend a held key, and saying yes.
+      expect({ where, extensions: c.timeline.extensions }).toEqual({ where, extensions: c.ops.extensions });
+      expect({ where, extensions: c.checker.extensions }).toEqual({ where, extensions: c.ops.extensions });
     }
   });
 
@@ -244,7 +269,7 @@ describe('the four views read the history the same way', () => {
         if (op.kind === 'attempt') seen.add(`source:${op.acquire.source}:${op.acquire.outcome}`);
       }
     }
-    for (const kind of ['attempt', 'vote', 'answer', 'decided', 'released', 'ended']) expect(seen).toContain(kind);
+    for (const kind of ['attempt', 'vote', 'answer', 'decided', 'released', 'extended', 'extend-failed', 'ended']) expect(seen).toContain(kind);
     for (const outcome of ['granted', 'failed', 'timeout']) {
       expect(seen).toContain(`source:commands:${outcome}`);
       expect(seen).toContain(`source:lock-event:${outcome}`);

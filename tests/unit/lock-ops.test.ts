@@ -75,4 +75,22 @@ describe('lock operations', () => {
     expect(kinds(ops)).toEqual(['attempt', 'vote', 'ended', 'answer']);
     expect(measureRun(h).totals).toEqual({ granted: 0, failed: 0, timeout: 0, unanswered: 1 });
   });
+
+  it('reads a renewal script on a held key as an extension, not its release (lesson 3’s watchdog)', () => {
+    const extend = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+    const release = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+    const h = history()
+      .at(0).redis(1, 1, 'set', ['lock', 'tok', 'NX', 'PX', '300'], 'OK')
+      .at(200).redis(1, 1, 'eval', [extend, '1', 'lock', 'tok', '300'], 1)
+      .at(400).redis(1, 1, 'eval', [extend, '1', 'lock', 'tok', '300'], 0)
+      .at(450).redis(1, 1, 'eval', [release, '1', 'lock', 'tok'], 1)
+      .build();
+    expect(kinds(readLockOps(h))).toEqual(['attempt', 'vote', 'answer', 'decided:granted', 'extended', 'extend-failed', 'released']);
+    const lane = layoutTimeline(h).lanes[0];
+    expect(lane?.intervals).toEqual([expect.objectContaining({ kind: 'hold', from: 1, to: 451, end: 'released', validUntil: 501 })]);
+    expect(lane?.markers.map((m) => m.kind)).toEqual(['extended', 'extend-failed', 'released']);
+    // The hold lasts to its release: the renewal moved its end past the first TTL.
+    const held = measureRun(h).heldMs;
+    expect(held).toBe(450);
+  });
 });
