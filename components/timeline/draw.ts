@@ -162,20 +162,54 @@ export interface DrawStats {
   markersDrawn: number;
 }
 
-export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
-  const { layout, geometry: g, height, view, theme } = input;
-  const words = input.words ?? ENGLISH_CANVAS_WORDS;
-  const stats: DrawStats = { intervalsDrawn: 0, markersDrawn: 0 };
-  const right = g.width;
-  const x = (t: number) => timeToX(t, view, g);
-  const lanesBottom = laneTop(layout.lanes.length, g);
+/** What every part of one frame draws with. */
+interface Frame {
+  ctx: Ctx;
+  input: DrawInput;
+  layout: DrawInput['layout'];
+  g: Geometry;
+  view: TimeWindow;
+  theme: TimelineTheme;
+  words: CanvasWords;
+  stats: DrawStats;
+  /** The right edge, and the bottom of the last lane. */
+  right: number;
+  lanesBottom: number;
+  x: (t: number) => number;
+}
 
+/** One frame, back to front: axis, lanes, pauses, bars, votes, markers, the violation band, the cursor. */
+export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
+  const { layout, geometry: g, view, theme } = input;
+  const f: Frame = {
+    ctx, input, layout, g, view, theme,
+    words: input.words ?? ENGLISH_CANVAS_WORDS,
+    stats: { intervalsDrawn: 0, markersDrawn: 0 },
+    right: g.width,
+    lanesBottom: laneTop(layout.lanes.length, g),
+    x: (t: number) => timeToX(t, view, g),
+  };
   ctx.fillStyle = theme.background;
-  ctx.fillRect(0, 0, g.width, height);
+  ctx.fillRect(0, 0, g.width, input.height);
   ctx.font = theme.font;
   ctx.textBaseline = 'middle';
+  drawAxis(f);
+  drawLaneNames(f);
+  drawPauses(f);
+  drawBars(f, 'attempt', { top: ROW_LOCK.top + 2, height: ROW_LOCK.height - 4 }, theme.attempt, true);
+  drawBars(f, 'hold', ROW_LOCK, theme.hold, false);
+  drawBars(f, 'section', ROW_SECTION, theme.section, false);
+  drawPastValidity(f);
+  drawVotes(f);
+  drawLaneMarkers(f);
+  drawGlobalMarkers(f);
+  drawBand(f);
+  drawCursor(f);
+  return f.stats;
+}
 
-  // Axis and grid: ticks at round numbers of run time.
+/** Axis and grid: ticks at round numbers of run time. */
+function drawAxis({ ctx, input, g, view, theme, words, right, lanesBottom, x }: Frame): void {
   const origin = input.timeOrigin ?? 0;
   const step = tickStep(view, right - g.labelWidth);
   ctx.fillStyle = theme.muted;
@@ -191,8 +225,10 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
   ctx.strokeStyle = theme.grid;
   ctx.lineWidth = 1;
   ctx.stroke();
+}
 
-  // Lane backgrounds, names and separators.
+/** Lane backgrounds, names and separators. */
+function drawLaneNames({ ctx, layout, g, theme, words, right }: Frame): void {
   ctx.textAlign = 'start';
   layout.lanes.forEach((lane, i) => {
     const top = laneTop(i, g);
@@ -205,8 +241,11 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
     ctx.fillStyle = theme.text;
     ctx.fillText(words.lane(lane.client), 6, top + g.laneHeight / 2);
   });
+}
 
-  // Pauses first, under everything: a striped lane background.
+/** Pauses first, under everything: a striped lane background, then its edges and the word, so a pause is not told by colour alone. */
+function drawPauses(f: Frame): void {
+  const { ctx, layout, g, view, theme, words, right, x } = f;
   ctx.save();
   ctx.globalAlpha = 0.28;
   ctx.fillStyle = theme.pause;
@@ -217,12 +256,11 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
       if (it.kind !== 'pause' || it.to < view.from || it.from > view.to) continue;
       const [x1, x2] = clampX(x(it.from), x(it.to), g.labelWidth, right);
       ctx.rect(x1, top + 1, Math.max(2, x2 - x1), g.laneHeight - 2);
-      stats.intervalsDrawn++;
+      f.stats.intervalsDrawn++;
     }
   });
   ctx.fill();
   ctx.restore();
-  // Pause edges and the word, so a pause is not told by colour alone.
   ctx.strokeStyle = theme.pause;
   ctx.fillStyle = theme.pause;
   ctx.setLineDash([3, 2]);
@@ -238,48 +276,48 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
   });
   ctx.stroke();
   ctx.setLineDash([]);
+}
 
-  // Bars, batched by kind: one path and one fill each.
-  const bars = (kind: LaneInterval['kind'], row: { top: number; height: number }, color: string, outline: boolean) => {
-    ctx.beginPath();
-    layout.lanes.forEach((lane, i) => {
-      const y = laneTop(i, g) + row.top;
-      // Intervals less than a pixel apart merge into one run: at most one rect per pixel column.
-      let runA = Number.NaN;
-      let runB = Number.NaN;
-      const flush = () => {
-        if (Number.isNaN(runA)) return;
-        ctx.rect(runA, y, runB - runA, row.height);
-        stats.intervalsDrawn++;
-      };
-      for (const it of lane.intervals) {
-        if (it.kind !== kind || it.to < view.from || it.from > view.to) continue;
-        const [x1, x2raw] = clampX(x(it.from), x(it.to), g.labelWidth, right);
-        const x2 = Math.max(x2raw, x1 + 2);
-        if (!Number.isNaN(runA) && x1 <= runB + 1) {
-          runB = Math.max(runB, x2);
-        } else {
-          flush();
-          runA = x1;
-          runB = x2;
-        }
+/** Bars of one kind, batched: one path and one fill. */
+function drawBars(f: Frame, kind: LaneInterval['kind'], row: { top: number; height: number }, color: string, outline: boolean): void {
+  const { ctx, layout, g, view, right, x } = f;
+  ctx.beginPath();
+  layout.lanes.forEach((lane, i) => {
+    const y = laneTop(i, g) + row.top;
+    // Intervals less than a pixel apart merge into one run: at most one rect per pixel column.
+    let runA = Number.NaN;
+    let runB = Number.NaN;
+    const flush = () => {
+      if (Number.isNaN(runA)) return;
+      ctx.rect(runA, y, runB - runA, row.height);
+      f.stats.intervalsDrawn++;
+    };
+    for (const it of lane.intervals) {
+      if (it.kind !== kind || it.to < view.from || it.from > view.to) continue;
+      const [x1, x2raw] = clampX(x(it.from), x(it.to), g.labelWidth, right);
+      const x2 = Math.max(x2raw, x1 + 2);
+      if (!Number.isNaN(runA) && x1 <= runB + 1) {
+        runB = Math.max(runB, x2);
+      } else {
+        flush();
+        runA = x1;
+        runB = x2;
       }
-      flush();
-    });
-    if (outline) {
-      ctx.strokeStyle = color;
-      ctx.lineWidth = 1;
-      ctx.stroke();
-    } else {
-      ctx.fillStyle = color;
-      ctx.fill();
     }
-  };
-  bars('attempt', { top: ROW_LOCK.top + 2, height: ROW_LOCK.height - 4 }, theme.attempt, true);
-  bars('hold', ROW_LOCK, theme.hold, false);
-  bars('section', ROW_SECTION, theme.section, false);
+    flush();
+  });
+  if (outline) {
+    ctx.strokeStyle = color;
+    ctx.lineWidth = 1;
+    ctx.stroke();
+  } else {
+    ctx.fillStyle = color;
+    ctx.fill();
+  }
+}
 
-  // The part of a hold past its validity: the holder believes it holds a lock it may have lost.
+/** The part of a hold past its validity: the holder believes it holds a lock it may have lost. */
+function drawPastValidity({ ctx, layout, g, view, theme, right, x }: Frame): void {
   ctx.beginPath();
   layout.lanes.forEach((lane, i) => {
     const y = laneTop(i, g) + ROW_LOCK.top;
@@ -293,8 +331,10 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
   });
   ctx.fillStyle = theme.expired;
   ctx.fill();
+}
 
-  // Votes of each attempt: one square per node after the attempt, filled = granted, hollow = refused.
+/** Votes of each attempt: one square per node after the attempt, filled = granted, hollow = refused. */
+function drawVotes({ ctx, layout, g, view, theme, x }: Frame): void {
   const granted: [number, number][] = [];
   const refused: [number, number][] = [];
   layout.lanes.forEach((lane, i) => {
@@ -306,18 +346,19 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
       it.votes.forEach((v, k) => (v.ok ? granted : refused).push([x0 + k * 4, y]));
     }
   });
-  if (granted.length + refused.length < 4000) {
-    ctx.beginPath();
-    for (const [vx, vy] of granted) ctx.rect(vx, vy, 3, 3);
-    ctx.fillStyle = theme.recovery;
-    ctx.fill();
-    ctx.beginPath();
-    for (const [vx, vy] of refused) ctx.rect(vx + 0.5, vy + 0.5, 2, 2);
-    ctx.strokeStyle = theme.fault;
-    ctx.stroke();
-  }
+  if (granted.length + refused.length >= 4000) return;
+  ctx.beginPath();
+  for (const [vx, vy] of granted) ctx.rect(vx, vy, 3, 3);
+  ctx.fillStyle = theme.recovery;
+  ctx.fill();
+  ctx.beginPath();
+  for (const [vx, vy] of refused) ctx.rect(vx + 0.5, vy + 0.5, 2, 2);
+  ctx.strokeStyle = theme.fault;
+  ctx.stroke();
+}
 
-  // Lane markers.
+function drawLaneMarkers(f: Frame): void {
+  const { ctx, layout, g, view, theme, words, x } = f;
   layout.lanes.forEach((lane, i) => {
     const top = laneTop(i, g);
     let lastX = -Infinity;
@@ -327,12 +368,17 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
       if (mx - lastX < 2 && m.kind !== 'crash') continue;
       lastX = mx;
       drawLaneMarker(ctx, m, mx, top, g, theme, words.crashed);
-      stats.markersDrawn++;
+      f.stats.markersDrawn++;
     }
   });
+}
 
-  // Markers across every lane: nemesis operations, node changes, scenario steps. Notes first,
-  // so a fault or recovery at the same moment is drawn on top of its scenario step.
+/**
+ * Markers across every lane: nemesis operations, node changes, scenario steps. Notes first,
+ * so a fault or recovery at the same moment is drawn on top of its scenario step.
+ */
+function drawGlobalMarkers(f: Frame): void {
+  const { ctx, layout, g, view, theme, lanesBottom, x } = f;
   for (const pass of [0, 1]) {
     let lastGlobal = -Infinity;
     for (const m of layout.markers) {
@@ -342,39 +388,40 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
       if (mx - lastGlobal < 1) continue;
       lastGlobal = mx;
       drawGlobalMarker(ctx, m, mx, g, lanesBottom, theme);
-      stats.markersDrawn++;
+      f.stats.markersDrawn++;
     }
   }
+}
 
-  // The violation band.
-  if (input.band && input.band.to >= view.from && input.band.from <= view.to) {
-    const [x1, x2raw] = clampX(x(input.band.from), x(input.band.to), g.labelWidth, right);
-    const x2 = Math.max(x2raw, x1 + 3);
-    const top = g.axisHeight;
-    ctx.fillStyle = theme.band;
-    ctx.fillRect(x1, top, x2 - x1, lanesBottom - top);
-    ctx.strokeStyle = theme.bandEdge;
-    ctx.lineWidth = input.bandHighlighted ? 3 : 1.5;
-    ctx.setLineDash(input.bandHighlighted ? [] : [5, 3]);
-    ctx.strokeRect(x1, top, x2 - x1, lanesBottom - top);
-    ctx.setLineDash([]);
-    ctx.lineWidth = 1;
-    ctx.fillStyle = theme.bandEdge;
-    ctx.textAlign = 'start';
-    ctx.fillText(words.violation, Math.min(x1 + 3, right - 70), g.axisHeight + g.markerHeight / 2);
-  }
+/** The violation band. */
+function drawBand({ ctx, input, g, view, theme, words, right, lanesBottom, x }: Frame): void {
+  if (!input.band || input.band.to < view.from || input.band.from > view.to) return;
+  const [x1, x2raw] = clampX(x(input.band.from), x(input.band.to), g.labelWidth, right);
+  const x2 = Math.max(x2raw, x1 + 3);
+  const top = g.axisHeight;
+  ctx.fillStyle = theme.band;
+  ctx.fillRect(x1, top, x2 - x1, lanesBottom - top);
+  ctx.strokeStyle = theme.bandEdge;
+  ctx.lineWidth = input.bandHighlighted ? 3 : 1.5;
+  ctx.setLineDash(input.bandHighlighted ? [] : [5, 3]);
+  ctx.strokeRect(x1, top, x2 - x1, lanesBottom - top);
+  ctx.setLineDash([]);
+  ctx.lineWidth = 1;
+  ctx.fillStyle = theme.bandEdge;
+  ctx.textAlign = 'start';
+  ctx.fillText(words.violation, Math.min(x1 + 3, right - 70), g.axisHeight + g.markerHeight / 2);
+}
 
-  if (input.cursorT != null && input.cursorT >= view.from && input.cursorT <= view.to) {
-    const cx = Math.round(x(input.cursorT)) + 0.5;
-    ctx.strokeStyle = theme.cursor;
-    ctx.lineWidth = 2;
-    ctx.beginPath();
-    ctx.moveTo(cx, 2);
-    ctx.lineTo(cx, lanesBottom);
-    ctx.stroke();
-    ctx.lineWidth = 1;
-  }
-  return stats;
+function drawCursor({ ctx, input, view, theme, lanesBottom, x }: Frame): void {
+  if (input.cursorT == null || input.cursorT < view.from || input.cursorT > view.to) return;
+  const cx = Math.round(x(input.cursorT)) + 0.5;
+  ctx.strokeStyle = theme.cursor;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  ctx.moveTo(cx, 2);
+  ctx.lineTo(cx, lanesBottom);
+  ctx.stroke();
+  ctx.lineWidth = 1;
 }
 
 function clampX(x1: number, x2: number, min: number, max: number): [number, number] {

@@ -10,6 +10,7 @@
  */
 import { isRecovery } from '@/lib/faults/catalogue';
 import type { HistoryEvent, LockVote } from '@/lib/history';
+import { LockOpReader, type LockOp } from '@/lib/lock-ops/acquires';
 import { ENGLISH_LAYOUT_WORDS, type LayoutWords } from './layout-words';
 
 export type IntervalKind = 'attempt' | 'hold' | 'section' | 'pause';
@@ -21,7 +22,7 @@ export interface LaneInterval {
   to: number;
   /** Still going when the history (or the cursor) ends. */
   open: boolean;
-  /** How it ended, in a word: "released", "crashed", "expired", "acquired", "failed", "resumed", "exited"… */
+  /** How it ended, in a word: "released", "crashed", "expired", "acquired", "failed", "resumed", "exited", "outvoted" (a hand-written hold a late answer left without a majority), "replaced"… */
   end: string | null;
   /** The seqs of the events that opened and closed it. */
   seqFrom: number;
@@ -107,12 +108,10 @@ class LayoutBuilder {
   readonly markers: GlobalMarker[] = [];
   /** Open intervals by kind and key (client:token, client:job:execution, client). */
   private readonly open = new Map<string, Open>();
-  /** Lock keys some LockEvent named: raw SET NX on them is left to the LockEvents. */
-  private readonly lockResources = new Set<string>();
-  /** Raw `SET key value NX` commands in flight, by opId. */
-  private readonly rawSets = new Map<number, { key: string; ttlMs: number | null; token: string }>();
-  /** Raw releases (DEL / EVAL naming a key) in flight, by opId. */
-  private readonly rawReleases = new Map<number, string>();
+  /** What a lock acquire, hold and release is: read once for every view (lib/lock-ops). */
+  private readonly ops = new LockOpReader();
+  /** Which hand-written acquire gave each open raw hold: only its own later refusal takes it back. */
+  private readonly rawGivenBy = new Map<string, number>();
 
   lane(client: number): Lane {
     let lane = this.lanes.get(client);
@@ -170,10 +169,8 @@ class LayoutBuilder {
   }
 
   observe(e: HistoryEvent): void {
+    for (const op of this.ops.observe(e)) this.observeLockOp(op);
     switch (e.type) {
-      case 'lock':
-        this.observeLock(e);
-        break;
       case 'job': {
         const key = `section:${e.client}:${e.job}#${e.execution}`;
         if (e.phase === 'enter') {
@@ -196,7 +193,7 @@ class LayoutBuilder {
         );
         break;
       case 'redis':
-        this.observeRedis(e);
+        if (e.phase === 'invoke') this.lane(e.client);
         break;
       case 'nemesis':
         if (e.phase === 'ok') {
@@ -228,63 +225,91 @@ class LayoutBuilder {
     }
   }
 
-  private observeLock(e: Extract<HistoryEvent, { type: 'lock' }>): void {
-    for (const r of e.resources) this.lockResources.add(r);
-    const attemptKey = `attempt:${e.client}:${e.token}`;
-    const holdKey = `hold:${e.client}:${e.token}`;
-    const what = e.resources.join(', ');
-    switch (e.event) {
-      case 'attempt':
-        this.close(attemptKey, e.t, e.seq, 'retried');
-        this.start(attemptKey, e.client, {
-          kind: 'attempt',
-          from: e.t,
-          seqFrom: e.seq,
-          label: this.words.acquiring(what, e.attempt),
-        });
+  /** Attempts and holds, from the lock operations (the module's and hand-written ones alike). */
+  private observeLockOp(op: LockOp): void {
+    switch (op.kind) {
+      case 'retried':
+        this.close(`attempt:${op.acquire.client}:${op.acquire.token}`, op.t, op.seq, 'retried');
         break;
-      case 'acquired':
-      case 'failed': {
-        const ok = e.event === 'acquired';
-        const votes = e.votes ?? [];
-        const attempt = this.close(attemptKey, e.t, e.seq, e.event) ??
-          // An acquired without an attempt (a lesson's own helper): a zero-length attempt still shows the votes.
-          this.closeNew(attemptKey, e.client, e.t, e.seq, e.event, this.words.acquiring(what, undefined));
-        attempt.votes = votes;
-        if (e.quorum !== undefined) attempt.quorum = e.quorum;
-        const tally = votes.length > 0 ? { granted: votes.filter((v) => v.ok).length, total: votes.length, quorum: e.quorum } : null;
-        attempt.label = this.words.attempted(ok, what, tally);
-        if (ok) {
-          const hold = this.start(holdKey, e.client, {
-            kind: 'hold',
-            from: e.t,
-            seqFrom: e.seq,
-            label: this.words.holding(what),
-            resources: e.resources,
+      case 'attempt':
+        // A hand-written acquire shows as its hold; an answer without an attempt of its own, at its decision.
+        if (op.acquire.source === 'lock-event' && op.acquire.asked) {
+          this.start(`attempt:${op.acquire.client}:${op.acquire.token}`, op.acquire.client, {
+            kind: 'attempt',
+            from: op.t,
+            seqFrom: op.seq,
+            label: this.words.acquiring(op.acquire.resources.join(', '), op.acquire.attempt),
           });
-          hold.validUntil = e.validityMs !== undefined ? e.t + e.validityMs : e.ttlMs !== undefined ? e.t + e.ttlMs : null;
         }
         break;
-      }
+      case 'decided':
+        if (op.event) this.moduleDecided(op.event, op.validUntil);
+        else if (op.outcome === 'granted') this.rawHold(op.acquire.id, op.acquire.client, op.acquire.key, op.node ?? 0, op.t, op.seq, op.validUntil);
+        else if (this.rawGivenBy.get(`hold:${op.acquire.client}:raw:${op.acquire.key}`) === op.acquire.id) {
+          // A late answer left it without a majority: the hold it gave is taken back.
+          this.close(`hold:${op.acquire.client}:raw:${op.acquire.key}`, op.t, op.seq, 'outvoted');
+        }
+        break;
       case 'extended': {
-        const hold = this.get(holdKey);
-        if (hold && e.validityMs !== undefined) hold.validUntil = e.t + e.validityMs;
-        else if (hold && e.ttlMs !== undefined) hold.validUntil = e.t + e.ttlMs;
-        this.marker(e.client, 'extended', e.t, e.seq, this.words.extended(what, e.ttlMs));
+        const e = op.event;
+        const hold = this.get(e ? `hold:${op.client}:${op.token}` : `hold:${op.client}:raw:${op.key}`);
+        if (hold && op.validUntil !== null) hold.validUntil = op.validUntil;
+        this.marker(op.client, 'extended', op.t, op.seq, this.words.extended(e ? e.resources.join(', ') : op.key, op.ttlMs));
         break;
       }
-      case 'extend-failed':
-        this.marker(e.client, 'extend-failed', e.t, e.seq, this.words.extendFailed(what, e.detail));
+      case 'extend-failed': {
+        const e = op.event;
+        this.marker(op.client, 'extend-failed', op.t, op.seq, this.words.extendFailed(e ? e.resources.join(', ') : op.key, e?.detail));
         break;
+      }
       case 'released':
-        this.close(holdKey, e.t, e.seq, 'released');
-        this.marker(e.client, 'released', e.t, e.seq, this.words.released(what));
+        this.released(op);
         break;
-      case 'release-failed':
-        this.close(holdKey, e.t, e.seq, 'release failed');
-        this.marker(e.client, 'release-failed', e.t, e.seq, this.words.releaseFailed(what, e.detail));
+      default:
         break;
     }
+  }
+
+  private moduleDecided(e: Extract<HistoryEvent, { type: 'lock' }>, validUntil: number | null): void {
+    const attemptKey = `attempt:${e.client}:${e.token}`;
+    const what = e.resources.join(', ');
+    const ok = e.event === 'acquired';
+    const votes = e.votes ?? [];
+    const attempt = this.close(attemptKey, e.t, e.seq, e.event) ??
+      // An acquired without an attempt (a lesson's own helper): a zero-length attempt still shows the votes.
+      this.closeNew(attemptKey, e.client, e.t, e.seq, e.event, this.words.acquiring(what, undefined));
+    attempt.votes = votes;
+    if (e.quorum !== undefined) attempt.quorum = e.quorum;
+    const tally = votes.length > 0 ? { granted: votes.filter((v) => v.ok).length, total: votes.length, quorum: e.quorum } : null;
+    attempt.label = this.words.attempted(ok, what, tally);
+    if (!ok) return;
+    const hold = this.start(`hold:${e.client}:${e.token}`, e.client, { kind: 'hold', from: e.t, seqFrom: e.seq, label: this.words.holding(what), resources: e.resources });
+    hold.validUntil = validUntil;
+  }
+
+  /** A hand-written lock granted (lessons 1–3, or by most nodes in lesson 5): a hold until its release. */
+  private rawHold(acquireId: number, client: number, key: string, node: number, t: number, seq: number, validUntil: number | null): void {
+    const holdKey = `hold:${client}:raw:${key}`;
+    // Decided again (a late node answered) while still held: the hold goes on.
+    if (this.get(holdKey) && this.rawGivenBy.get(holdKey) === acquireId) return;
+    // The client took the key again: its earlier hold ends here (as the measurements end it).
+    this.close(holdKey, t, seq, 'replaced');
+    this.rawGivenBy.set(holdKey, acquireId);
+    const hold = this.start(holdKey, client, { kind: 'hold', from: t, seqFrom: seq, label: this.words.holdingRaw(key, node), resources: [key] });
+    hold.validUntil = validUntil;
+  }
+
+  private released(op: Extract<LockOp, { kind: 'released' }>): void {
+    const e = op.event;
+    if (e === null) {
+      this.close(`hold:${op.client}:raw:${op.key}`, op.t, op.seq, 'released');
+      this.marker(op.client, 'released', op.t, op.seq, this.words.releasedRaw(op.key, op.command));
+      return;
+    }
+    const what = e.resources.join(', ');
+    this.close(`hold:${e.client}:${e.token}`, e.t, e.seq, op.failed ? 'release failed' : 'released');
+    if (op.failed) this.marker(e.client, 'release-failed', e.t, e.seq, this.words.releaseFailed(what, e.detail));
+    else this.marker(e.client, 'released', e.t, e.seq, this.words.released(what));
   }
 
   private closeNew(key: string, client: number, t: number, seq: number, end: string, label: string): LaneInterval {
@@ -323,61 +348,10 @@ class LayoutBuilder {
     }
   }
 
-  /** Single-node locks written with raw commands (lessons 1–3): SET … NX opens a hold, DEL or a release script closes it. */
-  private observeRedis(e: Extract<HistoryEvent, { type: 'redis' }>): void {
-    if (e.phase === 'invoke') this.lane(e.client);
-    const command = e.command.toLowerCase();
-    if (e.phase === 'invoke') {
-      if (command === 'set') {
-        const [key, value, ...rest] = e.args;
-        const flags = rest.map((a) => a.toUpperCase());
-        if (key !== undefined && flags.includes('NX') && !this.lockResources.has(key)) {
-          this.rawSets.set(e.opId, { key, token: value ?? '', ttlMs: rawTtl(flags) });
-        }
-      } else if (command === 'del' || command === 'unlink' || command === 'eval' || command === 'evalsha') {
-        const keys = command.startsWith('eval') ? e.args.slice(2, 2 + Number(e.args[1] ?? 0)) : e.args;
-        const key = keys.find((k) => this.get(`hold:${e.client}:raw:${k}`) !== null);
-        if (key !== undefined) this.rawReleases.set(e.opId, key);
-      }
-      return;
-    }
-    const set = this.rawSets.get(e.opId);
-    if (set) {
-      this.rawSets.delete(e.opId);
-      if (e.phase === 'ok' && e.reply === 'OK') {
-        const hold = this.start(`hold:${e.client}:raw:${set.key}`, e.client, {
-          kind: 'hold',
-          from: e.t,
-          seqFrom: e.seq,
-          label: this.words.holdingRaw(set.key, e.node),
-          resources: [set.key],
-        });
-        hold.validUntil = set.ttlMs === null ? null : e.t + set.ttlMs;
-      }
-      return;
-    }
-    const released = this.rawReleases.get(e.opId);
-    if (released !== undefined) {
-      this.rawReleases.delete(e.opId);
-      if (e.phase === 'ok') {
-        this.close(`hold:${e.client}:raw:${released}`, e.t, e.seq, 'released');
-        this.marker(e.client, 'released', e.t, e.seq, this.words.releasedRaw(released, e.command.toUpperCase()));
-      }
-    }
-  }
-
   /** Intervals still open end at `endT`, marked open. */
   finish(endT: number): void {
     for (const { interval } of this.open.values()) interval.to = Math.max(interval.from, endT);
   }
-}
-
-function rawTtl(flags: string[]): number | null {
-  const px = flags.indexOf('PX');
-  if (px >= 0) return Number(flags[px + 1]) || null;
-  const ex = flags.indexOf('EX');
-  if (ex >= 0) return (Number(flags[ex + 1]) || 0) * 1000 || null;
-  return null;
 }
 
 export function layoutTimeline(history: readonly HistoryEvent[], options: LayoutOptions = {}): TimelineLayout {

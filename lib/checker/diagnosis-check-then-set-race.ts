@@ -8,6 +8,10 @@ import type { DiagnosisLog } from './diagnoses';
 import type { KeyEntry, KeyspaceObserver, ParsedSet } from './keyspace';
 import { client as clientValue, code, node as nodeValue } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
+
+/** A client read the key as free (GET) and then SET it without NX after someone else had. */
+export const CHECK_THEN_SET_RACE = { kind: 'check-then-set-race', grades: 'fatal' } as const satisfies DiagnosisSpec;
 
 export class CheckThenSetRace implements KeyspaceObserver {
   constructor(private readonly log: DiagnosisLog) {}
@@ -18,7 +22,7 @@ export class CheckThenSetRace implements KeyspaceObserver {
     // Taken by someone else after this client's read, not by a write we are unsure of.
     if (replaced.setter === null || replaced.setter === client || !(replaced.setT > readFreeAt) || replaced.uncertain) return;
     this.log.add({
-      kind: 'check-then-set-race',
+      kind: CHECK_THEN_SET_RACE.kind,
       check: 'mutual-exclusion',
       subject: set.key,
       words: words('checker.diagnosis.checkThenSetRace', { client: clientValue(client), key: code(set.key), node: nodeValue(node), other: clientValue(replaced.setter) }),

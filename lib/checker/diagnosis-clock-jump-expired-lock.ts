@@ -10,6 +10,10 @@ import type { KeyEntry, KeyspaceObserver } from './keyspace';
 import type { LockSignals } from './lock-signals';
 import { client as clientValue, code, duration, node as nodeValue, timeWords, type TimeWords } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
+
+/** A node's clock jumped forward and expired a live lock on it early; that node then granted the lock to another client. */
+export const CLOCK_JUMP_EXPIRED_LOCK = { kind: 'clock-jump-expired-lock', grades: 'explains' } as const satisfies DiagnosisSpec;
 
 export class ClockJumpExpiredLock implements KeyspaceObserver {
   private readonly forgotten: ForgottenLocks;
@@ -35,7 +39,7 @@ export class ClockJumpExpiredLock implements KeyspaceObserver {
     const { entry } = lost;
     const holder = clientValue(entry.setter ?? 0);
     this.log.add({
-      kind: 'clock-jump-expired-lock',
+      kind: CLOCK_JUMP_EXPIRED_LOCK.kind,
       check: 'mutual-exclusion',
       subject: `${invoke.node}|${key}`,
       words: words('checker.diagnosis.clockJumpExpiredLock', {

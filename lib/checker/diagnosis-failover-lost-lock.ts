@@ -10,6 +10,10 @@ import type { KeyEntry, KeyspaceObserver } from './keyspace';
 import type { LockSignals } from './lock-signals';
 import { client as clientValue, code, duration, node as nodeValue, timeWords, type TimeWords } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
+
+/** A failover promoted a replica that never received a live lock, and it granted that lock to another client. */
+export const FAILOVER_LOST_LOCK = { kind: 'failover-lost-lock', grades: 'explains' } as const satisfies DiagnosisSpec;
 
 export class FailoverLostLock implements KeyspaceObserver {
   private readonly forgotten: ForgottenLocks;
@@ -36,7 +40,7 @@ export class FailoverLostLock implements KeyspaceObserver {
     const holder = clientValue(entry.setter ?? 0);
     const master = nodeValue(this.replaced.get(invoke.node) ?? 0);
     this.log.add({
-      kind: 'failover-lost-lock',
+      kind: FAILOVER_LOST_LOCK.kind,
       check: 'mutual-exclusion',
       subject: `${invoke.node}|${key}`,
       words: words('checker.diagnosis.failoverLostLock', {

@@ -11,6 +11,10 @@ import type { KeyEntry, KeyspaceObserver, ParsedSet } from './keyspace';
 import type { LockSignals } from './lock-signals';
 import { client as clientValue, code, node as nodeValue } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
+
+/** A DEL (or a release script) removed a lock key that held another client's token. */
+export const RELEASE_DELETED_FOREIGN_LOCK = { kind: 'release-deleted-foreign-lock', grades: 'explains' } as const satisfies DiagnosisSpec;
 
 export class ReleaseDeletedForeignLock implements KeyspaceObserver {
   /** Per `node|key`, the clients whose live token a later SET overwrote since the key was last free. */
@@ -47,7 +51,7 @@ export class ReleaseDeletedForeignLock implements KeyspaceObserver {
     const command = invoke.command.toUpperCase();
     const how = command === 'DEL' || command === 'UNLINK' ? 'del' : command === 'GETDEL' ? 'getdel' : 'script';
     this.log.add({
-      kind: 'release-deleted-foreign-lock',
+      kind: RELEASE_DELETED_FOREIGN_LOCK.kind,
       check: 'mutual-exclusion',
       subject: key,
       words: words('checker.diagnosis.releaseDeletedForeignLock', {

@@ -9,6 +9,10 @@ import type { KeyEntry, KeyspaceObserver } from './keyspace';
 import type { LockSignals } from './lock-signals';
 import { client as clientValue, code, duration, node as nodeValue } from './format';
 import { words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
+
+/** A node lost a live lock key in a restart without persistence and then granted it to another client. */
+export const RESTART_WITHOUT_PERSISTENCE = { kind: 'restart-without-persistence', grades: 'explains' } as const satisfies DiagnosisSpec;
 
 interface Forgotten {
   entry: KeyEntry;
@@ -43,7 +47,7 @@ export class RestartWithoutPersistence implements KeyspaceObserver {
     const { entry } = lost;
     if (entry.setter === null || entry.setter === client || entry.expiresAt <= done.t) return;
     this.log.add({
-      kind: 'restart-without-persistence',
+      kind: RESTART_WITHOUT_PERSISTENCE.kind,
       check: 'mutual-exclusion',
       subject: `${node}|${key}`,
       words: words('checker.diagnosis.restartWithoutPersistence', {

@@ -11,8 +11,14 @@ import type { CheckResult, CheckerOptions, CounterExample, JobStats } from './ty
 import { client as clientValue, code, say, sortedUnique, timeWords, timesValue, type TimeWords } from './format';
 import { notes as notesOf, summary } from './said';
 import { words, type Words } from '../words';
+import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** Sections and writes kept for the late-record diagnosis: the first few are the story. */
+/** A job with an expected execution count ran more often, and the extra run held no lock at all. */
+export const JOB_WITHOUT_LOCK = { kind: 'job-without-lock', grades: 'explains' } as const satisfies DiagnosisSpec;
+/** A job ran again under a lock because the record that it had run (a store write) arrived only after the lock was taken again. */
+export const RECORD_AFTER_LOCK = { kind: 'record-after-lock', grades: 'mechanism' } as const satisfies DiagnosisSpec;
+
 const KEPT = 32;
 
 export interface StoreWrite {
@@ -72,7 +78,7 @@ export class Duplicates {
       const record = this.writes.find((w) => w.client === earlier.client && w.t >= earlier.endT!);
       if (!record || record.t <= extra.enterT) continue;
       this.diagnoses.add({
-        kind: 'record-after-lock',
+        kind: RECORD_AFTER_LOCK.kind,
         check: 'duplicates',
         subject: `${tally.runId ?? ''}|${tally.job}|${record.key}`,
         words: words('checker.diagnosis.recordAfterLock', {
@@ -103,7 +109,7 @@ export class Duplicates {
     const unlocked = bare(section) ? section : tally.firstCompleted.find(bare);
     if (!unlocked || !this.diagnoses) return;
     this.diagnoses.add({
-      kind: 'job-without-lock',
+      kind: JOB_WITHOUT_LOCK.kind,
       check: 'duplicates',
       subject: `${tally.runId ?? ''}|${tally.job}`,
       words: words('checker.diagnosis.jobWithoutLock', {

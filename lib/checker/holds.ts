@@ -11,13 +11,23 @@
  * first EXPIRE/PEXPIRE that follows: that is the TTL arriving late, not a
  * renewal. Until it arrives (or after a PERSIST) the key never frees if its
  * holder dies: the `lock-without-ttl-never-frees` diagnosis.
+ *
+ * The diagnoses read off holds are observers (hold-observer.ts), one
+ * diagnosis-*.ts file each: this file keeps the holds and tells them.
  */
 import type { LockEvent } from '../history';
 import type { ClientSignal } from './clients';
 import type { DiagnosisLog } from './diagnoses';
+import { AcquiredWithoutQuorum } from './diagnosis-acquired-without-quorum';
+import { LockWithoutTtlNeverFrees } from './diagnosis-lock-without-ttl-never-frees';
+import { PauseBeyondValidity } from './diagnosis-pause-beyond-validity';
+import { QuorumNotMajority } from './diagnosis-quorum-not-majority';
+import { RenewalFailedMidJob } from './diagnosis-renewal-failed-mid-job';
+import { SectionOutlivedLock } from './diagnosis-section-outlived-lock';
+import { TtlShorterThanJob } from './diagnosis-ttl-shorter-than-job';
+import type { HoldObserver, HoldsView, PersistSignal } from './hold-observer';
 import type { RawLockSignal } from './lock-signals';
-import { client as clientValue, code, duration, ended, node as nodeValue, timeWords, type TimeWords } from './format';
-import { words, type Words } from '../words';
+import { timeWords, type TimeWords } from './format';
 
 export interface Hold {
   client: number;
@@ -73,26 +83,37 @@ export interface Freedom {
 const HOLDS_KEPT_PER_CLIENT = 8;
 const NO_OUTCOMES: readonly LockOutcome[] = Object.freeze([]);
 
-export class LockHolds {
+export class LockHolds implements HoldsView {
   private readonly byResource = new Map<string, Map<number, Hold>>();
   private readonly byClient = new Map<number, Hold[]>();
   private readonly managed = new Set<string>();
   private readonly lockNodes = new Map<string, Set<number>>();
   private readonly quorums = new Map<string, number>();
-  /** Clients seen writing the store with a fencing token. */
-  private readonly fencingClients = new Set<number>();
-  /** Per client, its pause diagnosis in the words for a client that fences, until one of its writes shows it does. */
-  private readonly pauseWords = new Map<number, { subject: string; fenced: Words }>();
   /** Per resource, each client's latest grant: did someone else take the lock while a hold was out? */
   private readonly lastGrant = new Map<string, Map<number, number>>();
   acquires = 0;
+  /**
+   * In the order they are told: a section's exit asks the first three in turn until one names why it outlived its
+   * lock (a failed renewal explains it before a short TTL, which explains it before the bare outliving).
+   */
+  private readonly observers: readonly HoldObserver[];
 
   constructor(
-    private readonly diagnoses: DiagnosisLog,
-    private readonly at: TimeWords = timeWords(),
+    diagnoses: DiagnosisLog,
+    at: TimeWords = timeWords(),
     /** The lab's node count, when known: what a quorum must be a majority of. */
-    private readonly labNodes = 0,
-  ) {}
+    readonly labNodes = 0,
+  ) {
+    this.observers = [
+      new RenewalFailedMidJob(diagnoses, at),
+      new TtlShorterThanJob(diagnoses),
+      new SectionOutlivedLock(diagnoses, at, this),
+      new QuorumNotMajority(diagnoses, this),
+      new AcquiredWithoutQuorum(diagnoses),
+      new PauseBeyondValidity(diagnoses),
+      new LockWithoutTtlNeverFrees(diagnoses, at),
+    ];
+  }
 
   /** Nodes the lock on `resource` lives on, as far as the history shows. */
   nodesOf(resource: string): ReadonlySet<number> {
@@ -165,7 +186,7 @@ export class LockHolds {
           break;
       }
     }
-    if (event.event === 'acquired') this.checkVotes(event);
+    if (event.event === 'acquired') for (const observer of this.observers) observer.acquired?.(event);
     return outcomes;
   }
 
@@ -206,69 +227,24 @@ export class LockHolds {
   }
 
   observeClient(signal: ClientSignal): void {
-    if (signal.kind === 'resume') this.checkPause(signal);
+    if (signal.kind === 'resume') {
+      const holds = this.byClient.get(signal.client) ?? [];
+      for (const observer of this.observers) observer.resumed?.(signal, holds);
+    }
     if (signal.kind !== 'end') return;
     for (const hold of this.byClient.get(signal.client) ?? []) {
       if (hold.released || hold.expiresAt <= signal.t) continue;
       hold.crashed = true;
       hold.endedAt = signal.t;
       hold.endHow = signal.how;
-      if (hold.ttlMs !== null || hold.noTtlNamed) continue;
-      this.diagnoses.add({
-        kind: 'lock-without-ttl-never-frees',
-        check: 'liveness',
-        subject: hold.resource,
-        words: words('checker.diagnosis.lockWithoutTtlEnded', {
-          client: clientValue(hold.client),
-          ended: ended(signal.how),
-          at: this.at(signal.t),
-          resource: code(hold.resource),
-          takenAt: this.at(hold.startT),
-        }),
-        seqs: [hold.startSeq, signal.seq],
-        window: { from: hold.startT, to: signal.t },
-        clients: [hold.client],
-      });
+      for (const observer of this.observers) observer.holderEnded?.(hold, signal);
     }
   }
 
-  /**
-   * At a section's exit: named when it outlived its lock. The TTL diagnosis
-   * says it when the work alone is longer than a TTL nothing extends; else,
-   * unless a pause already explains it, the section-outlived one.
-   */
+  /** At a section's exit: its observers say whether, and why, it outlived its lock. */
   checkSection(hold: Hold | null, section: SectionAtExit): void {
     if (!hold) return;
-    if (this.checkRenewal(hold, section)) return;
-    if (this.checkTtl(hold, section)) return;
-    this.checkOutlived(hold, section);
-  }
-
-  /**
-   * The holder renewed (or tried to: a watchdog), a renewal failed, and the job ran on past the lock's expiry:
-   * the TTL was not too short, the renewals stopped getting through (lesson 3's "the extension fails").
-   */
-  private checkRenewal(hold: Hold, section: SectionAtExit): boolean {
-    if (hold.renewalFailedAt === null || hold.released || hold.pausedPastValidity || !Number.isFinite(hold.expiresAt)) return false;
-    if (section.exitT <= hold.expiresAt || hold.renewalFailedAt > section.exitT) return false;
-    const { client, job } = section;
-    this.diagnoses.add({
-      kind: 'renewal-failed-mid-job',
-      check: 'mutual-exclusion',
-      subject: `${hold.resource}|${job}`,
-      words: words('checker.diagnosis.renewalFailed', {
-        client: clientValue(client),
-        resource: code(hold.resource),
-        expiredAt: this.at(hold.expiresAt),
-        job: code(job),
-        until: this.at(section.exitT),
-        failedAt: this.at(hold.renewalFailedAt),
-      }),
-      seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
-      window: { from: hold.expiresAt, to: section.exitT },
-      clients: [client],
-    });
-    return true;
+    for (const observer of this.observers) if (observer.sectionExited?.(hold, section)) return;
   }
 
   private renewalFailed(client: number, resource: string, t: number): void {
@@ -276,137 +252,28 @@ export class LockHolds {
     if (hold && !hold.released && hold.renewalFailedAt === null) hold.renewalFailedAt = t;
   }
 
-  /**
-   * Two clients inside the same job at once, each with a live hold of the same lock on a set of nodes
-   * the other's does not touch: the code counted a minority of the nodes as the lock (lesson 5's
-   * ⌊n/2⌋), so both sides of a split could lock. Only for code that collects votes itself (a hold on
-   * more than one node): two single-node holds are a lost lock (failover, restart), not a quorum.
-   */
-  checkSplitQuorum(first: Hold | null, second: Hold | null, t: number, seq: number): void {
-    if (!first || !second || first.client === second.client || first.resource !== second.resource) return;
-    if (first.released || second.released || first.expiresAt <= t || second.expiresAt <= t) return;
-    if (Math.max(first.nodes.size, second.nodes.size) < 2 || [...first.nodes].some((n) => second.nodes.has(n))) return;
-    const total = Math.max(this.labNodes, this.nodesOf(first.resource).size, first.nodes.size + second.nodes.size);
-    const [minority, other] = first.nodes.size <= second.nodes.size ? [first, second] : [second, first];
-    if (minority.nodes.size > total / 2) return;
-    const names = (hold: Hold) => ({ list: [...hold.nodes].sort((a, b) => a - b).map(nodeValue) });
-    this.diagnoses.add({
-      kind: 'quorum-not-majority',
-      check: 'mutual-exclusion',
-      subject: `${first.resource}|${minority.nodes.size}`,
-      words: words('checker.diagnosis.quorumNotMajority', {
-        client: clientValue(minority.client),
-        resource: code(minority.resource),
-        size: minority.nodes.size,
-        total,
-        nodes: names(minority),
-        other: clientValue(other.client),
-        otherNodes: names(other),
-        majority: Math.floor(total / 2) + 1,
-      }),
-      seqs: [first.startSeq, second.startSeq, seq],
-      window: { from: Math.max(first.startT, second.startT), to: t },
-      clients: [first.client, second.client],
-    });
-  }
-
-  /** Named when a critical section outlives its lock's TTL and nothing extended it; true when that is the case. */
-  private checkTtl(hold: Hold, section: SectionAtExit): boolean {
-    if (typeof hold.ttlMs !== 'number' || hold.extensions > 0) return false;
-    if (section.runningMs <= hold.ttlMs) return false;
-    this.diagnoses.add({
-      kind: 'ttl-shorter-than-job',
-      check: 'mutual-exclusion',
-      // One cause (this TTL for this job), however many clients ran into it.
-      subject: `${hold.resource}|${section.job}|${hold.ttlMs}`,
-      words: words('checker.diagnosis.ttlShorterThanJob', {
-        ttl: duration(hold.ttlMs),
-        running: duration(section.runningMs),
-        client: clientValue(section.client),
-        job: code(section.job),
-      }),
-      seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
-      window: { from: hold.startT + hold.ttlMs, to: section.exitT },
-      clients: [section.client],
-    });
-    return true;
-  }
-
-  /**
-   * The job was still running after the hold's validity ended (extensions
-   * counted; for the redlock module, its validityMs) and nobody else took the
-   * lock meanwhile (if someone did, mutual exclusion says more). Only with a
-   * known expiry, and not for a hold its client released first.
-   */
-  private checkOutlived(hold: Hold, section: SectionAtExit): void {
-    if (hold.released || hold.pausedPastValidity || !Number.isFinite(hold.validUntil) || section.exitT <= hold.validUntil) return;
-    if (this.grantedToAnother(hold, section.exitT)) return;
-    const { client, job } = section;
-    const bareFrom = Math.max(hold.validUntil, section.enterT);
-    const how =
-      section.enterT >= hold.validUntil
-        ? words('checker.diagnosis.enteredAfterValidity', {
-            client: clientValue(client),
-            job: code(job),
-            enteredAt: this.at(section.enterT),
-            resource: code(hold.resource),
-            validUntil: this.at(hold.validUntil),
-            until: this.at(section.exitT),
-          })
-        : words('checker.diagnosis.ranPastValidity', {
-            client: clientValue(client),
-            job: code(job),
-            until: this.at(section.exitT),
-            resource: code(hold.resource),
-            validUntil: this.at(hold.validUntil),
-          });
-    this.diagnoses.add({
-      kind: 'section-outlived-lock',
-      check: 'mutual-exclusion',
-      subject: `${hold.resource}|${job}`,
-      words: words('checker.diagnosis.sectionOutlivedLock', { how: { words: how }, bare: duration(section.exitT - bareFrom) }),
-      seqs: [hold.startSeq, section.enterSeq, section.exitSeq],
-      window: { from: bareFrom, to: section.exitT },
-      clients: [client],
-    });
+  /** Two clients inside the same job at once, each under its hold (if it has one). */
+  bothInside(first: Hold | null, second: Hold | null, t: number, seq: number): void {
+    if (!first || !second) return;
+    for (const observer of this.observers) observer.bothInside?.(first, second, t, seq);
   }
 
   /** Another client was granted `hold`'s resource after `hold` began, up to `t`. */
-  private grantedToAnother(hold: Hold, t: number): boolean {
+  grantedToAnother(hold: Hold, t: number): boolean {
     for (const [client, grantT] of this.lastGrant.get(hold.resource) ?? []) {
       if (client !== hold.client && grantT > hold.startT && grantT <= t) return true;
     }
     return false;
   }
 
-  /**
-   * A PERSIST took a held lock's TTL away: named at once, since no correct
-   * lock does this and the holder's crash, whenever it comes, leaves the key
-   * forever.
-   */
-  private persist(signal: Extract<RawLockSignal, { kind: 'persist' }>): void {
+  /** A PERSIST took a held lock's TTL away: it never expires now. */
+  private persist(signal: PersistSignal): void {
     const hold = this.byResource.get(signal.key)?.get(signal.client);
     if (!hold || hold.released || hold.expiresAt <= signal.t) return;
     hold.ttlMs = null;
     hold.expiresAt = Infinity;
     hold.validUntil = Infinity;
-    hold.noTtlNamed = true;
-    const holder = clientValue(hold.client);
-    this.diagnoses.add({
-      kind: 'lock-without-ttl-never-frees',
-      check: 'liveness',
-      subject: hold.resource,
-      words: words('checker.diagnosis.lockWithoutTtlPersist', {
-        by: clientValue(signal.by),
-        own: signal.by === hold.client ? 'yes' : 'no',
-        holder,
-        resource: code(hold.resource),
-        at: this.at(signal.t),
-      }),
-      seqs: [hold.startSeq, signal.seq],
-      window: { from: signal.t, to: signal.t },
-      clients: [hold.client, signal.by],
-    });
+    for (const observer of this.observers) observer.persisted?.(hold, signal);
   }
 
   private nodeSet(resource: string): Set<number> {
@@ -482,65 +349,9 @@ export class LockHolds {
     this.byResource.get(resource)?.delete(client);
   }
 
-  private checkVotes(event: LockEvent): void {
-    const votes = event.votes;
-    if (!votes || votes.length === 0) return;
-    const ok = votes.filter((v) => v.ok).length;
-    const quorum = event.quorum ?? Math.floor(votes.length / 2) + 1;
-    if (ok >= quorum) return;
-    this.diagnoses.add({
-      kind: 'acquired-without-quorum',
-      check: 'mutual-exclusion',
-      subject: `${event.resources.join(',')}|${quorum}`,
-      words: words('checker.diagnosis.acquiredWithoutQuorum', {
-        client: clientValue(event.client),
-        resource: code(event.resources.join(', ')),
-        ok,
-        votes: votes.length,
-        quorum,
-      }),
-      seqs: [event.seq],
-      window: { from: event.t, to: event.t },
-      clients: [event.client],
-    });
-  }
-
-  private checkPause(signal: Extract<ClientSignal, { kind: 'resume' }>): void {
-    const pausedMs = signal.t - signal.pausedAt;
-    for (const hold of this.byClient.get(signal.client) ?? []) {
-      if (hold.released || hold.startT > signal.pausedAt || !Number.isFinite(hold.validUntil)) continue;
-      const left = hold.validUntil - signal.pausedAt;
-      if (left <= 0 || pausedMs <= left) continue;
-      hold.pausedPastValidity = true;
-      const validity = hold.validityMs ?? (typeof hold.ttlMs === 'number' ? hold.ttlMs : left);
-      const tail =
-        left >= validity - 0.5
-          ? words('checker.diagnosis.pauseLongerThanValidity', { validity: duration(validity) })
-          : words('checker.diagnosis.pauseLongerThanLeft', { left: duration(left), validity: duration(validity) });
-      const said = { client: clientValue(signal.client), paused: duration(pausedMs), tail: { words: tail }, resource: code(hold.resource) };
-      const subject = `${signal.client}|${hold.resource}`;
-      const fenced = words('checker.diagnosis.pausedFenced', said);
-      this.pauseWords.set(signal.client, { subject, fenced });
-      this.diagnoses.add({
-        kind: 'pause-beyond-validity',
-        check: 'mutual-exclusion',
-        subject,
-        // Lesson 6's answer first (check what is left of the lock before the side effect); fencing is the next step, not advice to a program that fences.
-        words: this.fencingClients.has(signal.client) ? fenced : words('checker.diagnosis.paused', said),
-        seqs: [hold.startSeq, signal.pausedSeq, signal.seq],
-        window: { from: hold.validUntil, to: signal.t },
-        clients: [signal.client],
-      });
-    }
-  }
-
-  /** A store write carrying a fencing token: its client fences, so a pause of its needs no advice to fence. */
+  /** A store write carrying a fencing token: its client fences. */
   fencedWrite(client: number): void {
-    this.fencingClients.add(client);
-    const words = this.pauseWords.get(client);
-    if (!words) return;
-    this.diagnoses.reword('pause-beyond-validity', words.subject, words.fenced);
-    this.pauseWords.delete(client);
+    for (const observer of this.observers) observer.fencedWrite?.(client);
   }
 }
 

@@ -4,6 +4,7 @@ export { IncrementalChecker, DEFAULT_CHECKER_OPTIONS } from './incremental';
 export { mergeValidity } from './validity';
 export { unmetExpectation, unmetExpectationSaid, type VerdictExpectation } from './expectation';
 export { rootCause, ROOT_CAUSE_ORDER } from './root-cause';
+export { DIAGNOSIS_KINDS, FATAL_DIAGNOSES, MECHANISM_DIAGNOSES } from './diagnosis-catalogue';
 export { formatDuration, formatTime, timeWords, type TimeWords } from './format';
 export { CHECK_NAMES } from './types';
 export type {

@@ -25,8 +25,11 @@
  *   values equal, so comparing them as strings stays sound.
  */
 import type { NodeRole } from '../cluster';
-import type { HistoryEvent, NemesisEvent, NodeStateEvent, RedisCompleteEvent, RedisInvokeEvent, ReplyJson } from '../history';
+import type { HistoryEvent, NemesisEvent, NodeStateEvent, RedisCompleteEvent, RedisInvokeEvent } from '../history';
 import { clockJumpOf } from '../faults/catalogue';
+import { commandsCalled, parseSetFamily, replyCount, scriptArgs, scriptTtl, setTookEffect, truthy, type ParsedSet } from '../lock-ops/commands';
+
+export type { ParsedSet } from '../lock-ops/commands';
 
 export interface KeyEntry {
   /** null = the key exists but we never saw its value. */
@@ -37,18 +40,6 @@ export interface KeyEntry {
   /** Lab time the key expires; Infinity when it has no TTL. */
   expiresAt: number;
   uncertain: boolean;
-}
-
-export interface ParsedSet {
-  key: string;
-  value: string;
-  nx: boolean;
-  xx: boolean;
-  keepTtl: boolean;
-  /** SET … GET or GETSET: the reply is the old value, not OK, so it says nothing alone about whether the SET took effect. */
-  get: boolean;
-  /** null: no TTL (SETNX, a SET without EX/PX); undefined: a TTL we cannot date (PXAT, EXAT). */
-  ttlMs: number | null | undefined;
 }
 
 /**
@@ -102,8 +93,6 @@ export interface KeyspaceObserver {
 }
 
 const NO_ENTRIES: ReadonlyMap<string, KeyEntry> = new Map();
-
-const CALLED = /\bcall\(\s*['"]([a-zA-Z]+)['"]/g;
 
 export class Keyspace {
   private readonly nodes = new Map<number, Map<string, KeyEntry>>();
@@ -402,19 +391,16 @@ export class Keyspace {
   private commandsOf(script: string): ReadonlySet<string> {
     let called = this.scriptCommands.get(script);
     if (!called) {
-      const found = new Set<string>();
-      for (const match of script.matchAll(CALLED)) found.add((match[1] ?? '').toLowerCase());
-      called = found;
+      called = commandsCalled(script);
       if (this.scriptCommands.size < 256) this.scriptCommands.set(script, called);
     }
     return called;
   }
 
   private completeScript(invoke: RedisInvokeEvent, done: RedisCompleteEvent, script: string): void {
-    const numKeys = Number(invoke.args[1]);
-    if (!Number.isInteger(numKeys) || numKeys < 0) return;
-    const keys = invoke.args.slice(2, 2 + numKeys);
-    const argv = invoke.args.slice(2 + numKeys);
+    const parsed = scriptArgs(invoke.args);
+    if (parsed === null) return;
+    const { keys, argv } = parsed;
     const called = this.commandsOf(script);
     const token = argv[0] ?? null;
 
@@ -422,8 +408,7 @@ export class Keyspace {
       this.completeDelete(invoke, done, keys, token, called.has('get') ? token : null);
       return;
     }
-    const ttlArg = argv.find((a, i) => i > 0 && Number.isFinite(Number(a)) && a.trim() !== '');
-    const ttlMs = ttlArg === undefined ? undefined : Number(ttlArg);
+    const ttlMs = scriptTtl(argv);
     const model = this.keys(invoke.node);
     if (called.has('set') && token !== null) {
       const took = done.phase === 'ok' && truthy(done.reply);
@@ -496,85 +481,4 @@ function applyDelete(keys: Map<string, KeyEntry>, keysDeleted: readonly string[]
       if (entry) entry.uncertain = true;
     }
   return undefined;
-}
-
-/** The SET family as one shape; `command` is upper-case. */
-function parseSetFamily(command: string, args: readonly string[]): ParsedSet | null {
-  switch (command) {
-    case 'SET':
-      return parseSet(args);
-    case 'SETNX': {
-      // SETNX key value: SET key value NX, without a TTL (answers 1 or 0).
-      const [key, value] = args;
-      return key === undefined || value === undefined ? null : { key, value, nx: true, xx: false, keepTtl: false, get: false, ttlMs: null };
-    }
-    case 'SETEX':
-    case 'PSETEX': {
-      // SETEX key seconds value / PSETEX key milliseconds value.
-      const [key, amount, value] = args;
-      if (key === undefined || value === undefined) return null;
-      const ms = Number(amount) * (command === 'SETEX' ? 1000 : 1);
-      return { key, value, nx: false, xx: false, keepTtl: false, get: false, ttlMs: Number.isFinite(ms) ? ms : undefined };
-    }
-    case 'GETSET': {
-      // GETSET key value: SET key value GET (it clears the TTL, like a plain SET).
-      const [key, value] = args;
-      return key === undefined || value === undefined ? null : { key, value, nx: false, xx: false, keepTtl: false, get: true, ttlMs: null };
-    }
-    default:
-      return null;
-  }
-}
-
-/**
- * Whether a SET that completed ok took effect, from its reply: SET answers
- * OK or nil, SETNX 1 or 0; with GET the reply is the old value, so NX took
- * effect when there was none (nil), XX when there was one, and neither always.
- */
-function setTookEffect(set: ParsedSet, reply: ReplyJson | undefined): boolean {
-  if (set.get) {
-    if (set.nx) return reply === null;
-    if (set.xx) return reply !== null;
-    return true;
-  }
-  return reply !== null && replyCount(reply) !== 0;
-}
-
-function parseSet(args: readonly string[]): ParsedSet | null {
-  const key = args[0];
-  const value = args[1];
-  if (key === undefined || value === undefined) return null;
-  const set: ParsedSet = { key, value, nx: false, xx: false, keepTtl: false, get: false, ttlMs: null };
-  for (let i = 2; i < args.length; i++) {
-    const option = (args[i] ?? '').toUpperCase();
-    const next = Number(args[i + 1]);
-    if (option === 'NX') set.nx = true;
-    else if (option === 'XX') set.xx = true;
-    else if (option === 'KEEPTTL') set.keepTtl = true;
-    else if (option === 'GET') set.get = true;
-    else if (option === 'PX') {
-      set.ttlMs = Number.isFinite(next) ? next : undefined;
-      i++;
-    } else if (option === 'EX') {
-      set.ttlMs = Number.isFinite(next) ? next * 1000 : undefined;
-      i++;
-    } else if (option === 'PXAT' || option === 'EXAT') {
-      // Absolute wall-clock expiry: not comparable with the lab clock.
-      set.ttlMs = undefined;
-      i++;
-    }
-  }
-  return set;
-}
-
-function replyCount(reply: ReplyJson | undefined): number {
-  if (typeof reply === 'number') return reply;
-  if (typeof reply === 'string' && /^\d+$/.test(reply)) return Number(reply);
-  return Number.NaN;
-}
-
-function truthy(reply: ReplyJson | undefined): boolean {
-  if (reply === 'OK' || reply === true) return true;
-  const n = replyCount(reply);
-  return Number.isFinite(n) && n > 0;
 }

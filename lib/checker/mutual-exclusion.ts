@@ -233,7 +233,7 @@ export class MutualExclusion {
     for (const other of open.values()) {
       if (other.client === event.client) continue;
       const overlap: Overlap = { a: other, b: section, proofSeq: event.seq, proofT: event.t, resumedT: null };
-      this.holds.checkSplitQuorum(other.hold, section.hold, event.t, event.seq);
+      this.holds.bothInside(other.hold, section.hold, event.t, event.seq);
       if (this.clients.isPaused(other.client)) this.pending.push(overlap);
       else this.provide(overlap);
     }

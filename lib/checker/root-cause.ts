@@ -7,27 +7,11 @@
  * infrastructure then did, which explains what timing did. Ties go to the
  * earliest proof.
  */
+import { DIAGNOSIS_KINDS } from './diagnosis-catalogue';
 import type { Diagnosis, DiagnosisKind, Verdict } from './types';
 
-export const ROOT_CAUSE_ORDER: readonly DiagnosisKind[] = [
-  // The lock is wrong whatever the timing.
-  'check-then-set-race',
-  'quorum-not-majority',
-  'acquired-without-quorum',
-  'lock-without-ttl-never-frees',
-  'job-without-lock',
-  'record-after-lock',
-  'release-deleted-foreign-lock',
-  // A node lost a lock the code took correctly.
-  'failover-lost-lock',
-  'restart-without-persistence',
-  'clock-jump-expired-lock',
-  // Timing: the lock ran out under its holder.
-  'renewal-failed-mid-job',
-  'ttl-shorter-than-job',
-  'pause-beyond-validity',
-  'section-outlived-lock',
-];
+/** The kinds by rank (diagnosis-catalogue.ts keeps them in this order). */
+export const ROOT_CAUSE_ORDER: readonly DiagnosisKind[] = DIAGNOSIS_KINDS;
 
 const RANK = new Map(ROOT_CAUSE_ORDER.map((kind, i) => [kind, i]));
 

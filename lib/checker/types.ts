@@ -3,6 +3,7 @@
  * it answers (a Verdict). Pure data, JSON-safe, shared by server and browser.
  */
 
+import type { DiagnosisKind } from './diagnosis-catalogue';
 import type { Words } from '../words';
 
 /** Jepsen's three answers. Merged with `mergeValidity`: violated beats unknown beats held. */
@@ -31,35 +32,8 @@ export interface CounterExample {
   clients: number[];
 }
 
-export type DiagnosisKind =
-  /** The lock's TTL is shorter than the critical section and nothing extends it. */
-  | 'ttl-shorter-than-job'
-  /** A DEL (or a release script) removed a lock key that held another client's token. */
-  | 'release-deleted-foreign-lock'
-  /** A client read the key as free (GET) and then SET it without NX after someone else had. */
-  | 'check-then-set-race'
-  /** A Redlock acquire counted as success with fewer votes than the quorum. */
-  | 'acquired-without-quorum'
-  /** A client was paused longer than what was left of its lock's validity. */
-  | 'pause-beyond-validity'
-  /** A node lost a live lock key in a restart without persistence and then granted it to another client. */
-  | 'restart-without-persistence'
-  /** A lock key was left without a TTL (SETNX without a PEXPIRE, a PERSIST) and its holder died or could: the key never frees. */
-  | 'lock-without-ttl-never-frees'
-  /** A critical section was still running after its lock's validity ended, and nobody else took the lock meanwhile. */
-  | 'section-outlived-lock'
-  /** Two clients counted the lock as theirs on disjoint sets of nodes: the quorum the code asked for is not a majority. */
-  | 'quorum-not-majority'
-  /** A failover promoted a replica that never received a live lock, and it granted that lock to another client. */
-  | 'failover-lost-lock'
-  /** A node's clock jumped forward and expired a live lock on it early; that node then granted the lock to another client. */
-  | 'clock-jump-expired-lock'
-  /** A holder's renewals failed (timed out, refused, or found another token), its lock expired, and its job ran on past it. */
-  | 'renewal-failed-mid-job'
-  /** A job with an expected execution count ran more often, and the extra run held no lock at all. */
-  | 'job-without-lock'
-  /** A job ran again under a lock because the record that it had run (a store write) arrived only after the lock was taken again. */
-  | 'record-after-lock';
+/** Every diagnosis the checker can name: one per entry of diagnosis-catalogue.ts, each documented in its file. */
+export type { DiagnosisKind } from './diagnosis-catalogue';
 
 /** A named bug, computed from the history. */
 export interface Diagnosis {

@@ -49,14 +49,14 @@ export interface RunMeasurements {
   /** The run's length measured, ms (origin → end). */
   durationMs: number;
   events: number;
-  /** What was counted as acquires: lock events (the redlock module) and raw SET … NX commands. */
+  /** What was counted as acquires (lib/lock-ops): lock events (the redlock module) and hand-written ones (`setNx`: SET … NX, SETNX, acquire scripts). */
   counted: { lockEvents: number; setNx: number };
   totals: Record<AcquireOutcome, number>;
   /** Latencies of answered attempts, granted or not (an answer costs the same round trips either way). */
   latency: LatencySummary;
   /**
    * The same figures for each kind of acquire the run used, when it used both (lesson 8 times a single node's SET NX
-   * and Redlock in one program): redlock attempts and raw SET … NX.
+   * and Redlock in one program): redlock attempts and hand-written acquires (SET … NX, SETNX, acquire scripts).
    */
   bySource: { lockEvents: LatencySummary; setNx: LatencySummary } | null;
   /** Every answered attempt's latency, ms, in the order answered: what the histogram and its table are drawn from. */

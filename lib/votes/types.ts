@@ -4,8 +4,10 @@
  * or the `redlock` module's acquire script) on one node, and that node's answer.
  */
 
-/** A node's answer to one acquire: it granted (OK), refused (nil: the key was held), failed, or never answered. */
-export type VoteAnswer = 'ok' | 'nil' | 'error' | 'timeout' | 'pending';
+import type { VoteAnswer as NodeAnswer } from '../lock-ops/commands';
+
+/** A node's answer to one acquire (lib/lock-ops/commands.ts), or none yet (`pending`). */
+export type VoteAnswer = NodeAnswer | 'pending';
 
 export interface Vote {
   client: number;

@@ -4,7 +4,7 @@
  * counter-example (the one that explains most), a scenario's `expect`, the
  * work that had to get done, or, for a random schedule, safety alone.
  */
-import { unmetExpectationSaid, type CheckName, type CheckerOptions, type CounterExample, type DiagnosisKind, type Verdict, type VerdictExpectation } from '@/lib/checker';
+import { FATAL_DIAGNOSES, MECHANISM_DIAGNOSES, unmetExpectationSaid, type CheckName, type CheckerOptions, type CounterExample, type Verdict, type VerdictExpectation } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import type { RunEnded } from '@/lib/run';
 import { missingFollowerSaid, splitCallSaid } from './command-trace';
@@ -31,17 +31,8 @@ function fromChecker(said: { message: string; words?: Words }): Reason {
   return said.words ? { message: said.message, words: said.words } : { message: said.message };
 }
 
-/**
- * Diagnoses that name a bug in the code whatever the timing — a lock key left without a TTL, a check-then-set,
- * a Redlock grant without a majority (by the module's votes, or a hand-written quorum two sides of a split both
- * reached): a graded run that shows one fails even when, this time, nobody else happened to be hurt by it. Diagnoses about timing (a pause, a slow section) only explain a verdict: a busy
- * machine must never fail a right answer. A release that deleted another's lock is not here: lesson 1's given
- * release is a plain DEL on purpose (lesson 2's subject), and lesson 2's probes catch it in the learner's own.
- */
-const FATAL_DIAGNOSES: readonly DiagnosisKind[] = ['lock-without-ttl-never-frees', 'check-then-set-race', 'acquired-without-quorum', 'quorum-not-majority'];
-
-/** Diagnoses that say how a violation came about, from the run's own events: the failure's sentence when present. */
-const MECHANISM_DIAGNOSES: readonly DiagnosisKind[] = ['record-after-lock'];
+// Which diagnoses fail a graded run whatever the timing (FATAL_DIAGNOSES), and which say how a violation came
+// about (MECHANISM_DIAGNOSES): each diagnosis's own file says (`grades`, lib/checker/diagnosis-spec.ts).
 
 /**
  * A diagnosis that tells how a violated check's counter-example came about, in what the run showed: it says more
