@@ -60,7 +60,7 @@ export const ENGLISH_LAYOUT_WORDS: LayoutWords = {
   attempted: (ok, what, votes) =>
     `${ok ? 'acquired' : 'failed to acquire'} ${what}${votes ? ` (${votes.granted} of ${votes.total} votes${votes.quorum ? `, quorum ${votes.quorum}` : ''})` : ''}`,
   holding: (what) => `holding ${what}`,
-  holdingRaw: (key, node) => `holding ${key} (SET NX on Node ${node})`,
+  holdingRaw: (key, node) => `holding ${key} (acquired by hand on Node ${node})`,
   extended: (what, ttlMs) => `extended ${what}${ttlMs ? ` by ${ttlMs} ms` : ''}`,
   extendFailed: (what, detail) => detailed(`could not extend ${what}`, detail),
   released: (what) => `released ${what}`,
