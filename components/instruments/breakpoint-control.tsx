@@ -2,9 +2,11 @@
 /**
  * "Pause the run when …": the learner picks a moment of the run (a client
  * granted the lock, entering or leaving its job, a command of its answered, a
- * node granting a vote). When the run reaches it every client freezes; this
- * says so, in the page's language, with Resume and Step beside the nodes'
- * and clients' own buttons, so faults go in while the world stands still.
+ * node granting a vote). When the run reaches it every client freezes; the
+ * stop says so, in the page's language, with Resume and Step, right under Run
+ * and above the nodes' and clients' own buttons, so faults go in while the
+ * world stands still. The choice sits at the panel's foot: it is made before
+ * Run, and at 1280×800 the instruments above it keep the screen.
  */
 import { useLocale, useMessages, useTranslations } from 'next-intl';
 import { useId, useMemo } from 'react';
@@ -15,7 +17,7 @@ import { triggerWords } from '@/lib/scenario-words';
 import { render } from '@/lib/words';
 import styles from './instruments.module.css';
 
-export function BreakpointControl({ defaultClients }: { defaultClients: number }) {
+export function BreakpointChoice({ defaultClients }: { defaultClients: number }) {
   const t = useTranslations('workspace.breakpoint');
   const locale = useLocale();
   const catalogue = useMessages();
@@ -25,7 +27,6 @@ export function BreakpointControl({ defaultClients }: { defaultClients: number }
   const clients = useLabStore((s) => Math.max(s.clients, defaultClients));
   const nodes = useLabStore((s) => s.nodeIds.length);
   const chosen = useLabStore((s) => s.breakpoint);
-  const stop = useLabStore((s) => (s.breakpointStop && s.run.phase === 'running' && s.run.info?.runId === s.breakpointStop.runId ? s.breakpointStop : null));
   const choices = useMemo(() => breakpointChoices(clients, nodes), [clients, nodes]);
   if (readOnly) return null;
   const chosenId = chosen ? (choices.find((c) => JSON.stringify(c.when) === JSON.stringify(chosen))?.id ?? '') : '';
@@ -58,21 +59,30 @@ export function BreakpointControl({ defaultClients }: { defaultClients: number }
           </optgroup>
         ) : null}
       </select>
-      {stop ? (
-        <div className={styles.stopped} role="status" data-testid="breakpoint-stop">
-          <p>
-            <CheckerText said={{ message: stop.text, words: stop.words }} />
-          </p>
-          <div className={styles.stoppedButtons}>
-            <button type="button" onClick={() => void lab.continueRun(false)} title={t('resumeTitle')}>
-              {t('resume')}
-            </button>
-            <button type="button" onClick={() => void lab.continueRun(true)} title={t('stepTitle')}>
-              {t('step')}
-            </button>
-          </div>
-        </div>
-      ) : null}
+    </div>
+  );
+}
+
+/** The run stands at the learner's breakpoint: what froze, and the way on. Nothing while it goes. */
+export function BreakpointStop() {
+  const t = useTranslations('workspace.breakpoint');
+  const lab = useLabClient();
+  const readOnly = useLabReadOnly();
+  const stop = useLabStore((s) => (s.breakpointStop && s.run.phase === 'running' && s.run.info?.runId === s.breakpointStop.runId ? s.breakpointStop : null));
+  if (!stop || readOnly) return null;
+  return (
+    <div className={styles.stopped} role="status" data-testid="breakpoint-stop">
+      <p>
+        <CheckerText said={{ message: stop.text, words: stop.words }} />
+      </p>
+      <div className={styles.stoppedButtons}>
+        <button type="button" onClick={() => void lab.continueRun(false)} title={t('resumeTitle')}>
+          {t('resume')}
+        </button>
+        <button type="button" onClick={() => void lab.continueRun(true)} title={t('stepTitle')}>
+          {t('step')}
+        </button>
+      </div>
     </div>
   );
 }

@@ -13,7 +13,7 @@ import { ClusterView } from '@/components/cluster/cluster-view';
 import { ClientControls } from '@/components/clients/client-controls';
 import { useLabReadOnly, useLabStore } from '@/components/lab/lab-provider';
 import { TimelineArea } from '@/components/timeline/timeline-area';
-import { BreakpointControl } from './breakpoint-control';
+import { BreakpointChoice, BreakpointStop } from './breakpoint-control';
 import { KEYED_TARGETS } from './instrument-keys';
 import styles from './instruments.module.css';
 
@@ -31,13 +31,14 @@ export function InstrumentPanel({ defaultClients, toolbar, className }: Instrume
   return (
     <div className={className ? `${styles.panel} ${className}` : styles.panel} data-testid="instrument-panel">
       {toolbar}
+      <BreakpointStop />
       {hasLab ? <ClusterView compact /> : <p className={styles.muted}>{t('nodesAppear')}</p>}
       <ClientControls defaultClients={defaultClients} compact />
-      <BreakpointControl defaultClients={defaultClients} />
       <KeyLegend />
       <div className={styles.timeline}>
         <TimelineArea defaultClients={defaultClients} />
       </div>
+      <BreakpointChoice defaultClients={defaultClients} />
     </div>
   );
 }
