@@ -273,7 +273,10 @@ export class GuestClient {
   pause(ms?: number): void {
     if (this.ended) return;
     const runId = this.run.spec.runId;
-    this.gate.pause(ms, () => this.resume());
+    // A timed pause that ends while the client stands frozen at a breakpoint leaves it frozen: Resume lets it go.
+    this.gate.pause(ms, () => {
+      if (this.heldSince === null) this.resume();
+    });
     this.emit(ms !== undefined ? { type: 'client', client: this.id, event: 'pause', runId, durationMs: ms } : { type: 'client', client: this.id, event: 'pause', runId });
   }
 
