@@ -33,6 +33,15 @@ export function BreakpointChoice({ defaultClients }: { defaultClients: number })
   const label = (when: (typeof choices)[number]['when']) => render(triggerWords(when), locale, catalogue);
   const byClient = choices.filter((c) => !c.id.startsWith('vote-'));
   const votes = choices.filter((c) => c.id.startsWith('vote-'));
+  const group = (name: string, items: typeof choices) => (
+    <optgroup label={name}>
+      {items.map((c) => (
+        <option key={c.id} value={c.id}>
+          {label(c.when)}
+        </option>
+      ))}
+    </optgroup>
+  );
   return (
     <div className={styles.breakpoint} data-testid="breakpoint">
       <label htmlFor={`${id}-when`}>{t('label')}</label>
@@ -42,22 +51,8 @@ export function BreakpointChoice({ defaultClients }: { defaultClients: number })
         onChange={(e) => void lab.setBreakpoint(choices.find((c) => c.id === e.target.value)?.when ?? null)}
       >
         <option value="">{t('never')}</option>
-        <optgroup label={t('clients')}>
-          {byClient.map((c) => (
-            <option key={c.id} value={c.id}>
-              {label(c.when)}
-            </option>
-          ))}
-        </optgroup>
-        {votes.length > 0 ? (
-          <optgroup label={t('votes')}>
-            {votes.map((c) => (
-              <option key={c.id} value={c.id}>
-                {label(c.when)}
-              </option>
-            ))}
-          </optgroup>
-        ) : null}
+        {group(t('clients'), byClient)}
+        {votes.length > 0 ? group(t('votes'), votes) : null}
       </select>
     </div>
   );
