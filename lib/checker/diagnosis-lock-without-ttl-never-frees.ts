@@ -4,22 +4,16 @@
  * at once for a PERSIST on a held lock: no correct lock does that, and the
  * holder's end, whenever it comes, leaves the key forever.
  */
-import type { DiagnosisLog } from './diagnoses';
 import type { Hold } from './holds';
-import type { EndSignal, HoldObserver, PersistSignal } from './hold-observer';
-import { client as clientValue, code, ended, type TimeWords } from './format';
+import { SayingObserver, type EndSignal, type HoldObserver, type PersistSignal } from './hold-observer';
+import { client as clientValue, code, ended } from './format';
 import { words } from '../words';
 import type { DiagnosisSpec } from './diagnosis-spec';
 
 /** A lock key was left without a TTL (SETNX without a PEXPIRE, a PERSIST) and its holder died or could: the key never frees. */
 export const LOCK_WITHOUT_TTL_NEVER_FREES = { kind: 'lock-without-ttl-never-frees', grades: 'fatal' } as const satisfies DiagnosisSpec;
 
-export class LockWithoutTtlNeverFrees implements HoldObserver {
-  constructor(
-    private readonly log: DiagnosisLog,
-    private readonly at: TimeWords,
-  ) {}
-
+export class LockWithoutTtlNeverFrees extends SayingObserver implements HoldObserver {
   holderEnded(hold: Hold, signal: EndSignal): void {
     if (hold.ttlMs !== null || hold.noTtlNamed) return;
     this.log.add({

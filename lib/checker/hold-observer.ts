@@ -6,6 +6,8 @@
  * `pausedPastValidity`), which the others read.
  */
 import type { LockEvent } from '../history';
+import type { DiagnosisLog } from './diagnoses';
+import type { TimeWords } from './format';
 import type { ClientSignal } from './clients';
 import type { Hold, SectionAtExit } from './holds';
 import type { RawLockSignal } from './lock-signals';
@@ -39,4 +41,12 @@ export interface HoldObserver {
   bothInside?(first: Hold, second: Hold, t: number, seq: number): void;
   /** A store write carrying a fencing token: its client fences. */
   fencedWrite?(client: number): void;
+}
+
+/** A diagnosis that says what it saw: the log it adds to and the run's clock in words, as every hold diagnosis is built. */
+export abstract class SayingObserver {
+  constructor(
+    protected readonly log: DiagnosisLog,
+    protected readonly at: TimeWords,
+  ) {}
 }
