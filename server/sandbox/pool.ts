@@ -307,7 +307,27 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     const now = performance.now();
     for (const run of runs) run.check(now);
   }, WALL_CHECK_MS);
-  wallClock.unref();
+  /**
+   * The hosts' channels never keep the process alive (a server must be able to exit), so the wall clock does while
+   * there is work: a run going, or a caller waiting for the hosts. Without it a script with nothing else on its loop
+   * (`npm run fidelity` warming its workers) exited with "unsettled top-level await" (code 13).
+   */
+  let awaited = 0;
+  const keepAliveForWork = () => {
+    if (runs.size > 0 || awaited > 0) wallClock.ref();
+    else wallClock.unref();
+  };
+  keepAliveForWork();
+  const whileAwaited = async (work: Promise<unknown>): Promise<void> => {
+    awaited += 1;
+    keepAliveForWork();
+    try {
+      await work;
+    } finally {
+      awaited -= 1;
+      keepAliveForWork();
+    }
+  };
 
   return {
     get activeRuns() {
@@ -321,7 +341,7 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     },
     limits: Object.freeze({ ...baseLimits }),
     async start(): Promise<void> {
-      await Promise.all(hosts.map((h) => h.start()));
+      await whileAwaited(Promise.all(hosts.map((h) => h.start())));
     },
     startRun(opts: StartRunOptions): RunHandle {
       if (closed) throw new LabOperationError('internal', refusal('run.poolClosed'));
@@ -344,12 +364,14 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
         (r) => {
           runs.delete(r);
           rebalance();
+          keepAliveForWork();
         },
         share(runs.size + 1),
         options.breakpointHoldMs ?? BREAKPOINT_HOLD_MS,
       );
       runs.add(run);
       rebalance();
+      keepAliveForWork();
       // Booting a worker compiles QuickJS on every core for a moment; let the new run get going first.
       setTimeout(() => {
         if (!closed) refill();
@@ -357,7 +379,7 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       return run;
     },
     async whenWarm(): Promise<void> {
-      await Promise.all(spares.map((s) => s.ready));
+      await whileAwaited(Promise.all(spares.map((s) => s.ready)));
     },
     keepWarm(extra: number): () => void {
       const n = Math.max(0, Math.floor(extra));
