@@ -5,8 +5,13 @@
  */
 import { say } from './checker/said';
 import type { Said, WordValue } from './words';
+import type { MessageKeys } from './message-keys';
+import type history from '../messages/en/history.json';
 
-export function historySaid(key: string, values: Record<string, WordValue> = {}): Said {
+/** A sentence of messages/<locale>/history.json, checked against the English at compile time. */
+export type HistoryKey = MessageKeys<typeof history>;
+
+export function historySaid(key: HistoryKey, values: Record<string, WordValue> = {}): Said {
   return say(`history.${key}`, values);
 }
 

@@ -4,8 +4,13 @@
  */
 import { say } from './checker/said';
 import { words, type Said, type WordValue, type Words } from './words';
+import type { MessageKeys } from './message-keys';
+import type refusals from '../messages/en/refusals.json';
 
-export function refusal(key: string, values: Record<string, WordValue> = {}): Said {
+/** A sentence of messages/<locale>/refusals.json, checked against the English at compile time. */
+export type RefusalKey = MessageKeys<typeof refusals>;
+
+export function refusal(key: RefusalKey, values: Record<string, WordValue> = {}): Said {
   return say(`refusals.${key}`, values);
 }
 

@@ -7,6 +7,11 @@
  */
 import { IntlMessageFormat } from 'intl-messageformat';
 import { formatDuration, formatLabTime } from './durations';
+import type { MessageKeys } from './message-keys';
+import type { Messages } from '../messages/catalogue';
+
+/** Any sentence of the catalogues (`namespace.path`), checked against the English at compile time. */
+export type MessageKey = MessageKeys<Messages>;
 
 /** A value a sentence speaks of; the tagged ones are written by the reader's locale. */
 export type WordValue =
@@ -43,7 +48,7 @@ export interface Said {
 /** The catalogue the sentences come from: namespaces by name (`checker`, `grading`), as next-intl holds them. */
 export type WordsCatalogue = Readonly<Record<string, unknown>>;
 
-export function words(key: string, values: Record<string, WordValue> = {}): Words {
+export function words(key: MessageKey, values: Record<string, WordValue> = {}): Words {
   return { key, values };
 }
 

@@ -56,7 +56,7 @@ export async function postTicket(ticket: string): Promise<void> {
 }
 
 /** The class's own pushes, named in the error list. */
-const CLASS = commandName('class', 'Class');
+const CLASS = commandName('class');
 
 /** A demo's title for a command's name: a built-in demo's from the catalogue, a lesson's as the server sent it. */
 function demoTitleValue(demo: Pick<DemoSummary, 'ref' | 'title'>): WordValue {
@@ -278,7 +278,7 @@ export class ClassroomClient {
   }
 
   follow(lesson: string, scenario: string | null): Promise<CommandResult<ClassroomFollow>> {
-    return this.request('classroom:follow', { lesson, scenario }, commandName('follow', 'Follow me'));
+    return this.request('classroom:follow', { lesson, scenario }, commandName('follow'));
   }
 
   /** Instructor: removes a learner from the class (they may come back only once allowed). */
@@ -292,16 +292,16 @@ export class ClassroomClient {
   }
 
   end(): Promise<CommandResult<null>> {
-    return this.request('classroom:end', {}, commandName('endClass', 'End class'));
+    return this.request('classroom:end', {}, commandName('endClass'));
   }
 
   /** A learner's progress report (quietly: the roster is the instructor's, a failed report is retried on the next change). */
   reportProgress(progress: ClassroomProgress): Promise<CommandResult<null>> {
-    return this.request('classroom:progress', progress, commandName('progress', 'Report progress'), this.ackTimeoutMs, { quiet: true });
+    return this.request('classroom:progress', progress, commandName('progress'), this.ackTimeoutMs, { quiet: true });
   }
 
   async loadDemos(): Promise<CommandResult<DemoSummary[]>> {
-    const result = await this.request('classroom:demos', {}, commandName('demos', 'List demos'));
+    const result = await this.request('classroom:demos', {}, commandName('demos'));
     if (result.ok) this.classActions.demos(result.value);
     return result;
   }

@@ -104,13 +104,19 @@ export interface CommandName {
   words: Words;
 }
 
-/** One of the lab's own commands (refusals.command.<key> in the catalogue). */
-export const commandName = (key: string, label: string): CommandName => ({ pending: `command:${key}`, label, words: words(`refusals.command.${key}`) });
+/** The English that names a command in a log line or an error, rendered from the catalogue every language shares. */
+const inEnglish = (said: Words): string => render(said, 'en', { refusals: refusalWords, checker: checkerWords });
+
+/** One of the lab's own commands: its name is `refusals.command.<key>` in the catalogue, in every language. */
+export const commandName = (key: keyof typeof refusalWords.command): CommandName => {
+  const said = words(`refusals.command.${key}`);
+  return { pending: `command:${key}`, label: inEnglish(said), words: said };
+};
 
 /** A fault's command: pending under its op and target; its English from the same catalogue as every language's. */
 function faultCommandName(op: FaultOp, target: FaultTarget): CommandName {
   const said = faultCommandWords(op, target);
-  return { pending: faultPendingKey(op, target), label: render(said, 'en', { refusals: refusalWords, checker: checkerWords }), words: said };
+  return { pending: faultPendingKey(op, target), label: inEnglish(said), words: said };
 }
 
 export class LabSocketClient {
@@ -299,7 +305,7 @@ export class LabSocketClient {
     const breakpoint = this.options.store.getState().breakpoint;
     if (breakpoint) input.breakpoint = breakpoint;
     // Starting may wait for a sandbox worker to warm up.
-    const result = await this.send('run:start', input, commandName('run', 'Run'), this.joinTimeoutMs);
+    const result = await this.send('run:start', input, commandName('run'), this.joinTimeoutMs);
     if (result.ok) this.actions.runStarted(result.value);
     else this.actions.runFailed(result.error.message, result.error.words);
     return result;
@@ -310,17 +316,17 @@ export class LabSocketClient {
     this.actions.chooseBreakpoint(when);
     const run = this.options.store.getState().run;
     if (run.phase !== 'running') return null;
-    return this.send('run:break', { when }, commandName('breakpoint', 'Pause the run when'));
+    return this.send('run:break', { when }, commandName('breakpoint'));
   }
 
   /** Resume (or, with `step`, Step) from the breakpoint the run stands at. */
   continueRun(step: boolean): Promise<CommandResult<null>> {
-    return this.send('run:continue', { step }, step ? commandName('step', 'Step') : commandName('resumeRun', 'Resume'));
+    return this.send('run:continue', { step }, step ? commandName('step') : commandName('resumeRun'));
   }
 
   async stopRun(): Promise<CommandResult<RunEnded | null>> {
     this.actions.runStopping();
-    const result = await this.send('run:stop', {}, commandName('stop', 'Stop'));
+    const result = await this.send('run:stop', {}, commandName('stop'));
     if (result.ok && result.value) this.actions.runEnded(result.value);
     return result;
   }
@@ -335,7 +341,7 @@ export class LabSocketClient {
     this.actions.exerciseRequested(slug, this.now());
     // Each graded run restores the lab and runs for seconds: allow minutes, not the usual ack time.
     // The page's language: the grader writes the answer's words (a failed hidden check, a probe's sentence, the hint) in it.
-    const result = await this.send('exercise:check', { slug, code, locale }, commandName('check', 'Check my solution'), this.gradeTimeoutMs);
+    const result = await this.send('exercise:check', { slug, code, locale }, commandName('check'), this.gradeTimeoutMs);
     if (result.ok) this.actions.exerciseResult(result.value);
     else this.actions.exerciseFailed(result.error.message, result.error.words);
     return result;
@@ -348,7 +354,7 @@ export class LabSocketClient {
   async explore(input: ExploreInput): Promise<CommandResult<ExploreResult>> {
     this.actions.exploreRequested();
     // The search runs for up to a minute, then shrinks and replays: allow for that, not the usual ack time.
-    const result = await this.send('explore:run', input, commandName('explore', 'Explore'), this.gradeTimeoutMs);
+    const result = await this.send('explore:run', input, commandName('explore'), this.gradeTimeoutMs);
     if (result.ok) this.actions.exploreResult(result.value);
     else this.actions.exploreFailed(result.error.message, result.error.words);
     return result;
@@ -363,7 +369,7 @@ export class LabSocketClient {
     // Four runs of a few seconds each, each waiting for room on the server: allow minutes, as for a check.
     // A connection that drops and comes back (socket.io gives up on the answer) loses the answer, not the experiment:
     // its progress reaches the lab's room again once the tab is back, the last one with the result.
-    const result = await this.send('experiment:run', input, commandName('experiment', 'Run the experiment'), this.gradeTimeoutMs, true);
+    const result = await this.send('experiment:run', input, commandName('experiment'), this.gradeTimeoutMs, true);
     if (result.ok) this.actions.experimentResult(result.value);
     else if (result.error.code === 'timeout') this.actions.experimentAnswerLost();
     else this.actions.experimentFailed(result.error.message, result.error.words);
@@ -371,7 +377,7 @@ export class LabSocketClient {
   }
 
   async resetLab(input: LabResetInput = {}): Promise<CommandResult<LabSnapshot>> {
-    const result = await this.send('lab:reset', input, commandName('reset', 'Reset lab'), this.joinTimeoutMs);
+    const result = await this.send('lab:reset', input, commandName('reset'), this.joinTimeoutMs);
     if (result.ok) this.actions.receiveSnapshot(result.value, this.now());
     return result;
   }

@@ -28,8 +28,8 @@ import type { JobEvent } from '../history';
 import type { ClientSignal, ClientTracker } from './clients';
 import type { Hold, LockHolds } from './holds';
 import type { CheckResult, CounterExample, JobStats } from './types';
-import { client as clientValue, code, say, sortedUnique, timeWords, type TimeWords } from './format';
-import { notes as notesOf, summary } from './said';
+import { client as clientValue, code, sortedUnique, timeWords, type TimeWords } from './format';
+import { notes as notesOf, sayWords, summary } from './said';
 import { words, type Words } from '../words';
 
 export interface Section {
@@ -352,7 +352,7 @@ export class MutualExclusion {
     } else if (status === 'indeterminate') {
       said = words('checker.mutualExclusion.indeterminate', { ...both, how: a.cutHow === 'crash' ? 'crash' : 'exit', endAt: formatTime(overlap.proofT) });
     } else said = words('checker.mutualExclusion.pending', both);
-    return { check: 'mutual-exclusion', ...say(said.key, said.values), seqs: sortedUnique(seqs), window, clients: sortedUnique([a.client, b.client]) };
+    return { check: 'mutual-exclusion', ...sayWords(said), seqs: sortedUnique(seqs), window, clients: sortedUnique([a.client, b.client]) };
   }
 }
 

@@ -9,7 +9,7 @@ import demos from '../../messages/en/demos.json' with { type: 'json' };
 import judging from '../../messages/en/judging.json' with { type: 'json' };
 import runNotes from '../../messages/en/runNotes.json' with { type: 'json' };
 import history from '../../messages/en/history.json' with { type: 'json' };
-import { render, words, type Said, type WordValue, type Words } from '../words';
+import { render, words, type MessageKey, type Said, type WordValue, type Words } from '../words';
 
 export const ENGLISH_WORDS = { checker, grading, refusals, demos, judging, runNotes, history } as const;
 
@@ -18,13 +18,17 @@ export function english(said: Words): string {
 }
 
 /** A sentence of the catalogue as data and in English. */
-export function say(key: string, values: Record<string, WordValue> = {}): Said {
-  const w = words(key, values);
+export function say(key: MessageKey, values: Record<string, WordValue> = {}): Said {
+  return sayWords(words(key, values));
+}
+
+/** Words already made (a sentence chosen by case), as data and in English. */
+export function sayWords(w: Words): Said {
   return { message: english(w), words: w };
 }
 
 /** A check's one-line summary, in English and as data. */
-export function summary(key: string, values: Record<string, WordValue> = {}): { summary: string; summaryWords: Words } {
+export function summary(key: MessageKey, values: Record<string, WordValue> = {}): { summary: string; summaryWords: Words } {
   const w = words(key, values);
   return { summary: english(w), summaryWords: w };
 }

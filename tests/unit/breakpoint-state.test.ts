@@ -6,10 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEvent } from '@/lib/history';
 import { breakpointChoices, nextBreakpointStop } from '@/components/lab/breakpoint-state';
-import { words } from '@/lib/words';
+import { words, type MessageKey } from '@/lib/words';
 
 let seq = 0;
-const note = (runId: string, key: string): HistoryEvent => ({ type: 'console', client: 0, level: 'info', text: key, words: words(key), runId, seq: seq++, t: seq * 10 });
+const note = (runId: string, key: MessageKey): HistoryEvent => ({ type: 'console', client: 0, level: 'info', text: key, words: words(key), runId, seq: seq++, t: seq * 10 });
 const line = (runId: string, text: string): HistoryEvent => ({ type: 'console', client: 1, level: 'log', text, runId, seq: seq++, t: seq * 10 });
 
 describe('nextBreakpointStop', () => {

@@ -12,7 +12,7 @@ import { parseRunFile, recordRun } from '@/components/workspace/run-file';
 import { check, unmetExpectationSaid } from '@/lib/checker';
 import { english } from '@/lib/checker/said';
 import type { HistoryEvent } from '@/lib/history';
-import { keysOf, render, words, type Words, type WordsCatalogue } from '@/lib/words';
+import { keysOf, render, words, type MessageKey, type Words, type WordsCatalogue } from '@/lib/words';
 import { missingFollowerSaid, splitCallSaid } from '@/server/grading/command-trace';
 import { BUSY_MESSAGE, BUSY_SAID } from '@/server/grading/disturbance';
 import { historyCutSaid } from '@/server/runs/history-cut';
@@ -164,7 +164,7 @@ describe("the lab's notes in a run's console", () => {
     expect(lines[3]!.words).toBeUndefined();
     expect(render(lines[1]!.words!, 'nb', CATALOGUES.nb)).toBe('Kjøringen ble avsluttet tidlig: utfallet kunne ikke lenger endre seg (krasjet).');
     expect(plain(render(lines[2]!.words!, 'ar', CATALOGUES.ar))).toBe('طبع العميل 2 أكثر من 64 KB من مخرجات وحدة التحكم، فأُوقف التشغيل. كان ذلك في السطر 7.');
-    for (const line of lines) if (line.words) for (const key of keysOf(line.words)) expect(() => render(words(key), 'en', CATALOGUES.en), key).not.toThrow(/no message/);
+    for (const line of lines) if (line.words) for (const key of keysOf(line.words)) expect(() => render(words(key as MessageKey), 'en', CATALOGUES.en), key).not.toThrow(/no message/);
   });
 
   it('opens a run file without words, or with broken ones, in English', () => {

@@ -8,7 +8,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { createTranslator } from 'next-intl';
 import { describe, expect, it } from 'vitest';
 import { english as catalogue } from '@/messages/catalogue';
-import { historySaid } from '@/lib/history-said';
+import { historySaid, type HistoryKey } from '@/lib/history-said';
 import { programFaultDone } from '@/lib/faults/client-words';
 import { render, words, type WordValue, type Words } from '@/lib/words';
 import type { HistoryEvent } from '@/lib/history';
@@ -26,7 +26,7 @@ const keeps = (persistence: string): WordValue => ({ words: words('history.nemes
 const busy: WordValue = { words: words('history.guard.busy', { seconds: 0.5 }) };
 
 /** Every sentence of the history, with representative values and the English the history has always held. */
-const SENTENCES: [key: string, values: Record<string, WordValue>, english: string][] = [
+const SENTENCES: [key: HistoryKey, values: Record<string, WordValue>, english: string][] = [
   ['nemesis.nodeKill', { node: { node: 3 } }, 'Node 3 killed with SIGKILL'],
   ['nemesis.keeps', { persistence: 'none' }, 'without persistence: its data is lost'],
   ['nemesis.keeps', { persistence: 'aof-everysec' }, 'with aof-everysec: it reloads its AOF'],
@@ -108,7 +108,7 @@ describe('the history sentences', () => {
   });
 
   it('covers every sentence of the catalogue', () => {
-    const tested = new Set(SENTENCES.map(([key]) => key));
+    const tested = new Set<string>(SENTENCES.map(([key]) => key));
     const all = Object.entries(catalogue.history).flatMap(([group, keys]) => Object.keys(keys).map((k) => `${group}.${k}`));
     expect(all.filter((k) => !tested.has(k))).toEqual([]);
   });

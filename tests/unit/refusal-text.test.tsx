@@ -27,7 +27,7 @@ describe('a refused command', () => {
   });
 
   it('shows the English message as it came when there are no words', () => {
-    const old = { command: 'Run', commandWords: commandName('run', 'Run').words, code: 'internal' as const, message: 'The sandbox worker failed: boom' };
+    const old = { command: 'Run', commandWords: commandName('run').words, code: 'internal' as const, message: 'The sandbox worker failed: boom' };
     expect(strip(renderToStaticMarkup(withIntl(<CommandErrorText error={old} />, 'ar')))).toContain('The sandbox worker failed: boom');
     expect(strip(renderToStaticMarkup(withIntl(<CommandErrorText error={old} />, 'ar')))).toContain('شغّل');
   });

@@ -10,7 +10,7 @@ import nbChecker from '@/messages/nb/checker.json';
 import arDemos from '@/messages/ar/demos.json';
 import nbDemos from '@/messages/nb/demos.json';
 import { english as catalogue } from '@/messages/catalogue';
-import { linkWords, refusal } from '@/lib/refusal-words';
+import { linkWords, refusal, type RefusalKey } from '@/lib/refusal-words';
 import { LabOperationError, fail, toFailure } from '@/lib/result';
 import { render, words, type WordValue } from '@/lib/words';
 import { BUILTIN_DEMO_KEYS } from '@/lib/classroom';
@@ -22,7 +22,7 @@ const CATALOGUES = {
 } as const;
 
 /** Every refusal the server words, with representative values and the English it has always sent. */
-const REFUSALS: [key: string, values: Record<string, WordValue>, english: string][] = [
+const REFUSALS: [key: RefusalKey, values: Record<string, WordValue>, english: string][] = [
   ['lab.closed', {}, 'This lab has been closed'],
   ['lab.noNode', { node: { node: 7 }, n: 5 }, 'Node 7 does not exist in this lab (it has 5 nodes)'],
   ['lab.noMonitor', { node: { node: 7 } }, 'Node 7 does not exist in this lab'],
@@ -142,7 +142,7 @@ describe('the server refusals', () => {
   });
 
   it('covers every refusal of the catalogue', () => {
-    const tested = new Set(REFUSALS.map(([key]) => key));
+    const tested = new Set<string>(REFUSALS.map(([key]) => key));
     const all = Object.entries(catalogue.refusals)
       .filter(([group]) => group !== 'command')
       .flatMap(([group, keys]) => Object.keys(keys).map((k) => `${group}.${k}`))
