@@ -72,6 +72,8 @@ function median(values: number[]): number {
 
 interface Measured {
   layout: number[];
+  /** A live batch of 250 events folded into the layout of the history before it (what the page does), near 10,000. */
+  liveLayout: number[];
   cold: number;
   drawFull: number[];
   drawZoom: number[];
@@ -80,7 +82,7 @@ interface Measured {
 
 /** Runs in the page, bundled by esbuild with the timeline's own modules. */
 const MEASURE = `
-import { layoutTimeline } from './components/timeline/layout';
+import { IncrementalLayout, layoutTimeline } from './components/timeline/layout';
 import { drawTimeline, DEFAULT_GEOMETRY, LIGHT_THEME, timelineHeight } from './components/timeline/draw';
 export function measure(events) {
   const canvas = document.getElementById('c');
@@ -111,15 +113,21 @@ export function measure(events) {
   const cold = draw({ from: layout.t0, to: layout.t1 });
   // A live run draws its timeline again for every batch while the history grows, so by the time it
   // holds 10,000 events the drawing code has run hundreds of times: replay that growth before timing.
-  for (let n = 500; n < events.length; n += 250) {
-    const part = layoutTimeline(events.slice(0, n));
+  // The page folds each batch into the layout it has (IncrementalLayout): time that at the last batches.
+  const live = new IncrementalLayout();
+  const liveLayout = [];
+  for (let n = 500; n <= events.length; n += 250) {
+    const batch = events.slice(0, n);
+    const s = performance.now();
+    const part = live.layout(batch);
+    if (n > events.length - 20 * 250) liveLayout.push(performance.now() - s);
     drawTimeline(ctx, { layout: part, geometry, height, view: { from: part.t0, to: part.t1 }, theme: LIGHT_THEME });
   }
   ctx.getImageData(0, 0, 1, 1);
   for (let i = 0; i < 30; i++) drawFull.push(draw({ from: layout.t0, to: layout.t1 }));
   for (let i = 0; i < 30; i++) drawZoom.push(draw({ from: layout.t0 + span * 0.45, to: layout.t0 + span * 0.55 }));
   const intervals = layout.lanes.reduce((n, l) => n + l.intervals.length, 0);
-  return { layout: layoutTimes, cold, drawFull, drawZoom, intervals };
+  return { layout: layoutTimes, liveLayout, cold, drawFull, drawZoom, intervals };
 }
 `;
 
@@ -171,10 +179,10 @@ try {
     { measure: 'draw whole run (Chromium), p95', value: ms(percentile(browser.drawFull, 95)), goal: '< 16 ms', met: percentile(browser.drawFull, 95) < 16 },
     { measure: 'draw zoomed to 10% (Chromium), median', value: ms(median(browser.drawZoom)), goal: '< 16 ms', met: median(browser.drawZoom) < 16 },
     {
-      measure: 'layout + draw, live batch (Chromium), median',
-      value: ms(median(browser.layout) + redraw),
+      measure: 'live batch of 250 at 10,000: layout + draw (Chromium), median',
+      value: ms(median(browser.liveLayout) + redraw),
       goal: '< 16 ms',
-      met: median(browser.layout) + redraw < 16,
+      met: median(browser.liveLayout) + redraw < 16,
     },
   );
 } catch (error) {

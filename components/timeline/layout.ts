@@ -169,7 +169,9 @@ class LayoutBuilder {
   }
 
   observe(e: HistoryEvent): void {
-    for (const op of this.ops.observe(e)) this.observeLockOp(op);
+    // An indexed loop: this runs for every event, and most hand back the same empty list.
+    const ops = this.ops.observe(e);
+    for (let i = 0; i < ops.length; i++) this.observeLockOp(ops[i]!);
     switch (e.type) {
       case 'job': {
         const key = `section:${e.client}:${e.job}#${e.execution}`;
@@ -348,23 +350,53 @@ class LayoutBuilder {
     }
   }
 
-  /** Intervals still open end at `endT`, marked open. */
-  finish(endT: number): void {
-    for (const { interval } of this.open.values()) interval.to = Math.max(interval.from, endT);
-  }
 }
 
 export function layoutTimeline(history: readonly HistoryEvent[], options: LayoutOptions = {}): TimelineLayout {
-  const builder = new LayoutBuilder(options.words);
-  for (let c = 1; c <= (options.clients ?? 0); c++) builder.lane(c);
-  for (const event of history) builder.observe(event);
-  const first = history[0];
-  const last = history[history.length - 1];
-  const t0 = first?.t ?? 0;
-  const t1 = Math.max(options.endT ?? last?.t ?? t0, t0);
-  builder.finish(t1);
-  const lanes = [...builder.lanes.values()].sort((a, b) => a.client - b.client);
-  // Intervals were pushed in start order, markers in time order: both already sorted.
-  return { lanes, markers: builder.markers, t0, t1, events: history.length };
+  return new IncrementalLayout().layout(history, options);
 }
 
+/**
+ * The layout of a history that grows, folding only the events it has not seen. A live run re-lays its timeline
+ * for every batch and every tick of the live clock (10 a second); from scratch that is the whole history each
+ * time (about 5 ms at 10,000 events on this machine), folded once it is the new events alone. Anything but
+ * growth (another run, time travel back, other words or lanes) starts again from the first event.
+ */
+export class IncrementalLayout {
+  private builder: LayoutBuilder | null = null;
+  private seen = 0;
+  private first: HistoryEvent | undefined;
+  private last: HistoryEvent | undefined;
+  private clients: number | undefined;
+  private words: LayoutWords | undefined;
+
+  layout(history: readonly HistoryEvent[], options: LayoutOptions = {}): TimelineLayout {
+    let builder = this.builder;
+    if (builder === null || !this.grows(history, options)) {
+      builder = new LayoutBuilder(options.words);
+      for (let c = 1; c <= (options.clients ?? 0); c++) builder.lane(c);
+      this.builder = builder;
+      this.seen = 0;
+      this.clients = options.clients;
+      this.words = options.words;
+    }
+    for (let i = this.seen; i < history.length; i++) builder.observe(history[i]!);
+    this.seen = history.length;
+    this.first = history[0];
+    this.last = history[history.length - 1];
+    const t0 = this.first?.t ?? 0;
+    const t1 = Math.max(options.endT ?? this.last?.t ?? t0, t0);
+    // A picture the fold never changes afterwards: intervals still open are copies ending at t1 (the fold's own
+    // stay open, to be closed by a later event), and the lists are copies, since the fold keeps adding to them.
+    const end = (interval: LaneInterval): LaneInterval => (interval.open ? { ...interval, to: Math.max(interval.from, t1) } : interval);
+    const lanes = [...builder.lanes.values()].sort((a, b) => a.client - b.client).map((lane) => ({ ...lane, intervals: lane.intervals.map(end), markers: lane.markers.slice() }));
+    // Intervals were pushed in start order, markers in time order: both already sorted.
+    return { lanes, markers: builder.markers.slice(), t0, t1, events: history.length };
+  }
+
+  /** The same history with events added at its end, laid out with the same lanes and words. */
+  private grows(history: readonly HistoryEvent[], options: LayoutOptions): boolean {
+    if (options.clients !== this.clients || options.words !== this.words || history.length < this.seen) return false;
+    return this.seen === 0 || (history[0] === this.first && history[this.seen - 1] === this.last);
+  }
+}

@@ -16,7 +16,7 @@ import { useLabClock } from '@/components/lab/use-lab-clock';
 import { useShownRun, useShownVerdict } from '@/components/workspace/use-shown-run';
 import { DEFAULT_GEOMETRY, LIGHT_THEME, drawTimeline, timelineHeight, xToTime, type CanvasWords, type Geometry, type TimelineTheme } from './draw';
 import { hitTest, type Hit } from './hit-test';
-import { layoutTimeline } from './layout';
+import { IncrementalLayout } from './layout';
 import { layoutWords } from './layout-words';
 import { useCheckerText } from '@/components/verdict/checker-text';
 import { summarizeLayout } from './summary';
@@ -72,8 +72,10 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const locale = useLocale();
   const checkerText = useCheckerText();
   const shapeWords = useMemo(() => layoutWords(t, checkerText), [t, checkerText]);
+  // Folded as the history grows: a live run re-lays its timeline for each batch and each tick of the clock.
+  const layouter = useRef<IncrementalLayout | null>(null);
   const layout = useMemo(
-    () => layoutTimeline(shown.visible, { clients: shown.clients, endT, words: shapeWords }),
+    () => (layouter.current ??= new IncrementalLayout()).layout(shown.visible, { clients: shown.clients, endT, words: shapeWords }),
     [shown.visible, shown.clients, endT, shapeWords],
   );
   const format = useFormatter();

@@ -25,7 +25,7 @@
  * waiting are unanswered, and it holds nothing.
  */
 import type { ClientEvent, HistoryEvent, LockEvent, RedisCompleteEvent, RedisInvokeEvent } from '../history';
-import { acquireRequest, commandsCalled, releaseCandidates, reportedAnswer, scriptArgs, scriptTtl, TIMED_OUT, truthy, voteAnswer, type AcquireRequest, type VoteAnswer } from './commands';
+import { acquireRequest, commandsCalled, upperCommand, releaseCandidates, reportedAnswer, scriptArgs, scriptTtl, TIMED_OUT, truthy, voteAnswer, type AcquireRequest, type VoteAnswer } from './commands';
 
 export type AcquireSource = 'lock-event' | 'commands';
 /** How an acquire ended: granted, refused (failed), a node out of time (timeout), or never answered. */
@@ -102,8 +102,9 @@ export class LockOpReader {
   private found: LockOp[] | null = null;
   /** Keys some `lock` event named: hand-written commands on them are the module's business. */
   private readonly lockResources = new Set<string>();
-  /** The module's open acquire per `client|token`. */
-  private readonly moduleOpen = new Map<string, Acquire>();
+  /** The module's open acquires, per client and token (maps of maps: no key string built per event). */
+  private readonly moduleOpen = new Map<number, Map<string, Acquire>>();
+  private moduleOpenCount = 0;
   /** Hand-written: the current acquire per `client|key`. */
   private readonly groups = new Map<string, Group>();
   /** Votes in flight, by opId. */
@@ -153,12 +154,11 @@ export class LockOpReader {
 
   private onLock(e: LockEvent): void {
     for (const r of e.resources) this.lockResources.add(r);
-    const k = `${e.client}|${e.token}`;
     const t = e.t;
     const seq = e.seq;
     switch (e.event) {
       case 'attempt': {
-        const previous = this.moduleOpen.get(k);
+        const previous = this.takeModuleOpen(e.client, e.token);
         if (previous) {
           previous.outcome = 'unanswered';
           previous.decidedT = e.t;
@@ -166,14 +166,13 @@ export class LockOpReader {
         }
         const acquire = this.newAcquire(e.client, 'lock-event', e.resources, e.token, e.t, e.ttlMs);
         if (e.attempt !== undefined) acquire.attempt = e.attempt;
-        this.moduleOpen.set(k, acquire);
+        this.putModuleOpen(acquire);
         this.push({ kind: 'attempt', acquire, t, seq });
         return;
       }
       case 'acquired':
       case 'failed': {
-        let acquire = this.moduleOpen.get(k);
-        this.moduleOpen.delete(k);
+        let acquire = this.takeModuleOpen(e.client, e.token);
         if (!acquire) {
           acquire = this.newAcquire(e.client, 'lock-event', e.resources, e.token, e.t, e.ttlMs);
           acquire.asked = false;
@@ -199,6 +198,23 @@ export class LockOpReader {
     }
   }
 
+  private putModuleOpen(acquire: Acquire): void {
+    let byToken = this.moduleOpen.get(acquire.client);
+    if (!byToken) this.moduleOpen.set(acquire.client, (byToken = new Map()));
+    if (!byToken.has(acquire.token)) this.moduleOpenCount += 1;
+    byToken.set(acquire.token, acquire);
+  }
+
+  /** The client's open acquire for a token, no longer open. */
+  private takeModuleOpen(client: number, token: string): Acquire | undefined {
+    const byToken = this.moduleOpen.get(client);
+    const acquire = byToken?.get(token);
+    if (acquire === undefined) return undefined;
+    byToken!.delete(token);
+    this.moduleOpenCount -= 1;
+    return acquire;
+  }
+
   /** Votes the module reported whose commands the history cannot name (an EVALSHA refused before any node taught us its script). */
   private fillReported(acquire: Acquire, e: LockEvent): void {
     for (const v of e.votes ?? []) {
@@ -210,7 +226,7 @@ export class LockOpReader {
   }
 
   private onInvoke(e: RedisInvokeEvent): void {
-    const command = e.command.toUpperCase();
+    const command = upperCommand(e.command);
     if (command === 'EVALSHA' || command === 'SCRIPT') this.learnScripts(e, command);
     if (command === 'EVAL' && this.noScript.size > 0) {
       const retried = this.noScript.get(`${e.client}|${e.node}`);
@@ -263,7 +279,7 @@ export class LockOpReader {
 
   private learnScripts(e: RedisInvokeEvent, command: string): void {
     if (command === 'EVALSHA') this.shaInFlight.set(e.opId, { sha: e.args[0] ?? '', tail: tailOf(e) });
-    else if (command === 'SCRIPT' && (e.args[0] ?? '').toUpperCase() === 'LOAD' && e.args[1] !== undefined) this.shaInFlight.set(e.opId, { load: e.args[1] });
+    else if (command === 'SCRIPT' && upperCommand(e.args[0] ?? '') === 'LOAD' && e.args[1] !== undefined) this.shaInFlight.set(e.opId, { load: e.args[1] });
     else if (command === 'EVAL' && this.missedSha.size > 0) {
       const at = `${e.client}|${e.node}`;
       const missed = this.missedSha.get(at);
@@ -283,7 +299,7 @@ export class LockOpReader {
 
   /** A command sent while the module's acquire for its token is open: one of its votes. */
   private moduleVote(e: RedisInvokeEvent, command: string, request: AcquireRequest | null): Acquire | null {
-    if (this.moduleOpen.size === 0) return null;
+    if (this.moduleOpenCount === 0) return null;
     let token: string | undefined;
     if (command === 'SET' || command === 'SETNX') {
       if (request === null) return null;
@@ -293,7 +309,7 @@ export class LockOpReader {
       if (!Number.isInteger(numKeys) || numKeys < 1) return null;
       token = e.args[2 + numKeys];
     }
-    return token === undefined ? null : (this.moduleOpen.get(`${e.client}|${token}`) ?? null);
+    return token === undefined ? null : (this.moduleOpen.get(e.client)?.get(token) ?? null);
   }
 
   /** The hand-written acquire a command joins: the same token, on a node not yet asked; else a new one. */
@@ -312,7 +328,7 @@ export class LockOpReader {
     const vote: VoteOp = { node: e.node, sentT: e.t, t: null, answer: 'pending' };
     acquire.votes.set(e.node, vote);
     if (group) group.pending += 1;
-    this.inFlight.set(e.opId, { acquire, vote, group, tail: e.command.toUpperCase() === 'EVALSHA' ? tailOf(e) : null });
+    this.inFlight.set(e.opId, { acquire, vote, group, tail: upperCommand(e.command) === 'EVALSHA' ? tailOf(e) : null });
     this.push({ kind: 'vote', acquire, vote, t: e.t, seq: e.seq });
   }
 
@@ -331,7 +347,7 @@ export class LockOpReader {
     if (e.phase !== 'ok') return;
     const k = `${e.client}|${release.key}`;
     if (this.held.get(k) === release.acquire) this.held.delete(k);
-    this.push({ kind: 'released', client: e.client, token: release.acquire.token, key: release.key, failed: false, command: e.command.toUpperCase(), acquire: release.acquire, event: null, t: e.t, seq: e.seq });
+    this.push({ kind: 'released', client: e.client, token: release.acquire.token, key: release.key, failed: false, command: upperCommand(e.command), acquire: release.acquire, event: null, t: e.t, seq: e.seq });
   }
 
   /** A renewal of a hand-written hold answered: renewed when Redis said yes. */
@@ -381,12 +397,15 @@ export class LockOpReader {
 
   private onEnd(e: ClientEvent): void {
     const unanswered: Acquire[] = [];
-    for (const [k, acquire] of this.moduleOpen) {
-      if (acquire.client !== e.client) continue;
-      this.moduleOpen.delete(k);
-      acquire.outcome = 'unanswered';
-      acquire.decidedT = e.t;
-      unanswered.push(acquire);
+    const open = this.moduleOpen.get(e.client);
+    if (open) {
+      this.moduleOpen.delete(e.client);
+      this.moduleOpenCount -= open.size;
+      for (const acquire of open.values()) {
+        acquire.outcome = 'unanswered';
+        acquire.decidedT = e.t;
+        unanswered.push(acquire);
+      }
     }
     for (const [k, group] of this.groups) {
       if (group.acquire.client !== e.client) continue;

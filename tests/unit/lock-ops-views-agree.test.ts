@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { check } from '@/lib/checker';
 import { Keyspace } from '@/lib/checker/keyspace';
 import { LockSignals } from '@/lib/checker/lock-signals';
-import { layoutTimeline } from '@/components/timeline/layout';
+import { IncrementalLayout, layoutTimeline } from '@/components/timeline/layout';
 import type { HistoryEvent, LockVote, ReplyJson } from '@/lib/history';
 import { readLockOps } from '@/lib/lock-ops/acquires';
 import { measureRun } from '@/lib/measurements';
@@ -273,6 +273,32 @@ describe('the four views read the history the same way', () => {
     for (const outcome of ['granted', 'failed', 'timeout']) {
       expect(seen).toContain(`source:commands:${outcome}`);
       expect(seen).toContain(`source:lock-event:${outcome}`);
+    }
+  });
+});
+
+describe("the timeline's live layout", () => {
+  it('pictures a growing history exactly as a layout from scratch does, at every batch and end time', () => {
+    for (let seed = 1; seed <= 120; seed++) {
+      const { events } = generate(seed);
+      const random = seededRandom(seed + 10_000);
+      const live = new IncrementalLayout();
+      let earlier: { shown: ReturnType<typeof layoutTimeline>; copy: string } | null = null;
+      for (let n = 0; n <= events.length; ) {
+        const prefix = events.slice(0, n);
+        const endT = (prefix[prefix.length - 1]?.t ?? 0) + Math.floor(random() * 50);
+        const shown = live.layout(prefix, { clients: 3, endT });
+        expect({ seed, n, shown }).toEqual({ seed, n, shown: layoutTimeline(prefix, { clients: 3, endT }) });
+        // A picture handed out earlier is not changed by the ones after it (React may still be drawing it).
+        if (earlier) expect(JSON.stringify(earlier.shown)).toBe(earlier.copy);
+        earlier = { shown, copy: JSON.stringify(shown) };
+        // Batches of any size, and now and then the same history again (a tick of the live clock).
+        n += Math.floor(random() * 6);
+      }
+      // Time travel back, then forward again: laid out afresh, still the same pictures.
+      const back = events.slice(0, Math.floor(events.length / 2));
+      expect(live.layout(back, { clients: 3 })).toEqual(layoutTimeline(back, { clients: 3 }));
+      expect(live.layout(events, { clients: 3 })).toEqual(layoutTimeline(events, { clients: 3 }));
     }
   });
 });
