@@ -11,3 +11,8 @@ for (const [i, r] of __nodes.entries()) {
   r.disconnect();
 }
 __probe.expect(__left.length === 0, 'votesLeft', { nodes: { list: __left } });
+
+// The second time round: the driver retries after a failed attempt. The retry counts only its own votes, two again,
+// whatever the first attempt left in the program's variables.
+const __retry = await __probe.call('acquire', () => __acquire());
+__probe.expect(__retry === null, 'minorityLockAgain', () => ({ value: __probe.show(__retry) }));

@@ -11,6 +11,9 @@ const __cases = [
   { left: 60, ms: 0, safe: false },
   { left: -200, ms: 0, safe: false },
   { left: -200, ms: 800, safe: false },
+  // A holder paused past the lock's whole TTL (2 s) and more: the lock expired long ago.
+  { left: -2500, ms: 800, safe: false },
+  { left: -5000, ms: 0, safe: false },
 ];
 for (const __c of __cases) {
   const __said = __safe(__lockWith(__c.left), __c.ms);

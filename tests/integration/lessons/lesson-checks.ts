@@ -65,6 +65,37 @@ async function checkUntilDecided(check: () => Promise<GradeResult>): Promise<Gra
   }
 }
 
+/**
+ * What the sentence of a rejected wrong answer must name: the mechanism the run showed, not a neighbouring
+ * mistake ("milliseconds, not seconds" for a TTL added to the time left, "crashed between two commands" for a
+ * PEXPIRE that refreshes another client's lock, fencing for an un-awaited record). Keyed `<lesson slug>/<wrong answer>`.
+ */
+const MECHANISM_NAMED: Record<string, RegExp> = {
+  'naive-lock/multi-setnx-pexpire': /acquire\(\) that returned null raised that lock's TTL/,
+  'naive-lock/stuck-lock-takeover': /on a lock still held, with \d+% of its TTL gone/,
+  'safe-release/guards-double-release-by-key': /After a release and a new lock on the same key/,
+  'safe-release/safety-timer-deletes-later': /something your release\(\) left behind/,
+  'ttl-and-watchdog/extend-adds-to-remaining': /were added to the time the lock had left/,
+  'ttl-and-watchdog/checks-token-once': /changed the TTL of Client 2's lock/,
+  'failover/cached-confirmation': /the second acquire\(.*\) returned a lock that Node 2, the replica, did not have/,
+  'failover/confirmation-trusted-for-a-ttl': /the second acquire\(.*\) returned a lock that Node 2, the replica, did not have/,
+  'redlock/votes-kept-between-tries': /called again, as the retry loop does/,
+  'pauses-and-clocks/clock-of-its-own': /clock stepped 5 s ahead.*answered the same question right before the step/,
+  'pauses-and-clocks/answer-kept-per-lock': /still returned true 400 ms later/,
+  'pauses-and-clocks/long-expiry-taken-for-clock-jump': /a lock that expired (2500|5000) ms ago/,
+  'fencing-tokens/retries-with-new-token': /changed the token counter/,
+  'fencing-tokens/skips-token-already-accepted': /a second write with token 6 after the store had accepted token 6/,
+  'choosing-a-lock/done-record-not-awaited': /reached the store only at .* after Client \d had been granted the lock/,
+  'choosing-a-lock/never-runs': /the report never ran/,
+  'choosing-a-lock/done-flag-in-memory': /ran twice, expected once/,
+};
+const NOT_NAMED: Record<string, RegExp> = {
+  'naive-lock/multi-setnx-pexpire': /crashed between two commands/,
+  'ttl-and-watchdog/extend-adds-to-remaining': /seconds/,
+  'choosing-a-lock/done-record-not-awaited': /fencing/i,
+  'choosing-a-lock/never-runs': /verdict is unknown/,
+};
+
 export function checkLessons(lessons: Lesson[]): void {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-lessons-'));
   let pool: SandboxPool;
@@ -111,6 +142,12 @@ export function checkLessons(lessons: Lesson[]): void {
       }
     });
 
+    it('every wrong answer whose sentence is held to its mechanism is in the corpus', () => {
+      const names = new Set(lesson.wrong.map((w) => `${lesson.slug}/${w.name}`));
+      const listed = [...Object.keys(MECHANISM_NAMED), ...Object.keys(NOT_NAMED)].filter((k) => k.startsWith(`${lesson.slug}/`));
+      expect(listed.filter((k) => !names.has(k))).toEqual([]);
+    });
+
     it('the grader accepts the reference solution and rejects the starter and every wrong answer of the corpus, each with what broke', { timeout: GRADER_TIMEOUT_MS }, async () => {
       await withLab(lesson, 'grader', async (runs) => {
         // Two spare labs beside the learner's, as the server lends them: the plan's runs play side by side.
@@ -132,6 +169,10 @@ export function checkLessons(lessons: Lesson[]): void {
                 // What a learner reads: a sentence about their code, and the run it happened in, in their own lab.
                 const said = `${wrong.name}: ${graded.failure?.message ?? ''}`;
                 expect(graded.failure?.message.length, said).toBeGreaterThan(30);
+                const named = MECHANISM_NAMED[`${lesson.slug}/${wrong.name}`];
+                if (named) expect(said, 'the sentence names the mechanism the run showed').toMatch(named);
+                const notNamed = NOT_NAMED[`${lesson.slug}/${wrong.name}`];
+                if (notNamed) expect(said, 'the sentence names a neighbouring mistake').not.toMatch(notNamed);
                 // Found in a spare lab, it was played again in the learner's: an adversary that decides only sometimes shows here.
                 expect(said, 'an adversary that decides only sometimes').not.toContain('played again in yours, it held');
                 // Its run is in the learner's lab, unless the machine was too busy to play it there fairly; then
