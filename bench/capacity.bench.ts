@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Socket } from 'socket.io-client';
-import { tabSoon } from '@/tests/helpers/browser-identity';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { createLabServer } from '@/server/app-server';
 import { configFromEnv } from '@/server/config';
+import { connectedTab as tab, keepBusy } from './busy-labs';
 import { faultLatencies } from './fault-latency';
 import { processFootprint, startServerProcess } from './server-process';
 import { ms, percentile, printTable, type Row } from './stats';
@@ -25,24 +25,6 @@ const BUSY_LABS = Number(process.env.LOCKLAB_BENCH_BUSY_LABS ?? 20);
 const IDLE_LABS = Number(process.env.LOCKLAB_BENCH_IDLE_LABS ?? 100);
 const FAULT_SAMPLES = 40;
 
-/** Five clients racing for a Redlock over the five nodes, as fast as they can, for the run's whole life. */
-export const BUSY_REDLOCK = `
-import Redis from 'ioredis';
-import Redlock from 'redlock';
-import lab from 'lab';
-const clients = [1, 2, 3, 4, 5].map((n) => new Redis({ host: \`redis-\${n}.internal\` }));
-const redlock = new Redlock(clients, { retryCount: 0 });
-for (;;) {
-  try {
-    const lock = await redlock.acquire(['lock:busy'], 1000);
-    await lab.job('busy').run(1);
-    await lock.release();
-  } catch {
-    await lab.sleep(1);
-  }
-}
-`;
-
 function rssKb(pid: number): number {
   try {
     return Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
@@ -51,39 +33,10 @@ function rssKb(pid: number): number {
   }
 }
 
-async function tab(url: string, cookie?: string): Promise<Tab> {
-  // A browser's identity is bought with work first, as a page does (tests/helpers/browser-identity.ts).
-  const socket: Tab = tabSoon(url, cookie ? { cookie } : {});
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
-
 async function join(socket: Tab): Promise<string> {
   const joined = await socket.emitWithAck('lab:join', {});
   if (!joined.ok) throw new Error(joined.error.message);
   return joined.value.labId;
-}
-
-/** Keeps a busy run going on the tab's lab until `stop` resolves (a run that ends is started again). */
-function keepBusy(socket: Tab, stopped: () => boolean): Promise<number> {
-  let runs = 0;
-  return new Promise<number>((resolve) => {
-    const start = () => {
-      if (stopped()) return resolve(runs);
-      runs++;
-      socket.emitWithAck('run:start', { code: BUSY_REDLOCK, clients: 5 }).catch(() => undefined);
-    };
-    socket.on('run:ended', start);
-    start();
-    const poll = setInterval(() => {
-      if (!stopped()) return;
-      clearInterval(poll);
-      socket.emitWithAck('run:stop', {}).catch(() => undefined).finally(() => resolve(runs));
-    }, 100);
-  });
 }
 
 /**
@@ -113,7 +66,7 @@ async function busyFaults(): Promise<{ idle: number[]; busy: number[]; busyRuns:
     const busy = await faultLatencies(probe, FAULT_SAMPLES, 50);
     const serverRssMb = processFootprint(server.pid)?.rssMb ?? NaN;
     stop = true;
-    const busyRuns = (await Promise.all(loops)).reduce((a, b) => a + b, 0);
+    const busyRuns = (await Promise.all(loops)).reduce((a, b) => a + b.runs, 0);
     return { idle, busy, busyRuns, serverRssMb };
   } finally {
     for (const t of tabs) t.close();
