@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: every benchmark, one after another (they share two cores,
  * so running them in parallel would measure each other), each printing a table.
+ * Names first pick the benchmarks; from the first `--option` on, the rest is
+ * handed to each of them (`npm run bench -- grading --lessons redlock`).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -8,7 +10,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const only = process.argv.slice(2);
+const args = process.argv.slice(2);
+const firstOption = args.findIndex((a) => a.startsWith('--'));
+const only = firstOption === -1 ? args : args.slice(0, firstOption);
+const options = firstOption === -1 ? [] : args.slice(firstOption);
 const files = fs
   .readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts'))
@@ -16,7 +21,7 @@ const files = fs
   .sort();
 let failed = 0;
 for (const file of files) {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, file)], { stdio: 'inherit', cwd: path.resolve(here, '..') });
+  const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, file), ...options], { stdio: 'inherit', cwd: path.resolve(here, '..') });
   if (result.status !== 0) {
     failed++;
     console.error(`\n${file} failed (exit ${result.status ?? result.signal})`);
