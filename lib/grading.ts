@@ -22,6 +22,8 @@ export interface GradedRun {
   scenarioTitle: string;
   /** A check the page never lists (its title is told only when it fails). */
   hidden?: boolean;
+  /** Its place in the check's plan, from 1: the number the page gives the run it shows (absent in older answers). */
+  place?: number;
   /** A probe calls the learner's function on its own; its seed is its scenario's and means little to a learner. */
   probe?: boolean;
   seed: number;
@@ -68,6 +70,9 @@ export interface GradeProgress {
   slug: string;
   done: number;
   total: number;
-  /** The run going on; `title` in the learner's words ("Hidden check 1 of 3" for a hidden one). */
-  current: { scenarioId: string; seed: number; title?: string } | null;
+  /**
+   * The run going on: `title` in the learner's words; for a hidden check, which of the hidden ones it is (the page
+   * words it: its title is not told until it fails).
+   */
+  current: { scenarioId: string; seed: number; title?: string; hidden?: { n: number; total: number } | null } | null;
 }

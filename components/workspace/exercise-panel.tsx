@@ -36,7 +36,8 @@ function failedWords(t: ExerciseTranslator, run: GradedRun | undefined, count: n
   const title = (!run.hidden && scenarios.find((s) => s.id === run.scenarioId)?.title) || run.scenarioTitle;
   // A check's title comes from the grader, in the page's language when the lesson's translation has it (English where
   // it falls back): isolated, so it keeps its own direction in an Arabic sentence (data-server-words: what the server says).
-  const values = { title, n: count, total, bdi: isolate };
+  // Numbered as the toolbar numbers the check's run it shows; older answers carry no place.
+  const values = { title, n: run.place ?? count, total, bdi: isolate };
   if (run.hidden) return t.rich('failed.hidden', values);
   if (run.probe) return t.rich('failed.probe', values);
   return t.rich('failed.seeded', { ...values, seed: run.seed });

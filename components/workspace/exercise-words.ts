@@ -9,6 +9,8 @@ export type ExerciseTranslator = ReturnType<typeof useTranslations<'exercise'>>;
 export function checkingWords(t: ExerciseTranslator, progress: GradeProgress | null, scenarios: readonly Pick<Scenario, 'id' | 'title'>[], plannedRuns: number): string {
   if (!progress) return t('checking.planned', { runs: plannedRuns });
   if (!progress.current) return progress.done >= progress.total ? t('checking.finishingAll', { total: progress.total }) : t('checking.finishing');
+  const hidden = progress.current.hidden;
+  if (hidden) return t('checking.hidden', { n: progress.done + 1, total: progress.total, hiddenN: hidden.n, hiddenTotal: hidden.total });
   const known = scenarios.find((s) => s.id === progress.current?.scenarioId);
   if (!known && progress.current.title) return t('checking.probe', { n: progress.done + 1, total: progress.total, title: progress.current.title });
   const title = known?.title ?? progress.current.title ?? progress.current.scenarioId;

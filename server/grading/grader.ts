@@ -95,7 +95,8 @@ async function grade(
 
   const runItem = async (index: number, lane: LabRuns): Promise<Graded | null> => {
     const planned = plan[index]!;
-    const kind = { hidden: planned.hidden, probe: planned.probe };
+    // Its place in the plan, as the page's toolbar numbers the run it shows ("the check's run 3 of 12").
+    const kind = { hidden: planned.hidden, probe: planned.probe, place: index + 1 };
     if (!planned.program.ok) {
       const reasonWords = planned.program.words;
       return { run: { scenarioId: planned.id, scenarioTitle: planned.words.title, ...kind, seed: planned.seed, runId: '', passed: false, reason: planned.program.error, ...(reasonWords ? { reasonWords } : {}) }, result: null };
@@ -163,7 +164,7 @@ async function grade(
       const index = takeNext(queue, plan, lab === runs, (i) => durations.estimate(key(i)));
       if (index === undefined) return;
       playing.set(lab, index);
-      if (lab === runs) onProgress({ slug: lesson.slug, done: finished, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
+      if (lab === runs) onProgress({ slug: lesson.slug, done: finished, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title, hidden: tag(index).hidden } });
       const graded = await runItem(index, lab);
       playing.delete(lab);
       if (graded === null) return;
@@ -175,7 +176,7 @@ async function grade(
   };
   const replayOwn = (index: number) => {
     lanes.reopenOwn();
-    onProgress({ slug: lesson.slug, done: finished - 1, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title } });
+    onProgress({ slug: lesson.slug, done: finished - 1, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title, hidden: tag(index).hidden } });
     return runItem(index, runs);
   };
 

@@ -21,6 +21,7 @@ import { LabSocketClient } from '@/components/lab/socket-client';
 import { createTranslator } from 'next-intl';
 import { checkingWords } from '@/components/workspace/exercise-words';
 import { english } from '@/messages/catalogue';
+import { catalogueOf } from '@/messages/read-catalogue';
 
 const failed: GradeResult = {
   slug: 'safe-release',
@@ -57,6 +58,15 @@ describe('exercise slice', () => {
     );
     expect(checkingWords(t, null, scenarios, 3)).toBe('Checking your solution: 3 graded runs…');
     expect(checkingWords(t, { slug: 's', done: 0, total: 2, current: { scenarioId: 'unknown-id', seed: 1 } }, scenarios, 2)).toContain('unknown-id');
+  });
+
+  it('names a hidden check by its place among the hidden ones, in the page\'s language, never by the server\'s English title', () => {
+    const hidden = { slug: 's', done: 7, total: 12, current: { scenarioId: 'hidden', seed: 3, title: 'Hidden check 2 of 5', hidden: { n: 2, total: 5 } } };
+    const words = (locale: 'en' | 'ar' | 'nb') => checkingWords(createTranslator({ locale, messages: catalogueOf(locale), namespace: 'exercise' }), hidden, [], 12);
+    expect(words('en')).toBe('Checking 8 of 12: hidden check 2 of 5');
+    expect(words('nb')).toBe('Sjekker 8 av 12: skjult sjekk 2 av 5');
+    expect(words('ar')).toContain('الفحص المخفي 2 من 5');
+    for (const locale of ['ar', 'nb'] as const) expect(words(locale)).not.toContain('Hidden');
   });
 });
 
