@@ -24,7 +24,7 @@ export type HandFault = z.infer<typeof handFaultSchema>;
 
 export const doItYourselfSchema = z
   .object({
-    /** The lesson's "break" scenario whose break the learner makes by hand (its program, its set-up, its diagnosis). */
+    /** The lesson's scenario that expects a violation, whose break the learner makes by hand (its program, its set-up, its diagnosis). */
     scenario: z.string().regex(/^[a-z0-9][a-z0-9-]{0,63}$/),
     /** The moment suggested to stop at ("Client 1 is granted the lock"): one of the breakpoint picker's choices. */
     breakpoint: triggerSchema,

@@ -184,8 +184,8 @@ export const frontMatterSchema = z
     const diy = fm.doItYourself;
     if (diy) {
       const ref = fm.scenarios.find((s) => s.id === diy.scenario);
-      if (!ref || ref.role !== 'break' || !ref.expect.diagnosis)
-        ctx.addIssue({ code: 'custom', path: ['doItYourself', 'scenario'], message: `"${diy.scenario}" is not a "break" scenario of this lesson with an expected diagnosis` });
+      if (!ref || ref.expect.verdict !== 'violated' || !ref.expect.diagnosis)
+        ctx.addIssue({ code: 'custom', path: ['doItYourself', 'scenario'], message: `"${diy.scenario}" is not a scenario of this lesson that expects a violation with a diagnosis` });
     }
     if (fm.experiment && (fm.topology.kind !== 'masters' || fm.topology.nodes !== 5))
       ctx.addIssue({ code: 'custom', path: ['experiment'], message: "the experiment runs on five independent masters: the lesson's topology must be { kind: masters, nodes: 5 }" });
