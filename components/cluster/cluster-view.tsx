@@ -8,6 +8,7 @@ import { useTranslations } from 'next-intl';
 import { useShallow } from 'zustand/react/shallow';
 import { useFormatDuration } from '@/components/lab/use-duration';
 import { useLabStore } from '@/components/lab/lab-provider';
+import { FailoverControl } from './failover-control';
 import { NodeCard } from './node-card';
 import { useNodesAtCursor } from './use-nodes-at';
 import styles from './cluster.module.css';
@@ -44,6 +45,8 @@ export function ClusterView({ compact = false }: { compact?: boolean }) {
           ))}
         </div>
       )}
+      {/* Faults act on the live lab: not while the cards show a past moment. */}
+      {!past && nodeIds.length > 0 && <FailoverControl />}
     </section>
   );
 }

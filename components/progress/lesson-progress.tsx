@@ -40,6 +40,7 @@ export function LessonProgress({ slug, title, quizQuestionIds }: { slug: string;
           <Item done={s.runs > 0}>{s.runs > 0 ? t('ran', { runs: s.runs }) : t('notRun')}</Item>
           <Item done={s.quiz.answered === s.quiz.total && s.quiz.total > 0}>{quiz}</Item>
           <Item done={s.passed}>{s.passed ? t('passed') : t('notPassed')}</Item>
+          <Item done={progress?.didItYourself === true}>{progress?.didItYourself ? t('didItYourself') : t('notDidItYourself')}</Item>
         </ul>
       )}
     </div>

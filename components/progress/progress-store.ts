@@ -39,6 +39,8 @@ export interface LessonProgress {
   quiz: Record<string, QuizRecord>;
   /** The graded exercise passed (all its scenarios held). */
   passed: boolean;
+  /** "Do it yourself": the learner's own faults made the lesson's break (absent: not yet). */
+  didItYourself?: boolean;
   /** ISO time of the last change. */
   updatedAt: string | null;
 }
@@ -53,6 +55,8 @@ export interface ProgressActions {
   /** Records an answer; a second one (after "Try again") keeps the first one's `correct`. */
   answerQuiz(slug: string, questionId: string, answer: QuizAnswer, correct: boolean): void;
   markPassed(slug: string, passed?: boolean): void;
+  /** The learner's own faults made the lesson's break (components/workspace/do-it-yourself-panel.tsx). */
+  markDidItYourself(slug: string): void;
   /** Forgets one lesson's progress, or all of it. */
   reset(slug?: string): void;
 }
@@ -109,6 +113,7 @@ export function createProgressStore(storage: PersistOptions<ProgressState, Persi
           answerQuiz: (slug, questionId, answer, correct) =>
             set(worked(slug, (l) => ({ quiz: { ...l.quiz, [questionId]: nextQuizRecord(l.quiz[questionId], answer, correct) } }))),
           markPassed: (slug, passed = true) => set(worked(slug, () => ({ passed }))),
+          markDidItYourself: (slug) => set(worked(slug, () => ({ didItYourself: true }))),
           reset: (slug) =>
             set((s) => {
               if (slug === undefined) return { lessons: {}, lastLesson: null };

@@ -7,7 +7,9 @@
 import type { ReactNode } from 'react';
 import type { CheckerSettings } from '@/components/lab/run-state';
 import type { TopologyInput } from '@/lib/schemas';
-import type { Scenario } from '@/lib/scenario';
+import type { DiagnosisKind } from '@/lib/checker/types';
+import type { HandFault } from '@/lib/do-it-yourself/task';
+import type { Scenario, Trigger } from '@/lib/scenario';
 
 export interface WorkspaceLesson {
   /** Stable id: keys the learner's saved code and progress ("redlock", "playground"). */
@@ -36,6 +38,8 @@ export interface WorkspaceLesson {
   scenarioPrograms?: Record<string, WorkspaceScenarioProgram>;
   /** The graded exercise: offers "Check my solution" with the editor's code. */
   exercise?: WorkspaceExercise;
+  /** "Do it yourself": the break of one of `scenarios`, done by hand at a breakpoint (lib/do-it-yourself). */
+  doItYourself?: WorkspaceDoItYourself;
   /** Offers the Arabic production write-up's experiment (lesson 8, the playground): its table filled from real runs. */
   experiment?: boolean;
 }
@@ -50,6 +54,15 @@ export type WorkspaceScenarioProgram =
       name: string;
       code: string;
     };
+
+export interface WorkspaceDoItYourself {
+  /** The break scenario (an id of `scenarios`): its program and set-up run, without the steps in `byHand`. */
+  scenario: string;
+  breakpoint: Trigger;
+  byHand: HandFault[];
+  /** The violation the break teaches: the scenario's expected diagnosis. */
+  diagnosis: DiagnosisKind;
+}
 
 export interface WorkspaceExercise {
   /** The function the learner completes: "release". */

@@ -26,12 +26,14 @@ import { VerdictPanel } from '@/components/verdict/verdict-panel';
 import { ConsolePanel } from './console-panel';
 import { runnable, sameProgram, scenarioProgram, shownForScenario, type ProgramLabels, type ShownProgram } from './editor-source';
 import { EditorPanel } from './editor-panel';
+import { DoItYourselfPanel } from './do-it-yourself-panel';
 import { ExercisePanel } from './exercise-panel';
 import { ExplorePanel } from './explore-panel';
 import { ExperimentPanel } from './experiment-panel';
 import { Tabs } from './tabs';
 import { EditorActions, Toolbar } from './toolbar';
 import type { WorkspaceProps } from './types';
+import { handScenario } from '@/lib/do-it-yourself/task';
 import styles from './workspace.module.css';
 
 export function Workspace(props: WorkspaceProps) {
@@ -117,6 +119,20 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
     if (wanted && lesson.scenarios.some((s) => s.id === wanted)) chooseScenario(wanted);
   }, [lesson.scenarios, chooseScenario]);
 
+  // "Do it yourself": the break scenario's program and set-up, without the faults the learner injects, stopping at the breakpoint.
+  const diy = lesson.doItYourself;
+  const diyBreak = diy ? lesson.scenarios.find((s) => s.id === diy.scenario) : undefined;
+  const runDoItYourself = useCallback(async () => {
+    if (!diy || !diyBreak) return null;
+    const program = scenarioProgram(lesson, diyBreak.id, labelsRef.current);
+    if (!program) return null;
+    chooseScenario(diyBreak.id);
+    void lab.setBreakpoint(diy.breakpoint);
+    progress.markRan(lesson.slug);
+    if (replaying) openReplay(null, null);
+    return lab.startRun({ code: program.code, program: program.label, scenario: handScenario(diyBreak, diy.byHand), checker: lesson.checker ?? null, clients: diyBreak.clients });
+  }, [diy, diyBreak, lesson, chooseScenario, lab, progress, replaying, openReplay]);
+
   useInstrumentKeys(clients);
   const aboutId = useId();
 
@@ -172,6 +188,7 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
             />
             <VerdictPanel />
           </div>
+          {diy && diyBreak && <DoItYourselfPanel slug={lesson.slug} task={diy} scenarioTitle={diyBreak.title} onSetUp={runDoItYourself} />}
           {lesson.exercise && <ExercisePanel slug={lesson.slug} exercise={lesson.exercise} scenarios={lesson.scenarios} code={() => codeRef.current} />}
           <ExplorePanel {...(lesson.exercise ? { slug: lesson.slug } : {})} code={() => codeRef.current} />
           {lesson.experiment && <ExperimentPanel />}

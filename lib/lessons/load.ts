@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import type { z } from 'zod';
 import { needsReplica } from '../faults/catalogue';
+import { handStepIndexes } from '../do-it-yourself/task';
 import { scenarioSchema, type Scenario, type ScenarioStep } from '../scenario';
 import { probeSaysErrors } from './probe-keys';
 import { composeWrongAnswer, WrongAnswerError } from './wrong-answers';
@@ -152,6 +153,7 @@ export function loadLesson(dir: string): Lesson {
     checkStepsFit(scenario, fm, scenarioFile);
     return { ...ref, scenario, code: programOf(ref.program, `scenarios.${i}.program`) };
   });
+  checkDoItYourself(fm, lessonScenarios, file('lesson.mdx'));
   programOf(fm.exercise.knownWrong, 'exercise.knownWrong');
   const adversaries = fm.exercise.adversaries.map((aid) => loadAdversary(dir, aid, fm));
   const wrong = loadWrongAnswers(dir, solution);
@@ -310,4 +312,15 @@ function checkBody(body: string, slug: string, p: string): string[] {
     diagrams.push(`/lessons/${slug}/${src}`);
   }
   return diagrams;
+}
+
+/** Each fault the learner is asked for must be one of the break scenario's own steps: the task is that break, by hand. */
+function checkDoItYourself(fm: FrontMatter, scenarios: readonly LessonScenario[], p: string): void {
+  const diy = fm.doItYourself;
+  if (!diy) return;
+  const scenario = scenarios.find((s) => s.id === diy.scenario)?.scenario;
+  if (!scenario) return; // the front matter's own check named it
+  handStepIndexes(scenario, diy.byHand).forEach((i, n) => {
+    if (i === -1) throw new LessonFormatError(relative(p), `doItYourself.byHand.${n}`, `"${diy.byHand[n]?.action}" on that target is not a step of the scenario "${scenario.id}"`);
+  });
 }

@@ -12,6 +12,7 @@ import { checkerSettingsSchema } from '../run';
 import { scenarioSchema } from '../scenario';
 import { faultSpaceSchema } from '../schedules/space';
 import { SAY_KEY, templateError } from './probe-says';
+import { doItYourselfSchema } from '../do-it-yourself/task';
 
 /** Every diagnosis the checker can name (lib/checker/diagnosis-catalogue.ts): front matter is validated against it. */
 export { DIAGNOSIS_KINDS } from '../checker/diagnosis-catalogue';
@@ -175,9 +176,17 @@ export const frontMatterSchema = z
     explore: faultSpaceSchema,
     /** Offers the Arabic production write-up's experiment (lib/experiment): its table, measured in the learner's lab. */
     experiment: z.boolean().default(false),
+    /** "Do it yourself": a break scenario's break done by hand at a breakpoint (lib/do-it-yourself/task.ts). */
+    doItYourself: doItYourselfSchema.optional(),
   })
   .strict()
   .superRefine((fm, ctx) => {
+    const diy = fm.doItYourself;
+    if (diy) {
+      const ref = fm.scenarios.find((s) => s.id === diy.scenario);
+      if (!ref || ref.expect.verdict !== 'violated' || !ref.expect.diagnosis)
+        ctx.addIssue({ code: 'custom', path: ['doItYourself', 'scenario'], message: `"${diy.scenario}" is not a scenario of this lesson that expects a violation with a diagnosis` });
+    }
     if (fm.experiment && (fm.topology.kind !== 'masters' || fm.topology.nodes !== 5))
       ctx.addIssue({ code: 'custom', path: ['experiment'], message: "the experiment runs on five independent masters: the lesson's topology must be { kind: masters, nodes: 5 }" });
     const ids = fm.scenarios.map((s) => s.id);

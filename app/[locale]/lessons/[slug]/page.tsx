@@ -49,7 +49,10 @@ function toWorkspaceLesson(lesson: Lesson): WorkspaceLesson {
   for (const s of lesson.lessonScenarios) {
     scenarioPrograms[s.scenario.id] = s.program === 'starter' || s.program === 'solution' ? { kind: s.program } : { kind: 'program', name: s.program, code: s.code };
   }
+  const diy = lesson.doItYourself;
+  const diyDiagnosis = diy ? lesson.scenarios.find((s) => s.id === diy.scenario)?.expect.diagnosis : undefined;
   return {
+    ...(diy && diyDiagnosis ? { doItYourself: { ...diy, diagnosis: diyDiagnosis } } : {}),
     slug: lesson.slug,
     title: lesson.title,
     starter: lesson.starter,
