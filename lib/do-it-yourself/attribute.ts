@@ -27,6 +27,8 @@ export type HandOutcome =
   | 'no-faults'
   /** The run broke, but not the way this lesson teaches. */
   | 'other-violation'
+  /** The lock ran out while the run stood at the breakpoint: the learner's pause, not their fault, broke it. */
+  | 'ran-out-at-breakpoint'
   /** No violation; the learner's faults came after the holder released. */
   | 'after-release'
   /** No violation. */
@@ -126,6 +128,27 @@ function releasedBefore(history: readonly HistoryEvent[], runId: string, seq: nu
   return who;
 }
 
+/** Diagnoses that say a lock's TTL ran out under its holder: what a long stop at a breakpoint does by itself. */
+const RAN_OUT: ReadonlySet<DiagnosisKind> = new Set<DiagnosisKind>(['ttl-shorter-than-job', 'pause-beyond-validity', 'section-outlived-lock']);
+
+/**
+ * How long the run stood at its breakpoints before `until` (lab ms): from each stop (the `breakpoint` mark the
+ * worker writes) to the resume or step that ended it, or to `until` if none did yet.
+ */
+export function stoodAtBreakpoints(history: readonly HistoryEvent[], runId: string, until: number): number {
+  let stood = 0;
+  let since: number | null = null;
+  for (const e of history) {
+    if (e.runId !== runId || e.t > until) continue;
+    if (e.type === 'scenario' && e.step === 'breakpoint') since = e.t;
+    else if (since !== null && e.type === 'console' && (e.words?.key === 'runNotes.breakpointContinue' || e.words?.key === 'runNotes.breakpointStep')) {
+      stood += e.t - since;
+      since = null;
+    }
+  }
+  return since === null ? stood : stood + (until - since);
+}
+
 const faultSaid = (f: HandFaultSeen) => ({ words: faultWords(f.op, { node: f.node, client: f.client } as FaultInput<FaultOp>) });
 
 export function attributeBreak(input: AttributionInput): Attribution {
@@ -134,7 +157,15 @@ export function attributeBreak(input: AttributionInput): Attribution {
   const at = (f: HandFaultSeen) => duration(Math.max(0, f.t - startedAt));
   const diagnosis = verdict.diagnoses.find((d) => d.kind === input.diagnosis);
   if (!diagnosis) {
-    if (verdict.valid === 'violated') return { outcome: 'other-violation', fault: null, holder: null, words: words('workspace.doItYourself.outcome.otherViolation') };
+    if (verdict.valid === 'violated') {
+      // A lock that ran out while every client stood frozen at the breakpoint: the stop was too long, not the fault wrong.
+      const ranOut = verdict.diagnoses.find((d) => RAN_OUT.has(d.kind));
+      const stood = ranOut ? stoodAtBreakpoints(history, runId, ranOut.window.to) : 0;
+      if (ranOut && stood > 0) {
+        return { outcome: 'ran-out-at-breakpoint', fault: null, holder: null, words: words('workspace.doItYourself.outcome.ranOutAtBreakpoint', { stood: duration(stood) }) };
+      }
+      return { outcome: 'other-violation', fault: null, holder: null, words: words('workspace.doItYourself.outcome.otherViolation') };
+    }
     const first = faults[0];
     const released = first ? releasedBefore(history, runId, first.seq) : null;
     if (first && released !== null && holderAt(history, runId, first.seq) === null) {

@@ -3,7 +3,9 @@
  * `scenario` line before its operation), and every outcome is said in English, Arabic and Norwegian.
  */
 import { describe, expect, it } from 'vitest';
-import { learnerFaults } from '@/lib/do-it-yourself/attribute';
+import { attributeBreak, learnerFaults, stoodAtBreakpoints } from '@/lib/do-it-yourself/attribute';
+import { check } from '@/lib/checker';
+import { history as historyOf } from './helpers/history-builder';
 import { goalKey } from '@/lib/do-it-yourself/task';
 import { loadAllLessons } from '@/lib/lessons/load';
 import type { HistoryEvent } from '@/lib/history';
@@ -73,5 +75,36 @@ describe('every declared task', () => {
       expect(diagnosis).toBeDefined();
       for (const locale of ['en', 'ar', 'nb'] as const) expect(() => render(words(goalKey(diagnosis ?? '')), locale, catalogueOf(locale)), diagnosis).not.toThrow();
     }
+  });
+});
+
+describe('a lock that ran out at the breakpoint', () => {
+  /** Client 1 takes a 100 ms lock and is stopped at a breakpoint in its job for `stoodMs`; Client 2 then takes the lock too. */
+  const run = (stoodMs: number) => {
+    const h = historyOf();
+    h.runId = 'run-1';
+    h.at(0).acquired(1, 'lock', { ttlMs: 100 }).at(5).enter(1, 'report');
+    h.at(10).push({ type: 'scenario', step: 'breakpoint', detail: 'breakpoint: Client 1 enters its job' });
+    const resumed = 10 + stoodMs;
+    h.at(resumed).push({ type: 'console', client: 0, level: 'info', text: 'Resumed from the breakpoint.', words: words('runNotes.breakpointContinue') });
+    h.at(resumed + 1).acquired(2, 'lock', { ttlMs: 100 }).at(resumed + 2).enter(2, 'report').at(resumed + 50).exit(1, 'report').at(resumed + 60).exit(2, 'report');
+    return h.build();
+  };
+
+  it('counts the time the run stood at its breakpoints', () => {
+    expect(stoodAtBreakpoints(run(3000), 'run-1', 10_000)).toBe(3000);
+    // A stop not yet resumed counts up to the moment asked about.
+    expect(stoodAtBreakpoints(run(3000), 'run-1', 1010)).toBe(1000);
+    expect(stoodAtBreakpoints(run(3000), 'other-run', 10_000)).toBe(0);
+  });
+
+  it('says the stop outlasted the lock, not that the run broke another way', () => {
+    const events = run(3000);
+    const verdict = check(events);
+    expect(verdict.valid).toBe('violated');
+    const said = attributeBreak({ history: events, verdict, runId: 'run-1', startedAt: 0, diagnosis: 'restart-without-persistence' });
+    expect(said.outcome).toBe('ran-out-at-breakpoint');
+    expect(render(said.words, 'en', catalogueOf('en'))).toContain('the lock ran out while the run stood at the breakpoint (3.0 s)');
+    for (const locale of ['ar', 'nb'] as const) expect(render(said.words, locale, catalogueOf(locale))).not.toContain('the lock ran out');
   });
 });
