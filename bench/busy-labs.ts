@@ -10,8 +10,12 @@ import { tabSoon } from '@/tests/helpers/browser-identity';
 
 type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** Five clients racing for a Redlock over the five nodes, as fast as they can, for the run's whole life. */
-export const BUSY_REDLOCK = `
+/**
+ * Five clients racing for a Redlock over the five nodes, as fast as they can, for the run's whole life; a client
+ * that missed the lock waits `backoffMs` before it tries again.
+ */
+export function busyRedlock(backoffMs: number): string {
+  return `
 import Redis from 'ioredis';
 import Redlock from 'redlock';
 import lab from 'lab';
@@ -23,10 +27,14 @@ for (;;) {
     await lab.job('busy').run(1);
     await lock.release();
   } catch {
-    await lab.sleep(1);
+    await lab.sleep(${backoffMs});
   }
 }
 `;
+}
+
+/** The busy program capacity and grading use. */
+export const BUSY_REDLOCK = busyRedlock(1);
 
 /** A tab of a browser of its own (its identity bought with work, as a page does), connected. */
 export async function connectedTab(url: string, cookie?: string): Promise<Tab> {
@@ -45,14 +53,14 @@ export interface BusyCount {
 }
 
 /** Keeps a busy run going on the tab's lab until `stopped()` says so (a run that ends is started again). */
-export function keepBusy(socket: Tab, stopped: () => boolean): Promise<BusyCount> {
+export function keepBusy(socket: Tab, stopped: () => boolean, code: string = BUSY_REDLOCK): Promise<BusyCount> {
   const count: BusyCount = { runs: 0, refused: [] };
   return new Promise<BusyCount>((resolve) => {
     const start = () => {
       if (stopped()) return;
       count.runs++;
       socket
-        .emitWithAck('run:start', { code: BUSY_REDLOCK, clients: 5 })
+        .emitWithAck('run:start', { code, clients: 5 })
         .then((started) => {
           if (!started.ok) count.refused.push(started.error.message);
         })

@@ -10,8 +10,8 @@
  */
 import fs from 'node:fs';
 import type { Socket } from 'socket.io-client';
-import { tabSoon } from '@/tests/helpers/browser-identity';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
+import { busyRedlock, connectedTab, keepBusy, type BusyCount } from './busy-labs';
 import { faultLatencies } from './fault-latency';
 import { startServerProcess } from './server-process';
 import { ms, percentile, printTable, type Row } from './stats';
@@ -19,33 +19,6 @@ import { ms, percentile, printTable, type Row } from './stats';
 type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
 const BUSY_LABS = Number(process.env.LOCKLAB_BENCH_BUSY_LABS ?? 10);
 const SECONDS = Number(process.env.LOCKLAB_BENCH_SECONDS ?? 10);
-
-/** Five clients racing for a Redlock over the five nodes, as fast as they can (as capacity.bench.ts). */
-const BUSY_REDLOCK = `
-import Redis from 'ioredis';
-import Redlock from 'redlock';
-import lab from 'lab';
-const clients = [1, 2, 3, 4, 5].map((n) => new Redis({ host: \`redis-\${n}.internal\` }));
-const redlock = new Redlock(clients, { retryCount: 0 });
-for (;;) {
-  try {
-    const lock = await redlock.acquire(['lock:busy'], 1000);
-    await lab.job('busy').run(1);
-    await lock.release();
-  } catch {
-    await lab.sleep(5);
-  }
-}
-`;
-
-async function tab(url: string): Promise<Tab> {
-  const socket: Tab = tabSoon(url, {});
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
-  return socket;
-}
 
 async function join(socket: Tab): Promise<void> {
   const joined = await socket.emitWithAck('lab:join', {});
@@ -109,24 +82,18 @@ const server = await startServerProcess({
   LOCKLAB_PER_LAB_RATE: '10000',
 });
 const tabs: Tab[] = [];
-let runs = 0;
 let stop = false;
+/** The busy loops (5 ms back-off after a missed lock); what they did, once stopped. */
+let loops: Promise<BusyCount>[] = [];
 try {
-  const probe = await tab(server.url);
+  const probe = await connectedTab(server.url);
   tabs.push(probe);
   await join(probe);
-  const busyTabs = await Promise.all(Array.from({ length: BUSY_LABS }, () => tab(server.url)));
+  const busyTabs = await Promise.all(Array.from({ length: BUSY_LABS }, () => connectedTab(server.url)));
   tabs.push(...busyTabs);
   for (const t of busyTabs) await join(t);
-  for (const t of busyTabs) {
-    const start = () => {
-      if (stop) return;
-      runs++;
-      t.emitWithAck('run:start', { code: BUSY_REDLOCK, clients: 5 }).catch(() => undefined);
-    };
-    t.on('run:ended', start);
-    start();
-  }
+  const program = busyRedlock(5);
+  loops = busyTabs.map((t) => keepBusy(t, () => stop, program));
   await new Promise((resolve) => setTimeout(resolve, 3_000)); // every loop going
   const mainBefore = schedstat(`/proc/${server.pid}/task/${server.pid}`);
   // Named now: a child that ends meanwhile (a node restarted) can no longer be told by its /proc entry.
@@ -146,6 +113,9 @@ try {
     byKind.set(k.name, (byKind.get(k.name) ?? 0) + (ran - (ranBefore.get(k.pid) ?? 0)) / 1e6 / seconds);
   }
   stop = true;
+  const busy = await Promise.all(loops);
+  const runs = busy.reduce((n, c) => n + c.runs, 0);
+  const refused = busy.flatMap((c) => c.refused);
   const rows: Row[] = [
     { measure: `server main thread ran, ${BUSY_LABS} labs running 5-client Redlock loops`, value: `${((mainAfter[0] - mainBefore[0]) / 1e6 / seconds).toFixed(0)} ms/s`, goal: '–', met: null },
     { measure: 'server main thread waited for a CPU (run queue)', value: `${((mainAfter[1] - mainBefore[1]) / 1e6 / seconds).toFixed(0)} ms/s`, goal: '–', met: null },
@@ -153,6 +123,7 @@ try {
     { measure: `fault → event p50 (n = ${faults.length})`, value: ms(percentile(faults, 50)), goal: '–', met: null },
     { measure: 'fault → event p95', value: ms(percentile(faults, 95)), goal: '–', met: null },
     { measure: 'busy runs started', value: String(runs), goal: '–', met: null },
+    { measure: 'busy run starts refused', value: refused.length === 0 ? '0' : `${refused.length} (${refused[0]})`, goal: '–', met: null },
   ];
   printTable(`Main loop with ${BUSY_LABS} busy labs (${seconds.toFixed(1)} s)`, rows);
 } finally {
