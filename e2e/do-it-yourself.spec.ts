@@ -19,6 +19,8 @@ interface Task {
   slug: string;
   /** What the learner presses while the run stands at the breakpoint (in English). */
   faults: (page: Page) => Promise<void>;
+  /** What the outcome says the learner's fault did. */
+  effect: string;
 }
 
 
@@ -28,7 +30,10 @@ interface Task {
  * while the learner acts, and on a loaded machine the scripted clicks outlasted the lock's TTL (the run then
  * shows the TTL's break, rightly not credited): they join this list once a task's TTL leaves a learner time.
  */
-const TASKS: Task[] = [{ slug: 'naive-lock', faults: (page) => button(page, 'Crash Client 1').click() }];
+const TASKS: Task[] = [
+  // Lesson 1's break is liveness: the crash leaves a lock without a TTL taken for good, so nobody gets in.
+  { slug: 'naive-lock', faults: (page) => button(page, 'Crash Client 1').click(), effect: 'left the lock taken for good: nobody can take it again' },
+];
 
 async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png` });
@@ -64,7 +69,10 @@ test.describe('Do it yourself: a scripted learner completes every lesson’s tas
       const outcome = diy.getByTestId('diy-outcome');
       await expect(outcome).toHaveAttribute('data-outcome', 'done', { timeout: 60_000 });
       await expect(outcome).toHaveText(/^Done: your “.+” at \d+(\.\d+)? m?s/);
+      await expect(outcome).toContainText(task.effect);
       await expect(diy.getByTestId('diy-completed')).toHaveText(/Done it yourself/);
+      // The task's own section in the picture, as the learner reads its outcome.
+      await diy.scrollIntoViewIfNeeded();
       await screenshot(page, `diy-${task.slug}-done`);
       // The course index counts it with the lesson's other tasks.
       await page.goto('/');

@@ -190,7 +190,8 @@ export function attributeBreak(input: AttributionInput): Attribution {
     outcome: 'done',
     fault: cause,
     holder,
-    words: words('workspace.doItYourself.outcome.done', {
+    // A safety break lets a second client in; a liveness break (a lock that never frees) keeps everyone out.
+    words: words(diagnosis.check === 'liveness' ? 'workspace.doItYourself.outcome.doneForGood' : 'workspace.doItYourself.outcome.done', {
       fault: faultSaid(cause),
       at: at(cause),
       held: holder === null ? 'no' : 'yes',
