@@ -170,12 +170,29 @@ test('the lab in Arabic at 1280×800 and 390×844: the panel mirrors, the keys r
   await screenshot(page, 'panel-07-ar-390');
 });
 
-test('five nodes at 1280×800 (lesson 5): every tile with its buttons, the clients and the timeline on the screen', async ({ page }) => {
-  await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto('/lessons/redlock');
-  await expect(page.getByRole('region', { name: 'Node 5', exact: true })).toBeVisible({ timeout: 60_000 });
-  for (let n = 1; n <= 5; n++) await expectOnScreen(page, button(page, `Kill Node ${n}`), `Kill Node ${n}`);
-  await expectOnScreen(page, page.getByTestId('clients'), 'the clients');
-  await expectOnScreen(page, page.getByTestId('timeline'), 'the timeline');
-  await screenshot(page, 'panel-08-1280-five-nodes');
-});
+/** Buttons of the panel whose label does not fit its box (cut to "Rest…" or clipped): their names. */
+async function clippedButtons(page: Page): Promise<string[]> {
+  const panel = page.locator('[data-testid="cluster"] button, [data-testid="clients"] button');
+  return panel.evaluateAll((buttons) =>
+    buttons
+      .filter((b) => b instanceof HTMLElement && b.offsetParent !== null && (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1))
+      .map((b) => `${b.textContent ?? ''} (${(b as HTMLElement).scrollWidth}>${(b as HTMLElement).clientWidth})`),
+  );
+}
+
+for (const locale of ['en', 'nb', 'ar'] as const) {
+  test(`${locale}: five nodes at 1280×800 (lesson 5): every tile with its buttons read whole, the clients and the timeline on the screen`, async ({ page }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(locale === 'en' ? '/lessons/redlock' : `/${locale}/lessons/redlock`);
+    const cluster = page.getByTestId('cluster');
+    await expect(cluster.getByTestId('node-state')).toHaveCount(5, { timeout: 60_000 });
+    // Every node's Kill button on the screen (named in the page's language: found as its tile's first button).
+    const tiles = cluster.getByRole('region');
+    await expect(tiles).toHaveCount(5);
+    for (let n = 0; n < 5; n++) await expectOnScreen(page, tiles.nth(n).getByRole('button').first(), `Node ${n + 1}'s Kill`);
+    expect(await clippedButtons(page), 'labels cut short').toEqual([]);
+    await expectOnScreen(page, page.getByTestId('clients'), 'the clients');
+    await expectOnScreen(page, page.getByTestId('timeline'), 'the timeline');
+    await screenshot(page, `panel-08-1280-five-nodes-${locale}`);
+  });
+}

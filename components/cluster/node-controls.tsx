@@ -39,7 +39,7 @@ export function ControlButton({ name, pendingKey, enabled, onPress, variant = 'n
       className={styles.control}
       data-variant={variant}
       aria-label={name}
-      // A narrow tile may cut its label short: the whole name on hover.
+      // A tile shows a short word; the whole name on hover.
       title={name}
       aria-disabled={usable ? undefined : true}
       tabIndex={usable ? undefined : -1}
@@ -54,6 +54,7 @@ export function ControlButton({ name, pendingKey, enabled, onPress, variant = 'n
   );
 }
 
+/** `compact`: the instrument panel's tile, five abreast: each button shows its tile label, a word short enough to be read whole there. */
 export function NodeControls({ node, compact = false }: { node: NodeView; compact?: boolean }) {
   const client = useLabClient();
   const t = useTranslations('cluster');
@@ -73,7 +74,7 @@ export function NodeControls({ node, compact = false }: { node: NodeView; compac
           enabled={node.state !== 'down'}
           onPress={() => void client.fault('node-kill', target)}
         >
-          {t('kill.label')}
+          {t(compact ? 'kill.tile' : 'kill.label')}
         </ControlButton>
         <ControlButton
           name={t('restart.name', { node: label })}
@@ -82,7 +83,7 @@ export function NodeControls({ node, compact = false }: { node: NodeView; compac
           enabled={canRestart}
           onPress={() => void client.fault('node-restart', target)}
         >
-          {t('restart.label')}
+          {t(compact ? 'restart.tile' : 'restart.label')}
         </ControlButton>
         <ControlButton
           name={t('pause.name', { node: label })}
@@ -91,7 +92,7 @@ export function NodeControls({ node, compact = false }: { node: NodeView; compac
           enabled={node.state === 'up'}
           onPress={() => void client.fault('node-pause', target)}
         >
-          {t('pause.label')}
+          {t(compact ? 'pause.tile' : 'pause.label')}
         </ControlButton>
         <ControlButton
           name={t('resume.name', { node: label })}
@@ -99,7 +100,7 @@ export function NodeControls({ node, compact = false }: { node: NodeView; compac
           enabled={node.state === 'paused'}
           onPress={() => void client.fault('node-resume', target)}
         >
-          {t('resume.label')}
+          {t(compact ? 'resume.tile' : 'resume.label')}
         </ControlButton>
       </div>
       {!compact && <RestartOptions node={node} enabled={canRestart} pending={restartPending} />}
