@@ -134,6 +134,12 @@ export interface ClientEvent extends Base {
   detailWords?: Words;
   /** For a pause with a planned length; for a skew, the offset. */
   durationMs?: number;
+  /**
+   * A pause or resume that is the run's own stop at a breakpoint (the client frozen, then let go by Resume, Step
+   * or its own resume button), not a fault: the timeline draws it as its own kind (lib/lock-ops/stops.ts).
+   * Absent in runs from before, which read as pauses.
+   */
+  breakpoint?: true;
 }
 
 export interface ConsoleEvent extends Base {

@@ -57,7 +57,7 @@ function ClientRow({ client, status, active, compact }: { client: number; status
   const [pauseMs, setPauseMs] = useState(2_000);
   const label = t('client', { n: client });
   const target = { client };
-  const live = active && (status === 'running' || status === 'paused');
+  const live = active && (status === 'running' || status === 'paused' || status === 'held');
   return (
     <li className={styles.row} data-status={status}>
       <span className={styles.name}>{label}</span>
@@ -85,7 +85,7 @@ function ClientRow({ client, status, active, compact }: { client: number; status
         >
           {t('pause.label')}
         </ControlButton>
-        <ControlButton name={t('resume.name', { client: label })} pendingKey={faultPendingKey('client-resume', target)} shortcut={compact ? clientShortcut(client) : undefined} enabled={live && status === 'paused'} onPress={() => void lab.fault('client-resume', target)}>
+        <ControlButton name={t('resume.name', { client: label })} pendingKey={faultPendingKey('client-resume', target)} shortcut={compact ? clientShortcut(client) : undefined} enabled={live && (status === 'paused' || status === 'held')} onPress={() => void lab.fault('client-resume', target)}>
           {t('resume.label')}
         </ControlButton>
         <ControlButton name={t('crash.name', { client: label })} pendingKey={faultPendingKey('client-crash', target)} variant="danger" enabled={live} onPress={() => void lab.fault('client-crash', target)}>

@@ -5,7 +5,8 @@
 import type { HistoryEvent } from '@/lib/history';
 import { words, type Words } from '@/lib/words';
 
-export type ClientStatus = 'waiting' | 'running' | 'paused' | 'crashed' | 'exited' | 'failed';
+/** `held`: frozen while the run stands at the learner's breakpoint (the run's own stop); `paused`: by a fault. */
+export type ClientStatus = 'waiting' | 'running' | 'paused' | 'held' | 'crashed' | 'exited' | 'failed';
 
 /** The status of clients 1..clients after the given events (a run's slice of the history). */
 export function clientStatuses(history: readonly HistoryEvent[], clients: number): ClientStatus[] {
@@ -18,10 +19,11 @@ export function clientStatuses(history: readonly HistoryEvent[], clients: number
         status[i] = 'running';
         break;
       case 'pause':
-        status[i] = 'paused';
+        // A fault's pause on a client already held says 'paused': it is the one the learner can act on.
+        status[i] = e.breakpoint && status[i] !== 'paused' ? 'held' : 'paused';
         break;
       case 'resume':
-        if (status[i] === 'paused') status[i] = 'running';
+        if (status[i] === 'paused' || status[i] === 'held') status[i] = 'running';
         break;
       case 'crash':
         status[i] = 'crashed';

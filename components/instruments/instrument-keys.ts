@@ -61,10 +61,10 @@ export function nodeToggle(node: Pick<NodeView, 'id' | 'state' | 'restartDueAt'>
   return node.restartDueAt === null ? 'node-restart' : null;
 }
 
-/** What a client's key does now: pause a running client (until resumed), resume a paused one; nothing otherwise. */
+/** What a client's key does now: pause a running client (until resumed), resume a paused or held one (held: let go alone); nothing otherwise. */
 export function clientToggle(status: ClientStatus | undefined): 'client-pause' | 'client-resume' | null {
   if (status === 'running') return 'client-pause';
-  if (status === 'paused') return 'client-resume';
+  if (status === 'paused' || status === 'held') return 'client-resume';
   return null;
 }
 

@@ -106,7 +106,7 @@ function ClientToggle({ client, status, active }: { client: number; status: Retu
   const op = active ? clientToggle(status) : null;
   const pending = useLabStore((s) => (op ? faultPendingKey(op, { client }) in s.pending : false));
   const label = c('client', { n: client });
-  const action = status === 'paused' ? 'resume' : 'pause';
+  const action = status === 'paused' || status === 'held' ? 'resume' : 'pause';
   const usable = op !== null && !pending;
   return (
     <button

@@ -19,6 +19,8 @@ export interface TimelineTheme {
   expired: string;
   section: string;
   pause: string;
+  /** A stop at the breakpoint: its own colour and pattern, never a pause's. */
+  breakpoint: string;
   fault: string;
   recovery: string;
   info: string;
@@ -38,6 +40,7 @@ export const LIGHT_THEME: TimelineTheme = {
   expired: '#9db2ee',
   section: '#17733a',
   pause: '#8a5a00',
+  breakpoint: '#6d3fb5',
   fault: '#b42318',
   recovery: '#17733a',
   info: '#3b4a6b',
@@ -84,11 +87,13 @@ export interface DrawInput {
   words?: CanvasWords;
 }
 
-/** What the canvas writes: lane names, the pause and crash tags, the band's tag, and the axis' numbers. */
+/** What the canvas writes: lane names, the pause, breakpoint and crash tags, the band's tag, and the axis' numbers. */
 export interface CanvasWords {
   lane(client: number): string;
   paused: string;
   pausedOpen: string;
+  atBreakpoint: string;
+  atBreakpointOpen: string;
   violation: string;
   crashed: string;
   /** A decimal figure as the page writes it ("1.5" / "1,5"). */
@@ -99,6 +104,8 @@ export const ENGLISH_CANVAS_WORDS: CanvasWords = {
   lane: (client) => `Client ${client}`,
   paused: 'paused',
   pausedOpen: 'paused…',
+  atBreakpoint: 'at breakpoint',
+  atBreakpointOpen: 'at breakpoint…',
   violation: '✕ violation',
   crashed: 'crashed',
   decimal: (value, digits) => value.toFixed(digits),
@@ -195,6 +202,7 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
   ctx.textBaseline = 'middle';
   drawAxis(f);
   drawLaneNames(f);
+  drawBreakpointStops(f);
   drawPauses(f);
   drawBars(f, 'attempt', { top: ROW_LOCK.top + 2, height: ROW_LOCK.height - 4 }, theme.attempt, true);
   drawBars(f, 'hold', ROW_LOCK, theme.hold, false);
@@ -276,6 +284,59 @@ function drawPauses(f: Frame): void {
   });
   ctx.stroke();
   ctx.setLineDash([]);
+}
+
+/**
+ * Stops at the breakpoint, under everything like pauses but unlike them: a light wash with level lines, a solid
+ * edge where the run stopped, and the word at the top of the lane (a pause's is at the bottom), so a client both
+ * held and paused shows both.
+ */
+function drawBreakpointStops(f: Frame): void {
+  const { ctx, layout, g, view, theme, words, right, x } = f;
+  const spans: { x1: number; x2: number; top: number; open: boolean }[] = [];
+  layout.lanes.forEach((lane, i) => {
+    const top = laneTop(i, g);
+    for (const it of lane.intervals) {
+      if (it.kind !== 'breakpoint' || it.to < view.from || it.from > view.to) continue;
+      const [x1, x2] = clampX(x(it.from), x(it.to), g.labelWidth, right);
+      spans.push({ x1, x2: Math.max(x1 + 2, x2), top, open: it.open });
+      f.stats.intervalsDrawn++;
+    }
+  });
+  if (spans.length === 0) return;
+  ctx.save();
+  ctx.fillStyle = theme.breakpoint;
+  ctx.globalAlpha = 0.12;
+  ctx.beginPath();
+  for (const s of spans) ctx.rect(s.x1, s.top + 1, s.x2 - s.x1, g.laneHeight - 2);
+  ctx.fill();
+  ctx.globalAlpha = 0.45;
+  ctx.strokeStyle = theme.breakpoint;
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (const s of spans) {
+    for (let y = s.top + 4.5; y < s.top + g.laneHeight - 1; y += 4) {
+      ctx.moveTo(s.x1, y);
+      ctx.lineTo(s.x2, y);
+    }
+  }
+  ctx.stroke();
+  ctx.globalAlpha = 1;
+  ctx.lineWidth = 2;
+  ctx.beginPath();
+  for (const s of spans) {
+    ctx.moveTo(s.x1 + 1, s.top + 1);
+    ctx.lineTo(s.x1 + 1, s.top + g.laneHeight - 1);
+    if (!s.open) {
+      ctx.moveTo(s.x2 - 1, s.top + 1);
+      ctx.lineTo(s.x2 - 1, s.top + g.laneHeight - 1);
+    }
+  }
+  ctx.stroke();
+  ctx.fillStyle = theme.breakpoint;
+  ctx.textAlign = 'start';
+  for (const s of spans) if (s.x2 - s.x1 > 80) ctx.fillText(s.open ? words.atBreakpointOpen : words.atBreakpoint, s.x1 + 5, s.top + 8);
+  ctx.restore();
 }
 
 /** Bars of one kind, batched: one path and one fill. */

@@ -44,7 +44,7 @@ export function hitTest(layout: TimelineLayout, g: Geometry, view: TimeWindow, x
   const labels: string[] = [];
   let at = t;
   for (const it of lane.intervals) {
-    if (it.from - slack <= t && t <= it.to + slack && (wanted.includes(it.kind) || it.kind === 'pause')) {
+    if (it.from - slack <= t && t <= it.to + slack && (wanted.includes(it.kind) || it.kind === 'pause' || it.kind === 'breakpoint')) {
       labels.push(it.label + (it.open ? stillGoing : ''));
       at = it.from;
     }

@@ -38,6 +38,8 @@ export interface LayoutWords {
   releaseFailed(what: string, detail: string | undefined): string;
   started(): string;
   paused(durationMs: number | undefined): string;
+  /** Frozen while the run stood at the learner's breakpoint (not a pause the learner injected). */
+  atBreakpoint(): string;
   skewed(durationMs: number | undefined): string;
   ended(event: 'crash' | 'exit' | 'error', detail: string | undefined): string;
   stillGoing(): string;
@@ -68,6 +70,7 @@ export const ENGLISH_LAYOUT_WORDS: LayoutWords = {
   releaseFailed: (what, detail) => detailed(`release of ${what} failed`, detail),
   started: () => 'started',
   paused: (durationMs) => `paused${durationMs ? ` for ${durationMs} ms` : ''}`,
+  atBreakpoint: () => "stopped at the breakpoint: every client frozen, the nodes' clock running",
   skewed: (durationMs) => `clock skewed${durationMs !== undefined ? ` by ${durationMs} ms` : ''}`,
   ended: (event, detail) => detailed(event === 'crash' ? 'crashed' : event === 'exit' ? 'exited' : 'failed', detail),
   stillGoing: () => ' (still going)',
@@ -116,6 +119,7 @@ export function layoutWords(t: TimelineT, said?: (s: { message: string; words?: 
     releaseFailed: (what, detail) => detailed(t('shape.releaseFailed', { what }), detail),
     started: () => t('shape.started'),
     paused: (durationMs) => (durationMs ? t('shape.pausedFor', { ms: durationMs }) : t('shape.paused')),
+    atBreakpoint: () => t('shape.atBreakpoint'),
     skewed: (durationMs) => (durationMs !== undefined ? t('shape.skewedBy', { ms: durationMs }) : t('shape.skewed')),
     ended: (event, detail) => detailed(t(`shape.ended.${event}`), detail),
     stillGoing: () => ` ${t('shape.stillGoing')}`,

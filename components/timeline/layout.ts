@@ -1,6 +1,6 @@
 /**
  * History → timeline: one lane per client with its intervals (acquire
- * attempts, lock holds, critical sections, pauses) and point markers
+ * attempts, lock holds, critical sections, pauses, stops at the breakpoint) and point markers
  * (extensions, releases, crashes, store writes), plus markers that cross
  * every lane (nemesis operations, node state changes, scenario steps).
  *
@@ -11,9 +11,11 @@
 import { isRecovery } from '@/lib/faults/catalogue';
 import type { HistoryEvent, LockVote } from '@/lib/history';
 import { LockOpReader, type LockOp } from '@/lib/lock-ops/acquires';
+import { StopReader, type StopOp } from '@/lib/lock-ops/stops';
 import { ENGLISH_LAYOUT_WORDS, type LayoutWords } from './layout-words';
 
-export type IntervalKind = 'attempt' | 'hold' | 'section' | 'pause';
+/** `pause`: paused by a fault; `breakpoint`: frozen while the run stood at the learner's breakpoint (never a fault). */
+export type IntervalKind = 'attempt' | 'hold' | 'section' | 'pause' | 'breakpoint';
 
 export interface LaneInterval {
   kind: IntervalKind;
@@ -22,7 +24,7 @@ export interface LaneInterval {
   to: number;
   /** Still going when the history (or the cursor) ends. */
   open: boolean;
-  /** How it ended, in a word: "released", "crashed", "expired", "acquired", "failed", "resumed", "exited", "outvoted" (a hand-written hold a late answer left without a majority), "replaced"… */
+  /** How it ended, in a word: "released", "crashed", "expired", "acquired", "failed", "resumed", "elapsed" (a timed pause's time ran out while the client stood at a breakpoint), "exited", "outvoted" (a hand-written hold a late answer left without a majority), "replaced"… */
   end: string | null;
   /** The seqs of the events that opened and closed it. */
   seqFrom: number;
@@ -110,6 +112,8 @@ class LayoutBuilder {
   private readonly open = new Map<string, Open>();
   /** What a lock acquire, hold and release is: read once for every view (lib/lock-ops). */
   private readonly ops = new LockOpReader();
+  /** When a client stood still, and whether a fault or the breakpoint stopped it: read once too (lib/lock-ops/stops.ts). */
+  private readonly stops = new StopReader();
   /** Which hand-written acquire gave each open raw hold: only its own later refusal takes it back. */
   private readonly rawGivenBy = new Map<string, number>();
 
@@ -172,6 +176,8 @@ class LayoutBuilder {
     // An indexed loop: this runs for every event, and most hand back the same empty list.
     const ops = this.ops.observe(e);
     for (let i = 0; i < ops.length; i++) this.observeLockOp(ops[i]!);
+    const stops = this.stops.observe(e);
+    for (let i = 0; i < stops.length; i++) this.observeStop(stops[i]!);
     switch (e.type) {
       case 'job': {
         const key = `section:${e.client}:${e.job}#${e.execution}`;
@@ -319,22 +325,25 @@ class LayoutBuilder {
     return this.close(key, t, seq, end) as LaneInterval;
   }
 
+  /** A pause (a fault's) and a stop at the breakpoint (the run's own) are two kinds of interval; a client may have both. */
+  private observeStop(op: StopOp): void {
+    const key = `${op.stop}:${op.client}:`;
+    if (op.kind === 'went-on') {
+      this.close(key, op.t, op.seq, op.how);
+      return;
+    }
+    this.start(key, op.client, {
+      kind: op.stop,
+      from: op.t,
+      seqFrom: op.seq,
+      label: op.stop === 'breakpoint' ? this.words.atBreakpoint() : this.words.paused(op.durationMs),
+    });
+  }
+
   private observeClient(e: Extract<HistoryEvent, { type: 'client' }>): void {
-    const pauseKey = `pause:${e.client}:`;
     switch (e.event) {
       case 'start':
         this.marker(e.client, 'start', e.t, e.seq, this.words.started());
-        break;
-      case 'pause':
-        this.start(pauseKey, e.client, {
-          kind: 'pause',
-          from: e.t,
-          seqFrom: e.seq,
-          label: this.words.paused(e.durationMs),
-        });
-        break;
-      case 'resume':
-        this.close(pauseKey, e.t, e.seq, 'resumed');
         break;
       case 'skew':
         this.marker(e.client, 'skew', e.t, e.seq, this.words.skewed(e.durationMs));

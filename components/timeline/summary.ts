@@ -18,10 +18,12 @@ export interface LaneSummary {
   holds: number;
   failedAcquires: number;
   pauses: number;
+  /** Times it stood frozen at the learner's breakpoint (the run's stop, not a pause the learner injected). */
+  breakpointStops: number;
   /** Holds kept past their validity (the holder may have lost the lock). */
   heldPastValidity: number;
   crashed: boolean;
-  /** One line: "3 critical sections, 2 lock holds, paused once, crashed". */
+  /** One line: "3 critical sections, 2 lock holds, paused once, stopped at the breakpoint once, crashed". */
   words: string;
 }
 
@@ -30,6 +32,7 @@ export function summarizeLane(lane: Lane, t: TimelineT = ENGLISH): LaneSummary {
   let holds = 0;
   let failedAcquires = 0;
   let pauses = 0;
+  let breakpointStops = 0;
   let heldPastValidity = 0;
   for (const it of lane.intervals) {
     if (it.kind === 'section') sections++;
@@ -38,14 +41,16 @@ export function summarizeLane(lane: Lane, t: TimelineT = ENGLISH): LaneSummary {
       if (it.validUntil != null && it.to > it.validUntil) heldPastValidity++;
     } else if (it.kind === 'attempt' && it.end === 'failed') failedAcquires++;
     else if (it.kind === 'pause') pauses++;
+    else if (it.kind === 'breakpoint') breakpointStops++;
   }
   const crashed = lane.markers.some((m) => m.kind === 'crash');
   const parts = [t('laneWords.sections', { n: sections }), t('laneWords.holds', { n: holds })];
   if (failedAcquires > 0) parts.push(t('laneWords.failedAcquires', { n: failedAcquires }));
   if (pauses > 0) parts.push(t('laneWords.pauses', { n: pauses }));
+  if (breakpointStops > 0) parts.push(t('laneWords.breakpointStops', { n: breakpointStops }));
   if (heldPastValidity > 0) parts.push(t('laneWords.pastValidity', { n: heldPastValidity }));
   if (crashed) parts.push(t('laneWords.crashed'));
-  return { client: lane.client, label: t('client', { n: lane.client }), sections, holds, failedAcquires, pauses, heldPastValidity, crashed, words: parts.join(t('listSeparator')) };
+  return { client: lane.client, label: t('client', { n: lane.client }), sections, holds, failedAcquires, pauses, breakpointStops, heldPastValidity, crashed, words: parts.join(t('listSeparator')) };
 }
 
 export function summarizeLayout(layout: TimelineLayout, t: TimelineT = ENGLISH): { lanes: LaneSummary[]; labEvents: GlobalMarker[] } {

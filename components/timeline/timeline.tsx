@@ -40,6 +40,7 @@ function readTheme(element: HTMLElement): TimelineTheme {
     expired: v('--tl-expired', LIGHT_THEME.expired),
     section: v('--tl-section', LIGHT_THEME.section),
     pause: v('--tl-pause', LIGHT_THEME.pause),
+    breakpoint: v('--tl-breakpoint', LIGHT_THEME.breakpoint),
     fault: v('--tl-fault', LIGHT_THEME.fault),
     recovery: v('--tl-recovery', LIGHT_THEME.recovery),
     info: v('--tl-info', LIGHT_THEME.info),
@@ -86,6 +87,8 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
       lane: (client) => t('client', { n: client }),
       paused: t('canvas.paused'),
       pausedOpen: t('canvas.pausedOpen'),
+      atBreakpoint: t('canvas.atBreakpoint'),
+      atBreakpointOpen: t('canvas.atBreakpointOpen'),
       violation: t('canvas.violation'),
       crashed: t('canvas.crashed'),
       decimal: (value, digits) => format.number(value, { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false }),
@@ -304,17 +307,19 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
                 <th scope="col">{t('table.holds')}</th>
                 <th scope="col">{t('table.failedAcquires')}</th>
                 <th scope="col">{t('table.pauses')}</th>
+                <th scope="col">{t('table.breakpointStops')}</th>
                 <th scope="col">{t('table.summary')}</th>
               </tr>
             </thead>
             <tbody>
               {summary.lanes.map((lane) => (
-                <tr key={lane.client} data-client={lane.client} data-sections={lane.sections} data-pauses={lane.pauses}>
+                <tr key={lane.client} data-client={lane.client} data-sections={lane.sections} data-pauses={lane.pauses} data-breakpoint-stops={lane.breakpointStops}>
                   <th scope="row">{lane.label}</th>
                   <td>{lane.sections}</td>
                   <td>{lane.holds}</td>
                   <td>{lane.failedAcquires}</td>
                   <td>{lane.pauses}</td>
+                  <td>{lane.breakpointStops}</td>
                   <td>{lane.words}</td>
                 </tr>
               ))}
@@ -361,6 +366,9 @@ function Legend() {
       </li>
       <li>
         <span className={styles.swatch} data-kind="pause" aria-hidden="true" /> {t('pause')}
+      </li>
+      <li>
+        <span className={styles.swatch} data-kind="breakpoint" aria-hidden="true" /> {t('breakpoint')}
       </li>
       <li>
         <span aria-hidden="true" className={styles.glyph} data-kind="fault">▼</span> {t('fault')}

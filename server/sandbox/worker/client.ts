@@ -191,7 +191,7 @@ export class GuestClient {
       this.heldSince = performance.now();
       if (this.wallTimer) clearTimeout(this.wallTimer);
       this.wallTimer = null;
-      this.pause();
+      this.stopGate(undefined, true);
       return;
     }
     if (this.heldSince === null) return;
@@ -201,7 +201,7 @@ export class GuestClient {
     this.wallDeadline += stood;
     if (this.started) this.armWallClock();
     this.timers.rearm();
-    this.resume();
+    this.openGate(true);
   }
 
   private boot(): void {
@@ -271,21 +271,38 @@ export class GuestClient {
   // ---- faults from outside: pause, resume, clock skew ---------------------------
 
   pause(ms?: number): void {
+    this.stopGate(ms, false);
+  }
+
+  resume(): void {
+    // Let go by hand while frozen at a breakpoint: thawed, clocks and all.
+    if (this.heldSince !== null) return this.freeze(false);
+    this.openGate(false);
+  }
+
+  /** Closes the gate: a fault's pause, or (`atBreakpoint`) the freeze, which the history tells apart for the timeline. */
+  private stopGate(ms: number | undefined, atBreakpoint: boolean): void {
     if (this.ended) return;
     const runId = this.run.spec.runId;
     // A timed pause that ends while the client stands frozen at a breakpoint leaves it frozen: Resume lets it go.
     this.gate.pause(ms, () => {
       if (this.heldSince === null) this.resume();
     });
-    this.emit(ms !== undefined ? { type: 'client', client: this.id, event: 'pause', runId, durationMs: ms } : { type: 'client', client: this.id, event: 'pause', runId });
+    this.emit({
+      type: 'client',
+      client: this.id,
+      event: 'pause',
+      runId,
+      ...(ms !== undefined ? { durationMs: ms } : {}),
+      ...(atBreakpoint ? { breakpoint: true as const } : {}),
+    });
   }
 
-  resume(): void {
-    // Let go by hand while frozen at a breakpoint: thawed, clocks and all.
-    if (this.heldSince !== null) return this.freeze(false);
+  /** Opens the gate; `fromBreakpoint`: the thaw that ends a stop at a breakpoint (and any pause under it). */
+  private openGate(fromBreakpoint: boolean): void {
     if (this.ended || !this.gate.isPaused) return;
     this.gate.open();
-    this.emit({ type: 'client', client: this.id, event: 'resume', runId: this.run.spec.runId });
+    this.emit({ type: 'client', client: this.id, event: 'resume', runId: this.run.spec.runId, ...(fromBreakpoint ? { breakpoint: true as const } : {}) });
     this.gate.release();
     this.checkIdle();
   }
