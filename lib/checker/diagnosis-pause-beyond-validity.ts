@@ -2,7 +2,9 @@
  * Diagnosis: a client paused longer than what was left of its lock's
  * validity. The advice is lesson 6's answer first (check what is left of the
  * lock before the side effect); fencing is the next step, and no advice to a
- * program that fences: a client's first fenced write rewords it.
+ * program that fences: a client's first fenced write rewords it. A client
+ * that stood frozen at the learner's breakpoint is said as that, never as a
+ * pause the learner injected (the nodes' clock ran on under the stop).
  */
 import type { DiagnosisLog } from './diagnoses';
 import type { Hold } from './holds';
@@ -36,13 +38,14 @@ export class PauseBeyondValidity implements HoldObserver {
           : words('checker.diagnosis.pauseLongerThanLeft', { left: duration(left), validity: duration(validity) });
       const said = { client: clientValue(signal.client), paused: duration(pausedMs), tail: { words: tail }, resource: code(hold.resource) };
       const subject = `${signal.client}|${hold.resource}`;
-      const fenced = words('checker.diagnosis.pausedFenced', said);
+      const stood = signal.atBreakpoint;
+      const fenced = words(stood ? 'checker.diagnosis.stoodAtBreakpointFenced' : 'checker.diagnosis.pausedFenced', said);
       this.pauseWords.set(signal.client, { subject, fenced });
       this.log.add({
         kind: PAUSE_BEYOND_VALIDITY.kind,
         check: 'mutual-exclusion',
         subject,
-        words: this.fencingClients.has(signal.client) ? fenced : words('checker.diagnosis.paused', said),
+        words: this.fencingClients.has(signal.client) ? fenced : words(stood ? 'checker.diagnosis.stoodAtBreakpoint' : 'checker.diagnosis.paused', said),
         seqs: [hold.startSeq, signal.pausedSeq, signal.seq],
         window: { from: hold.validUntil, to: signal.t },
         clients: [signal.client],

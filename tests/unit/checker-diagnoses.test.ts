@@ -114,6 +114,24 @@ describe('checker: diagnoses', () => {
     expect(kinds(verdict)).not.toContain('ttl-shorter-than-job');
   });
 
+  it('a client that stood frozen at the breakpoint is said as that, never as a pause the learner injected', () => {
+    // Client 2 let go alone by its own resume button while Client 1 still stands at the breakpoint.
+    const h = history()
+      .at(0).acquired(1, 'lock', { ttlMs: 1000, validityMs: 1000, votes: [1, 2, 3, 4, 5] }).mark('acq')
+      .at(0).enter(1)
+      .at(0).push({ type: 'client', client: 1, event: 'pause', breakpoint: true }).mark('stop')
+      .push({ type: 'client', client: 2, event: 'pause', breakpoint: true })
+      .at(300).push({ type: 'client', client: 2, event: 'resume', breakpoint: true })
+      .at(1100).acquired(2, 'lock', { ttlMs: 1000, validityMs: 1000, votes: [1, 2, 3, 4, 5] })
+      .at(1100).enter(2).at(1200).exit(2)
+      .at(1600).push({ type: 'client', client: 1, event: 'resume', breakpoint: true }).mark('resume')
+      .at(1650).exit(1);
+    const diagnosis = find(check(h.build()), 'pause-beyond-validity');
+    expect(diagnosis?.message).toMatch(/^Client 1 stood frozen at your breakpoint 1\.6 s, longer than its 1\.0 s validity on 'lock': the nodes' clock kept counting/);
+    expect(diagnosis?.message).not.toMatch(/was paused/);
+    expect(diagnosis?.seqs).toEqual(['acq', 'stop', 'resume'].map((m) => h.seq(m)));
+  });
+
   it('a pause shorter than what is left of the validity names nothing', () => {
     const h = history().at(0).acquired(1, 'lock', { ttlMs: 1000, validityMs: 990 }).at(100).pause(1).at(500).resume(1);
     expect(kinds(check(h.build()))).not.toContain('pause-beyond-validity');

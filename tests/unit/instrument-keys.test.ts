@@ -50,6 +50,8 @@ describe('instrument keys', () => {
     expect(nodeToggle(undefined)).toBeNull();
     expect(clientToggle('running')).toBe('client-pause');
     expect(clientToggle('paused')).toBe('client-resume');
+    // Frozen at the breakpoint: its key lets it go alone, as its Resume button does.
+    expect(clientToggle('held')).toBe('client-resume');
     for (const s of ['waiting', 'exited', 'crashed', 'failed', undefined] as const) expect(clientToggle(s)).toBeNull();
   });
 
