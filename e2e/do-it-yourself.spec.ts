@@ -2,7 +2,8 @@
  * "Do it yourself" (issue 30): in every lesson that has the task, a scripted learner presses "Set up and run",
  * waits for the run to stop at the suggested breakpoint, presses the fault buttons the steps name, lets the run
  * go on, and reads that their own fault made the lesson's break; the task then shows as done. Each run lasts a
- * few seconds. Screenshots at 1280×800 under test-results/screenshots/diy-*.png.
+ * few seconds. Screenshots of the done task at 1280×800 and 390×844, in English and (lesson 1) Arabic, under
+ * test-results/screenshots/diy-*.png.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { button, startAsNewLearner } from './support/learner';
@@ -14,6 +15,7 @@ interface Words {
   pauseWhen: string;
 }
 const EN: Words = { prefix: '', setUp: 'Set up and run', resume: 'Resume', pauseWhen: 'Pause the run when' };
+const AR: Words = { prefix: '/ar', setUp: 'جهّز وشغّل', resume: 'استئناف', pauseWhen: 'أوقِف التشغيل مؤقتًا عندما' };
 
 interface Task {
   slug: string;
@@ -37,6 +39,17 @@ const TASKS: Task[] = [
 
 async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png` });
+}
+
+/** The done task's section in the picture, at the desktop's size and then a phone's (the issue's closing note). */
+async function screenshotsOfDone(page: Page, diy: ReturnType<Page['getByTestId']>, name: string) {
+  await diy.scrollIntoViewIfNeeded();
+  await screenshot(page, `${name}-1280`);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await diy.getByTestId('diy-outcome').scrollIntoViewIfNeeded();
+  await expect(diy.getByTestId('diy-outcome')).toBeInViewport();
+  await screenshot(page, `${name}-390`);
+  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 /** Opens the lesson, sets the task's run up, and waits for it to stand at the breakpoint. */
@@ -72,11 +85,22 @@ test.describe('Do it yourself: a scripted learner completes every lesson’s tas
       await expect(outcome).toContainText(task.effect);
       await expect(diy.getByTestId('diy-completed')).toHaveText(/Done it yourself/);
       // The task's own section in the picture, as the learner reads its outcome.
-      await diy.scrollIntoViewIfNeeded();
-      await screenshot(page, `diy-${task.slug}-done`);
+      await screenshotsOfDone(page, diy, `diy-${task.slug}-done`);
       // The course index counts it with the lesson's other tasks.
       await page.goto('/');
       await expect(page.getByTestId(`progress-${task.slug}`)).toContainText('Done it yourself');
     });
   }
+});
+
+test('in Arabic, lesson 1’s task is done in the page’s words, right to left', async ({ page }) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const diy = await setUpAndStop(page, 'naive-lock', AR);
+  await button(page, 'أسقِط العميل 1').click();
+  await resume(page, AR);
+  await expect(diy.getByTestId('diy-outcome')).toHaveAttribute('data-outcome', 'done', { timeout: 60_000 });
+  await expect(diy.getByTestId('diy-completed')).toHaveText(/فعلتَها بنفسك/);
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await screenshotsOfDone(page, diy, 'diy-naive-lock-done-ar');
 });

@@ -16,7 +16,7 @@ import { useLabClock } from '@/components/lab/use-lab-clock';
 import { useShownRun, useShownVerdict } from '@/components/workspace/use-shown-run';
 import { DEFAULT_GEOMETRY, LIGHT_THEME, drawTimeline, timelineHeight, xToTime, type CanvasWords, type Geometry, type TimelineTheme } from './draw';
 import { hitTest, type Hit } from './hit-test';
-import { IncrementalLayout } from './layout';
+import { IncrementalLayout, type TimelineLayout } from './layout';
 import { layoutWords } from './layout-words';
 import { useCheckerText } from '@/components/verdict/checker-text';
 import { summarizeLayout } from './summary';
@@ -241,6 +241,8 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const sections = summary.lanes.reduce((n, l) => n + l.sections, 0);
   /** Times in words count from the run's start, like the axis. */
   const at = (t: number) => formatDuration(t - shown.origin);
+  // The run standing at the breakpoint now: said in the canvas's name, as the lane bands draw it.
+  const stoppedAt = useMemo(() => openStop(layout), [layout]);
   const ariaLabel = t('canvasLabel', {
     clients: layout.lanes.length,
     from: at(view.from),
@@ -248,6 +250,7 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
     sections,
     events: summary.labEvents.length,
     band: band ? t('canvasLabelBand', { from: at(band.from), to: at(band.to) }) : '',
+    stop: stoppedAt !== null ? t('canvasLabelStopped', { at: at(stoppedAt) }) : '',
   });
 
   return (
@@ -346,6 +349,20 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
       </details>
     </section>
   );
+}
+
+/** When the run stopped at the breakpoint it still stands at (null: it runs); the latest intervals are at each lane's end. */
+function openStop(layout: TimelineLayout): number | null {
+  for (const lane of layout.lanes) {
+    for (let i = lane.intervals.length - 1; i >= 0; i--) {
+      const it = lane.intervals[i]!;
+      if (it.kind === 'breakpoint') {
+        if (it.open) return it.from;
+        break;
+      }
+    }
+  }
+  return null;
 }
 
 function Legend() {

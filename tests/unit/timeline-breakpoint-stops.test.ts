@@ -24,7 +24,7 @@ const stops = (l: Lane): LaneInterval[] => l.intervals.filter((i) => i.kind === 
 function faultThenBreakpoint() {
   return history()
     .at(0).start(1).start(2)
-    .at(100).push({ type: 'nemesis', phase: 'ok', op: 'client-pause', target: 'Client 2', client: 2 })
+    .at(100).push({ type: 'nemesis', phase: 'ok', op: 'client-pause', target: 'Client 2', client: 2, args: { durationMs: 300 } })
     .push({ type: 'client', client: 2, event: 'pause', durationMs: 300 })
     .at(400).resume(2)
     .at(1_000).push({ type: 'scenario', step: 'breakpoint', detail: 'breakpoint: Client 1 enters its job' })
