@@ -209,6 +209,7 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
   drawBars(f, 'section', ROW_SECTION, theme.section, false);
   drawPastValidity(f);
   drawVotes(f);
+  drawBreakpointWords(f);
   drawLaneMarkers(f);
   drawGlobalMarkers(f);
   drawBand(f);
@@ -287,12 +288,12 @@ function drawPauses(f: Frame): void {
 }
 
 /**
- * Stops at the breakpoint, under everything like pauses but unlike them: a light wash with level lines, a solid
- * edge where the run stopped, and the word at the top of the lane (a pause's is at the bottom), so a client both
- * held and paused shows both.
+ * Stops at the breakpoint, under everything like pauses but unlike them: a light wash with level lines and a solid
+ * edge where the run stopped; the word goes over the bars, at the top of the lane (a pause's is at the bottom), so
+ * a client both held and paused shows both.
  */
 function drawBreakpointStops(f: Frame): void {
-  const { ctx, layout, g, view, theme, words, right, x } = f;
+  const { ctx, layout, g, view, theme, right, x } = f;
   const spans: { x1: number; x2: number; top: number; open: boolean }[] = [];
   layout.lanes.forEach((lane, i) => {
     const top = laneTop(i, g);
@@ -333,9 +334,34 @@ function drawBreakpointStops(f: Frame): void {
     }
   }
   ctx.stroke();
-  ctx.fillStyle = theme.breakpoint;
+  ctx.restore();
+}
+
+/**
+ * The stop's word, over the bars (a frozen client is mostly inside its job and holding its lock, whose bars would
+ * hide it): on a chip of the background at the stop's start, so the bars still show past it.
+ */
+function drawBreakpointWords(f: Frame): void {
+  const { ctx, layout, g, view, theme, words, right, x } = f;
+  ctx.save();
   ctx.textAlign = 'start';
-  for (const s of spans) if (s.x2 - s.x1 > 80) ctx.fillText(s.open ? words.atBreakpointOpen : words.atBreakpoint, s.x1 + 5, s.top + 8);
+  layout.lanes.forEach((lane, i) => {
+    const top = laneTop(i, g);
+    for (const it of lane.intervals) {
+      if (it.kind !== 'breakpoint' || it.to < view.from || it.from > view.to) continue;
+      const [x1, x2] = clampX(x(it.from), x(it.to), g.labelWidth, right);
+      if (x2 - x1 <= 90) continue;
+      const text = it.open ? words.atBreakpointOpen : words.atBreakpoint;
+      // No measureText in the drawing's context: a width by the 11 px font's average glyph, capped by the band.
+      const w = Math.min(x2 - x1 - 6, text.length * 6 + 8);
+      ctx.globalAlpha = 0.88;
+      ctx.fillStyle = theme.background;
+      ctx.fillRect(x1 + 3, top + 3, w, 13);
+      ctx.globalAlpha = 1;
+      ctx.fillStyle = theme.breakpoint;
+      ctx.fillText(text, x1 + 6, top + 10);
+    }
+  });
   ctx.restore();
 }
 

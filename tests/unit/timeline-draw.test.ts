@@ -89,6 +89,21 @@ describe('drawTimeline', () => {
     expect(rec.texts).not.toContain('✕ violation');
   });
 
+  it('draws a stop at the breakpoint in its own colour and words, and a pause in its own, on one client', () => {
+    const h = history()
+      .at(0).start(1).enter(1)
+      .at(200).push({ type: 'client', client: 1, event: 'pause', breakpoint: true })
+      .push({ type: 'client', client: 1, event: 'pause', durationMs: 300 })
+      .at(900).push({ type: 'client', client: 1, event: 'resume', breakpoint: true })
+      .build();
+    const { ctx, rec } = recordingContext();
+    drawTimeline(ctx, { layout: layoutTimeline(h), geometry, height: 200, view: { from: 0, to: 1_000 }, theme: LIGHT_THEME });
+    expect(rec.texts).toContain('at breakpoint');
+    expect(rec.texts).toContain('paused');
+    // The word's chip is drawn where the stop starts, in the background's colour; the words in the stop's colour.
+    expect(rec.fillRects.some((r) => r.style === LIGHT_THEME.background && Math.abs(r.x - (timeToX(200, { from: 0, to: 1_000 }, geometry) + 3)) < 1)).toBe(true);
+  });
+
   it('merges intervals narrower than a pixel', () => {
     const h = history();
     for (let i = 0; i < 1_000; i++) h.at(i).enter(1).at(i + 0.5).exit(1);
