@@ -170,29 +170,60 @@ test('the lab in Arabic at 1280×800 and 390×844: the panel mirrors, the keys r
   await screenshot(page, 'panel-07-ar-390');
 });
 
-/** Buttons of the panel whose label does not fit its box (cut to "Rest…" or clipped): their names. */
-async function clippedButtons(page: Page): Promise<string[]> {
+/**
+ * Buttons of the panel whose label is not read whole: cut or clipped by its box, or a word of it broken over two
+ * lines ("Resum/e"). Answers their words, with what is wrong.
+ */
+async function unreadableButtons(page: Page): Promise<string[]> {
   const panel = page.locator('[data-testid="cluster"] button, [data-testid="clients"] button');
-  return panel.evaluateAll((buttons) =>
-    buttons
-      .filter((b) => b instanceof HTMLElement && b.offsetParent !== null && (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1))
-      .map((b) => `${b.textContent ?? ''} (${(b as HTMLElement).scrollWidth}>${(b as HTMLElement).clientWidth})`),
-  );
+  return panel.evaluateAll((buttons) => {
+    const wrong: string[] = [];
+    for (const b of buttons) {
+      if (!(b instanceof HTMLElement) || b.offsetParent === null) continue;
+      const text = b.textContent ?? '';
+      if (b.scrollWidth > b.clientWidth + 1 || b.scrollHeight > b.clientHeight + 1) wrong.push(`${text}: clipped (${b.scrollWidth} > ${b.clientWidth})`);
+      const walker = document.createTreeWalker(b, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const value = node.nodeValue ?? '';
+        for (const match of value.matchAll(/\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index ?? 0);
+          range.setEnd(node, (match.index ?? 0) + match[0].length);
+          // A word on one line has one box; broken inside, it has one per line.
+          const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+          if (lines.size > 1) wrong.push(`${text}: "${match[0]}" broken over ${lines.size} lines`);
+        }
+      }
+    }
+    return wrong;
+  });
 }
 
+/**
+ * The panel's widest cases a lesson run uses: five nodes with three clients (lesson 5), three clients on one node
+ * (lesson 1). Lesson 8's five clients beside five nodes do not fit yet (its tiles' words break; see the note).
+ */
+const PANELS = [
+  { slug: 'redlock', nodes: 5 },
+  { slug: 'naive-lock', nodes: 1 },
+] as const;
+
 for (const locale of ['en', 'nb', 'ar'] as const) {
-  test(`${locale}: five nodes at 1280×800 (lesson 5): every tile with its buttons read whole, the clients and the timeline on the screen`, async ({ page }) => {
+  test(`${locale}: at 1280×800 every node and client tile reads whole (five nodes; three clients), with the clients and the timeline on the screen`, async ({ page }) => {
+    test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await page.goto(locale === 'en' ? '/lessons/redlock' : `/${locale}/lessons/redlock`);
-    const cluster = page.getByTestId('cluster');
-    await expect(cluster.getByTestId('node-state')).toHaveCount(5, { timeout: 60_000 });
-    // Every node's Kill button on the screen (named in the page's language: found as its tile's first button).
-    const tiles = cluster.getByRole('region');
-    await expect(tiles).toHaveCount(5);
-    for (let n = 0; n < 5; n++) await expectOnScreen(page, tiles.nth(n).getByRole('button').first(), `Node ${n + 1}'s Kill`);
-    expect(await clippedButtons(page), 'labels cut short').toEqual([]);
-    await expectOnScreen(page, page.getByTestId('clients'), 'the clients');
-    await expectOnScreen(page, page.getByTestId('timeline'), 'the timeline');
-    await screenshot(page, `panel-08-1280-five-nodes-${locale}`);
+    for (const { slug, nodes } of PANELS) {
+      await page.goto(locale === 'en' ? `/lessons/${slug}` : `/${locale}/lessons/${slug}`);
+      const cluster = page.getByTestId('cluster');
+      await expect(cluster.getByTestId('node-state')).toHaveCount(nodes, { timeout: 60_000 });
+      // Every node's Kill button on the screen (named in the page's language: found as its tile's first button).
+      const tiles = cluster.getByRole('region');
+      await expect(tiles).toHaveCount(nodes);
+      for (let n = 0; n < nodes; n++) await expectOnScreen(page, tiles.nth(n).getByRole('button').first(), `${slug}: Node ${n + 1}'s Kill`);
+      expect(await unreadableButtons(page), `${slug}: labels not read whole`).toEqual([]);
+      await expectOnScreen(page, page.getByTestId('clients'), `${slug}: the clients`);
+      await expectOnScreen(page, page.getByTestId('timeline'), `${slug}: the timeline`);
+      await screenshot(page, `panel-08-1280-${slug}-${locale}`);
+    }
   });
 }

@@ -243,6 +243,7 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const at = (t: number) => formatDuration(t - shown.origin);
   // The run standing at the breakpoint now: said in the canvas's name, as the lane bands draw it.
   const stoppedAt = useMemo(() => openStop(layout), [layout]);
+  const hasStops = useMemo(() => layout.lanes.some((lane) => lane.intervals.some((it) => it.kind === 'breakpoint')), [layout]);
   const ariaLabel = t('canvasLabel', {
     clients: layout.lanes.length,
     from: at(view.from),
@@ -259,7 +260,7 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
         <h2 id="timeline-title" className={styles.title}>
           {t('title')}
         </h2>
-        <Legend />
+        <Legend stops={hasStops} />
         <div className={styles.zoom} role="group" aria-label={t('zoom.label')}>
           <button type="button" onClick={() => zoomBy(0.5)}>
             {t('zoom.in')}
@@ -365,7 +366,11 @@ function openStop(layout: TimelineLayout): number | null {
   return null;
 }
 
-function Legend() {
+/**
+ * What the lanes' marks mean. The breakpoint's band is listed only when a lane shows one: the panel's legend must
+ * stay within two lines beside five nodes at 1280×800, and a stop is drawn only in a run the learner stopped.
+ */
+function Legend({ stops }: { stops: boolean }) {
   const t = useTranslations('timeline.legend');
   return (
     <ul className={styles.legend} aria-label={t('label')}>
@@ -384,9 +389,11 @@ function Legend() {
       <li>
         <span className={styles.swatch} data-kind="pause" aria-hidden="true" /> {t('pause')}
       </li>
-      <li>
-        <span className={styles.swatch} data-kind="breakpoint" aria-hidden="true" /> {t('breakpoint')}
-      </li>
+      {stops && (
+        <li>
+          <span className={styles.swatch} data-kind="breakpoint" aria-hidden="true" /> {t('breakpoint')}
+        </li>
+      )}
       <li>
         <span aria-hidden="true" className={styles.glyph} data-kind="fault">▼</span> {t('fault')}
       </li>
