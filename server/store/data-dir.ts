@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultDataDir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   if (env.LOCKLAB_DATA_DIR) return path.resolve(env.LOCKLAB_DATA_DIR);
   const base = env.XDG_DATA_HOME ? env.XDG_DATA_HOME : path.join(os.homedir(), '.local', 'share');
   return path.join(base, 'locklab');
