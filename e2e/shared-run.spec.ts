@@ -5,10 +5,11 @@
  * test-results/screenshots/shared-run-*.png.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { button, runUntilUndisturbed, startAsNewLearner } from './support/learner';
+import { button, startAsNewLearner } from './support/learner';
 
 const LESSON = '/lessons/naive-lock';
-const BREAK_IT = 'Break it: three workers check, then set';
+// Deterministic: a crashed holder never frees a lock without a TTL, however busy the machine.
+const BREAK_IT = 'Break it: the holder crashes';
 
 async function screenshot(page: Page, name: string, fullPage = true) {
   await page.screenshot({ path: `test-results/screenshots/${name}.png`, fullPage });
@@ -21,7 +22,13 @@ test("lesson 1's break, shared: the link opens read-only in a fresh browser with
   await page.goto(LESSON);
   await expect(page.getByText('Lab running')).toBeVisible({ timeout: 30_000 });
   await page.getByLabel('Scenario', { exact: true }).selectOption({ label: BREAK_IT });
-  expect(await runUntilUndisturbed(page, 'violated')).toBe('violated');
+  // A fresh page has no verdict yet, so the final one that comes is this run's (it is seconds long: Client 1 crashes
+  // holding a lock with no TTL, and the others wait past the liveness bound). It does not depend on timing.
+  const verdictHere = page.getByTestId('verdict');
+  await expect(verdictHere).toHaveAttribute('data-valid', 'none');
+  await button(page, 'Run').click();
+  await expect(verdictHere).toHaveAttribute('data-final', 'true', { timeout: 60_000 });
+  await expect(verdictHere).toHaveAttribute('data-valid', 'violated');
 
   await button(page, 'Share this run').click();
   const link = page.getByRole('textbox', { name: 'Link to this run' });
@@ -41,7 +48,9 @@ test("lesson 1's break, shared: the link opens read-only in a fresh browser with
     const verdict = viewer.getByTestId('verdict');
     await expect(verdict).toHaveAttribute('data-valid', 'violated', { timeout: 30_000 });
     await expect(verdict).toHaveAttribute('data-final', 'true');
-    await expect(viewer.getByRole('region', { name: 'Verdict', exact: true })).toContainText(/violated|two clients/i);
+    await expect(viewer.getByRole('heading', { name: 'Verdict (saved run, checked again here)' })).toBeVisible();
+    await expect(verdict).toContainText('Liveness failed: the lock could not be taken for too long');
+    await expect(viewer.getByText(/Showing a saved run \(naive-lock, .*, \d+ events\)\./)).toBeVisible();
     const timeline = viewer.getByTestId('timeline');
     await expect(timeline).toBeVisible();
     await expect(timeline).toHaveAttribute('data-lanes', '3');

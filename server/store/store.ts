@@ -45,6 +45,7 @@ export function describeUrl(url: string): string {
 export async function openStore(config: StoreConfig, bounds: SharedRunBounds): Promise<Store | null> {
   if (config.kind === 'none') return null;
   const where = config.kind === 'pglite' ? `PGlite in ${config.dataDir}` : describeUrl(config.url);
+  const started = performance.now();
   let sql: Sql;
   try {
     sql = config.kind === 'pglite' ? await openPgliteSql(config.dataDir) : await openPgSql(config.url);
@@ -53,7 +54,8 @@ export async function openStore(config: StoreConfig, bounds: SharedRunBounds): P
   }
   try {
     const applied = await migrate(sql);
-    if (applied.length) console.log(`[store] ${where}: applied migration(s) ${applied.join(', ')}`);
+    const ms = Math.round(performance.now() - started);
+    console.log(`[store] ${where}: open in ${ms} ms${applied.length ? `; applied migration(s) ${applied.join(', ')}` : ''}`);
   } catch (error) {
     await sql.close();
     throw new StoreOpenError(where, error);
