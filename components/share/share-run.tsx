@@ -4,7 +4,7 @@
  * being shown) is kept by the server, and the page shows its link to copy. The browser that shared it may delete it.
  */
 import { useTranslations } from 'next-intl';
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { useLabStore, useLabStoreApi } from '@/components/lab/lab-provider';
 import { hasExportableRun } from '@/components/lab/run-state';
 import { recordRun } from '@/components/workspace/run-file';
@@ -24,6 +24,12 @@ export function ShareRun({ slug }: { slug: string }) {
   const [error, setError] = useState<string | null>(null);
   const linkInput = useRef<HTMLInputElement>(null);
   const id = useId();
+  // A link is for the run it was made from: another run, or another saved run opened, starts without one.
+  const runId = useLabStore((s) => s.run.info?.runId ?? null);
+  useEffect(() => {
+    setState((s) => (s.kind === 'sharing' ? s : { kind: 'idle' }));
+    setError(null);
+  }, [runId, replay]);
 
   const share = async () => {
     const lab = store.getState();
