@@ -23,16 +23,21 @@ export async function openPgSql(url: string): Promise<Sql> {
     ...on(pool),
     transaction: async (work) => {
       const client = await pool.connect();
+      // A connection whose rollback failed is in an unknown state: it is dropped, not handed to the next query.
+      let broken: Error | undefined;
       try {
         await client.query('BEGIN');
         const value = await work(on(client));
         await client.query('COMMIT');
         return value;
       } catch (error) {
-        await client.query('ROLLBACK').catch((rollback: unknown) => console.error('[store] rollback failed:', rollback));
+        await client.query('ROLLBACK').catch((rollback: unknown) => {
+          broken = rollback instanceof Error ? rollback : new Error(String(rollback));
+          console.error('[store] rollback failed; the connection is dropped:', broken.message);
+        });
         throw error;
       } finally {
-        client.release();
+        client.release(broken);
       }
     },
     close: () => pool.end(),
