@@ -16,6 +16,8 @@ export function defaultDataDir(env: Readonly<Record<string, string | undefined>>
 }
 
 const LOCK_FILE = 'server.lock';
+/** Folders this process holds: a second server in the same process (a test) is refused as another process would be. */
+const held = new Set<string>();
 
 /** A live process's PID (EPERM: alive, another user's). */
 function alive(pid: number): boolean {
@@ -44,6 +46,7 @@ export class DataDirInUseError extends Error {
 export function claimDataDir(dir: string): () => void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, LOCK_FILE);
+  if (held.has(file)) throw new DataDirInUseError(dir, process.pid);
   for (;;) {
     try {
       fs.writeFileSync(file, String(process.pid), { flag: 'wx', mode: 0o600 });
@@ -52,11 +55,13 @@ export function claimDataDir(dir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const pid = Number(fs.readFileSync(file, 'utf8').trim());
       if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) throw new DataDirInUseError(dir, pid);
-      // Left by a server that is gone: its database was closed by its death, not by another server.
+      // Left by a server that is gone (our PID too, then: it was reused): nobody has the database open.
       fs.rmSync(file, { force: true });
     }
   }
+  held.add(file);
   return () => {
+    held.delete(file);
     try {
       if (fs.readFileSync(file, 'utf8').trim() === String(process.pid)) fs.rmSync(file, { force: true });
     } catch (error) {

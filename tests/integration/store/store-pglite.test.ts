@@ -40,6 +40,8 @@ describe('the data folder', () => {
       await exited;
       const release = claimDataDir(dir);
       expect(fs.readFileSync(path.join(dir, 'server.lock'), 'utf8')).toBe(String(process.pid));
+      // A second server in this same process is refused too (its PID is ours, but the folder is held).
+      expect(() => claimDataDir(dir)).toThrow(`another Lock Lab server (PID ${process.pid})`);
       release();
       expect(fs.existsSync(path.join(dir, 'server.lock'))).toBe(false);
     } finally {
