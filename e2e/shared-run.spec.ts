@@ -1,7 +1,8 @@
 /**
  * Runs you can share (issue 33), in Chromium against the production build: lesson 1's "Break it" is run and shared;
  * its link opens in a new browser context — fresh storage, no identity, no lab — showing the verdict (re-checked
- * there) and the timeline; the sharer deletes it, and the link then says the run is gone. Screenshots go to
+ * there) and the timeline, in English and Arabic; the sharer deletes it, and the link then says the run is gone (in
+ * English, Norwegian and Arabic); a malformed id is refused in words. Screenshots go to
  * test-results/screenshots/shared-run-*.png.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -62,18 +63,32 @@ test("lesson 1's break, shared: the link opens read-only in a fresh browser with
     expect(sockets).toEqual([]);
     expect((await other.cookies()).map((c) => c.name)).not.toContain('locklab_browser');
     await screenshot(viewer, 'shared-run-opened');
+    // The same link in Arabic: the page's words and the verdict re-checked in its language, right to left.
+    const inLanguage = (locale: string) => url.replace('/runs/', `/${locale}/runs/`);
+    await viewer.goto(inLanguage('ar'));
+    await expect(viewer.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(viewer.getByRole('heading', { name: 'تشغيل مشترك', level: 1 })).toBeVisible();
+    await expect(viewer.getByTestId('verdict')).toHaveAttribute('data-valid', 'violated', { timeout: 30_000 });
+    await screenshot(viewer, 'shared-run-opened-ar', false);
+    // The page remembered Arabic (the language cookie, the only cookie this browser has): back to English for what follows.
+    expect((await other.cookies()).map((c) => c.name)).toEqual(['LOCKLAB_LOCALE']);
+    await other.clearCookies();
 
     // The sharer deletes it; the link then says the run is gone, and changes nothing more.
     await button(page, 'Delete the shared run').click();
     await expect(page.getByText('The shared run is deleted; its link now says it is gone.')).toBeVisible();
-    await viewer.reload();
+    await viewer.goto(url);
     await expect(viewer.getByTestId('shared-run-problem')).toHaveText('This shared run is gone: whoever shared it deleted it, or the link is wrong.');
     await expect(viewer.getByTestId('verdict')).toHaveCount(0);
     await screenshot(viewer, 'shared-run-gone', false);
-
     // A malformed id is refused in words, not opened.
     await viewer.goto(url.replace(/[A-Za-z0-9_-]{22}$/, 'not-an-id'));
     await expect(viewer.getByTestId('shared-run-problem')).toHaveText('This is not the link of a shared run: check that the whole link was copied.');
+    // The gone link in Norwegian and Arabic.
+    await viewer.goto(inLanguage('nb'));
+    await expect(viewer.getByTestId('shared-run-problem')).toHaveText('Denne delte kjøringen finnes ikke lenger: den som delte den, slettet den, eller lenken er feil.');
+    await viewer.goto(inLanguage('ar'));
+    await expect(viewer.getByTestId('shared-run-problem')).toHaveText('لم يعد هذا التشغيل المشترك موجودًا: حذفه من شاركه، أو أن الرابط خاطئ.');
   } finally {
     await other.close();
   }
