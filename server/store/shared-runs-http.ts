@@ -144,9 +144,10 @@ export function sharedRunRoutes(options: SharedRunRoutesOptions): (req: Incoming
   }
 
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    if (url.pathname !== SHARED_RUNS_API && !url.pathname.startsWith(`${SHARED_RUNS_API}/`)) return false;
-    const rest = url.pathname.slice(SHARED_RUNS_API.length + 1);
+    // The path only, without parsing the whole URL (a request target that is not a URL must not throw here).
+    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    if (pathname !== SHARED_RUNS_API && !pathname.startsWith(`${SHARED_RUNS_API}/`)) return false;
+    const rest = pathname.slice(SHARED_RUNS_API.length + 1);
     const work =
       req.method === 'POST' && rest === ''
         ? share(req, res)
