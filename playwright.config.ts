@@ -4,6 +4,8 @@
  * server below serves that build through the real custom server
  * (Next + socket.io on one port), exactly as `npm start` does.
  */
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3100);
@@ -23,6 +25,14 @@ const reuseExistingServer = process.env.E2E_REUSE_SERVER === '1' && !process.env
 export const SERVER_B_URL = `http://127.0.0.1:${portB}`;
 process.env.E2E_SERVER_B = SERVER_B_URL;
 
+/**
+ * The first server keeps shared runs in PGlite in a folder of its own per port, outside the checkout and kept between
+ * test runs (a new folder costs PGlite's initdb, tens of seconds on a busy machine); the second runs without a store,
+ * since one folder serves one server.
+ */
+const storeEnv = (serverPort: number): Record<string, string> =>
+  serverPort === port ? { LOCKLAB_DATA_DIR: path.join(os.tmpdir(), `locklab-e2e-store-${serverPort}`) } : { LOCKLAB_STORE: '0' };
+
 const labServer = (serverPort: number) => ({
   command: 'node --import tsx server/index.ts',
   url: `http://127.0.0.1:${serverPort}/playground`,
@@ -34,6 +44,7 @@ const labServer = (serverPort: number) => ({
     LOCKLAB_COORDINATION_URL: `redis://127.0.0.1:${coordinationPort}`,
     // A known instructor token, so e2e/classroom.spec.ts can start a class.
     LOCKLAB_INSTRUCTOR_TOKEN: process.env.E2E_INSTRUCTOR_TOKEN ?? 'e2e-instructor-token',
+    ...storeEnv(serverPort),
   },
   reuseExistingServer,
   timeout: 120_000,

@@ -19,6 +19,9 @@ const files = fs
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
   .sort();
+// The benchmarks' lab servers run without a store: they measure the labs, and the user's data folder (PGlite) serves
+// one server at a time. LOCKLAB_STORE set by the caller wins.
+process.env.LOCKLAB_STORE ??= '0';
 let failed = 0;
 for (const file of files) {
   const result = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, file), ...options], { stdio: 'inherit', cwd: path.resolve(here, '..') });

@@ -50,7 +50,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const runRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-bench-server-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/index.ts'], {
     cwd: projectDir,
-    env: { ...process.env, PORT: '0', LOCKLAB_WEB: '0', LOCKLAB_RUN_DIR: runRoot, NODE_ENV: 'production', LOCKLAB_WARM_LABS: '0', LOCKLAB_LOG_LEVEL: 'warn', ...env },
+    // No store (LOCKLAB_STORE=0): a benchmark measures the labs, and the user's data folder serves one server at a time.
+    env: { ...process.env, PORT: '0', LOCKLAB_WEB: '0', LOCKLAB_RUN_DIR: runRoot, NODE_ENV: 'production', LOCKLAB_WARM_LABS: '0', LOCKLAB_LOG_LEVEL: 'warn', LOCKLAB_STORE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

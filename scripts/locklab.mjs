@@ -20,7 +20,8 @@ import { ensureSystemPackages } from './lib/system-packages.mjs';
 import { countPlaywright, countRun, countVitest, slowestVitestFiles } from './lib/test-counts.mjs';
 
 const LAB_PACKAGES = ['redis-server'];
-const TEST_PACKAGES = [...LAB_PACKAGES, 'chromium', 'docker-compose'];
+// postgresql: the store's tests run against Debian's server too (tests/helpers/postgres-server.ts starts its own on a free port).
+const TEST_PACKAGES = [...LAB_PACKAGES, 'chromium', 'docker-compose', 'postgresql'];
 
 async function setup({ forTests }) {
   checkNodeVersion();

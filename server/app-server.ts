@@ -22,6 +22,8 @@ import { configureLinkSockets, startLinkProcess } from './cluster/link-host';
 import { originAllowed } from './realtime/origin';
 import { INSTRUCTOR_SESSION_PATH } from '@/lib/classroom';
 import { serverDescriptors } from './ops/descriptors';
+import { openStore, type Store } from './store/store';
+import { sharedRunRoutes } from './store/shared-runs-http';
 
 async function serveMetrics(res: http.ServerResponse): Promise<void> {
   try {
@@ -44,6 +46,8 @@ export interface RunningLabServer {
   admission: RunAdmission;
   /** The settings it runs with. */
   config: ServerConfig;
+  /** What is kept across restarts (server/store/); null with LOCKLAB_STORE=0. */
+  store: Store | null;
   close(): Promise<void>;
 }
 
@@ -72,10 +76,17 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   // Each lab's share of the link process's descriptors, and the web server's own reserve (issue 28, item 3).
   configureLinkSockets({ labs: config.maxLabs, perLab: config.linkSocketsPerLab });
   const endReserve = serverDescriptors.keep(config.descriptorReserve);
+  // Opened beside the link process's start (PGlite takes seconds to start): a store that cannot open stops the
+  // start with one sentence (server/index.ts), like a link process that cannot run.
+  const storeOpening = openStore(config.store, config.sharedRuns);
+  const openedStore = storeOpening.catch(() => null);
+  let store: Store | null;
   try {
     // Before anything else: a link process that cannot run here would fail every run, so the server does not start.
     await startLinkProcess();
+    store = await storeOpening;
   } catch (error) {
+    await (await openedStore)?.close();
     endReserve();
     fs.rmSync(runDir, { recursive: true, force: true });
     throw error;
@@ -95,6 +106,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     await sandbox?.start();
   } catch (error) {
     await sandbox?.close();
+    await store?.close();
     endReserve();
     fs.rmSync(runDir, { recursive: true, force: true });
     throw error;
@@ -114,6 +126,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Lock Lab: pages are not served by this instance (LOCKLAB_WEB=0)\n');
   };
   const identities = new BrowserIdentities({ secret: config.cookieSecret, workBits: config.identityWorkBits });
+  const sharedRunsDoor = sharedRunRoutes({ store, identities, allowedOrigins: config.allowedOrigins, bounds: config.sharedRuns });
   const server = http.createServer((req, res) => {
     if (req.url === '/metrics' && req.method === 'GET') {
       if (metricsAllowed(req, config.metricsToken)) return void serveMetrics(res);
@@ -122,6 +135,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     if (req.url === INSTRUCTOR_SESSION_PATH) return void classrooms.serveSession(req, res, (r) => originAllowed(r, config.allowedOrigins) && r.headers.origin !== undefined);
     // A page buys its browser's identity here with work before it opens its socket (browser-identity.ts).
     if (identities.handle(req, res)) return;
+    if (sharedRunsDoor(req, res)) return;
     void handle(req, res);
   });
   const admission = new RunAdmission({
@@ -171,6 +185,7 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     endReserve();
     await labs.closeAll();
     await sandbox?.close();
+    await store?.close();
     io.close();
     throw error;
   }
@@ -192,9 +207,10 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
       await new Promise<void>((resolve) => io.close(() => resolve()));
       await classrooms.disconnect();
       server.closeAllConnections();
+      await store?.close();
       endReserve();
       fs.rmSync(runDir, { recursive: true, force: true });
     })());
 
-  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, sandbox, admission, config, close };
+  return { url: `http://${config.host}:${port}`, port, labs, io, classrooms, sandbox, admission, config, store, close };
 }

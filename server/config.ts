@@ -6,6 +6,10 @@ import { availableParallelism } from 'node:os';
 import { defaultRunRoot } from './cluster/run-dir';
 import { DEFAULT_HISTORY_BUDGET, type HistoryBudget } from './lab/history-log';
 import { defaultDescriptorReserve } from './ops/descriptors';
+import { defaultDataDir } from './store/data-dir';
+import type { StoreConfig } from './store/store';
+import type { SharedRunBounds } from './store/shared-runs';
+import { MAX_RUN_FILE_BYTES } from '@/lib/run-file-format';
 
 export interface ServerConfig {
   port: number;
@@ -99,6 +103,13 @@ export interface ServerConfig {
    * LOCKLAB_HISTORY_BYTES_PER_RUN). Why the defaults: DEFAULT_HISTORY_BUDGET.
    */
   history: HistoryBudget;
+  /** What is kept across restarts (server/store/): PGlite in LOCKLAB_DATA_DIR, Postgres at DATABASE_URL, or none (LOCKLAB_STORE=0). */
+  store: StoreConfig;
+  /**
+   * Shared runs' bounds: one run (the run-file import limit), per browser (LOCKLAB_SHARED_RUNS_PER_BROWSER,
+   * LOCKLAB_SHARED_MB_PER_BROWSER) and in total (LOCKLAB_SHARED_MB_TOTAL).
+   */
+  sharedRuns: SharedRunBounds;
 }
 
 /** What the largest run reserves: every client's heap at its cap and the worker (server/runs/lab-runs.ts). */
@@ -177,8 +188,21 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     descriptorReserve: intFromEnv('LOCKLAB_FD_RESERVE', defaultDescriptorReserve(), 64),
     sandboxHosts: sandboxHostCount(availableParallelism()),
     sandboxHostFds: process.env.LOCKLAB_SANDBOX_HOST_FDS ? intFromEnv('LOCKLAB_SANDBOX_HOST_FDS', 0, 128) : null,
+    store: storeFromEnv(),
+    sharedRuns: {
+      maxRunBytes: MAX_RUN_FILE_BYTES,
+      runsPerOwner: intFromEnv('LOCKLAB_SHARED_RUNS_PER_BROWSER', 50, 1),
+      bytesPerOwner: intFromEnv('LOCKLAB_SHARED_MB_PER_BROWSER', 50, 1) * 2 ** 20,
+      totalBytes: intFromEnv('LOCKLAB_SHARED_MB_TOTAL', 2048, 1) * 2 ** 20,
+    },
     ...overrides,
   };
+}
+
+function storeFromEnv(): StoreConfig {
+  if (process.env.LOCKLAB_STORE === '0') return { kind: 'none' };
+  if (process.env.DATABASE_URL) return { kind: 'postgres', url: process.env.DATABASE_URL };
+  return { kind: 'pglite', dataDir: defaultDataDir() };
 }
 
 function historyBudgetFromEnv(): HistoryBudget {

@@ -7,6 +7,7 @@ import { LinkProcessStartError } from './cluster/link-host/link-host';
 import { EntryBundleError } from './unprivileged/entry-source';
 import { SandboxHostStartError } from './sandbox/host/sandbox-host';
 import { configFromEnv } from './config';
+import { StoreOpenError } from './store/store';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 
@@ -41,9 +42,12 @@ try {
   server = await starting;
 } catch (error) {
   // A machine the lab cannot run on is said in one sentence, at the start, not at a learner's first run.
-  if (!(error instanceof LinkProcessStartError || error instanceof SandboxHostStartError || error instanceof EntryBundleError)) throw error;
+  if (!(error instanceof LinkProcessStartError || error instanceof SandboxHostStartError || error instanceof EntryBundleError || error instanceof StoreOpenError)) throw error;
   console.error(`[locklab] Lock Lab cannot start: ${error.message}`);
   process.exit(1);
 }
 // Stopping already (a signal came during the start): stop() closes it and exits; "serving on" would be untrue.
-if (!stopping) console.log(`[locklab] Lock Lab is serving on ${server.url} (${config.dev ? 'development' : 'production'}; up to ${config.maxLabs} labs)`);
+if (!stopping)
+  console.log(
+    `[locklab] Lock Lab is serving on ${server.url} (${config.dev ? 'development' : 'production'}; up to ${config.maxLabs} labs; store: ${server.store?.where ?? 'none'})`,
+  );

@@ -8,25 +8,9 @@ import { check, type Verdict } from '@/lib/checker';
 import type { HistoryEvent } from '@/lib/history';
 import { isWords } from '@/lib/words';
 import type { RecordedRun, RunData } from '@/components/lab/run-state';
+import { EVENT_TYPES, MAX_RUN_FILE_BYTES, RUN_FILE_FORMAT } from '@/lib/run-file-format';
 
-export const RUN_FILE_FORMAT = 'lock-lab-run';
-/** A file bigger than this is refused before parsing. */
-export const MAX_RUN_FILE_BYTES = 20_000_000;
-
-/** Every kind of history event, as a record so a new kind in lib/history.ts cannot be forgotten here (a run holding it would not open). */
-const EVENT_KINDS: Record<HistoryEvent['type'], true> = {
-  nemesis: true,
-  node: true,
-  guard: true,
-  redis: true,
-  job: true,
-  store: true,
-  client: true,
-  console: true,
-  lock: true,
-  scenario: true,
-};
-const EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(EVENT_KINDS));
+export { MAX_RUN_FILE_BYTES, RUN_FILE_FORMAT };
 
 /** The run's slice of the lab history: from its start to now, or to where the page stops showing it (`untilT`, exclusive). */
 export function runHistory(history: readonly HistoryEvent[], startedAt: number | null, untilT: number | null = null): HistoryEvent[] {

@@ -22,6 +22,7 @@ import { CommandErrors, LabStatus } from '@/components/lab/lab-status';
 import { RecentHistory } from '@/components/lab/recent-history';
 import { useProgressActions, useProgress } from '@/components/progress/progress-provider';
 import { TimeTravel } from '@/components/timeline/time-travel';
+import { ShareRun } from '@/components/share/share-run';
 import { VerdictPanel } from '@/components/verdict/verdict-panel';
 import { ConsolePanel } from './console-panel';
 import { runnable, sameProgram, scenarioProgram, shownForScenario, type ProgramLabels, type ShownProgram } from './editor-source';
@@ -193,6 +194,8 @@ function WorkspaceBody({ lesson, children, onRunEnded }: WorkspaceProps) {
           <ExplorePanel {...(lesson.exercise ? { slug: lesson.slug } : {})} code={() => codeRef.current} />
           {lesson.experiment && <ExperimentPanel />}
           <TimeTravel slug={lesson.slug} defaultClients={clients} onLoadCode={(saved) => setShown({ kind: 'saved-run', label: labels.savedRun, code: saved })} />
+          {/* Beside time travel's Export: the same recorded run, kept by the server behind a link. */}
+          <ShareRun slug={lesson.slug} />
           <Tabs label={t('labPanels')} tabs={tabs} />
         </div>
         <InstrumentPanel

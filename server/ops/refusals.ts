@@ -32,6 +32,9 @@ export type RefusalReason =
   | 'descriptor-reserve' // only the web server's reserve of descriptors is left: no new lab
   | 'lab-not-yours' // a socket asked to join another browser's lab by its id (given a lab of its own instead)
   | 'lab-take-busy' // "Use the lab here" while each of the browser's labs has a run or a check going
+  | 'shared-run-bounds' // a shared run past its size, its browser's share or the server's total (server/store/shared-runs.ts)
+  | 'shared-run-not-yours' // a browser asked to delete a run another browser shared
+  | 'no-store' // sharing on a server started without a store (LOCKLAB_STORE=0)
   | 'invalid-input';
 
 export interface RefusalContext {
@@ -56,6 +59,9 @@ const CODES: Partial<Record<RefusalReason, ErrorCode>> = {
   'run-budget': 'lab-full',
   'run-queue-full': 'lab-full',
   'descriptor-reserve': 'lab-full',
+  'shared-run-bounds': 'lab-full',
+  'shared-run-not-yours': 'forbidden',
+  'no-store': 'not-found',
   'invalid-input': 'invalid-input',
 };
 

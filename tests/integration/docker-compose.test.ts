@@ -99,8 +99,22 @@ const mountSources = (volumes: unknown[] | undefined): { source: string; target:
   });
 
 describe('docker-compose.yml', () => {
-  test('defines two lab servers, a coordination Redis and an nginx proxy', () => {
-    expect(Object.keys(composeConfig().services).sort()).toEqual(['coordination', 'lab-a', 'lab-b', 'proxy']);
+  test('defines two lab servers, a coordination Redis, a Postgres and an nginx proxy', () => {
+    expect(Object.keys(composeConfig().services).sort()).toEqual(['coordination', 'lab-a', 'lab-b', 'postgres', 'proxy']);
+  });
+
+  test('both lab servers keep their store in the one Postgres, which keeps its data in a volume and publishes nothing', () => {
+    const postgres = composeConfig().services.postgres;
+    expect(postgres?.image).toMatch(/^postgres:\d+/);
+    expect(postgres?.ports ?? []).toEqual([]);
+    expect(mountSources(postgres?.volumes).map((m) => m.target)).toContain('/var/lib/postgresql/data');
+    const { POSTGRES_USER: user, POSTGRES_DB: db, POSTGRES_PASSWORD: password } = postgres?.environment ?? {};
+    for (const name of LAB_SERVERS) {
+      const lab = composeConfig().services[name];
+      expect(lab?.environment?.DATABASE_URL, name).toBe(`postgres://${user}:${password}@postgres:5432/${db}`);
+      const dependsOn = lab?.depends_on ?? [];
+      expect(Array.isArray(dependsOn) ? dependsOn : Object.keys(dependsOn), name).toContain('postgres');
+    }
   });
 
   test('builds each lab server from the repository Dockerfile, run by the image’s own CMD', () => {

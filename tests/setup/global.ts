@@ -3,7 +3,8 @@
  * in it through TMPDIR, which the test workers inherit), and a last sweep at
  * the end: any redis-server still running from inside it — a test that timed
  * out before its cleanup ran — is killed by PID, and the folder removed.
- * Only processes started in this run's folder are touched.
+ * Only processes started in this run's folder are touched. The lab servers
+ * tests start run without a store (LOCKLAB_STORE=0) unless a test gives one.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -27,6 +28,9 @@ function redisServersUnder(root: string): number[] {
 export default function setup(): () => void {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-tests-'));
   process.env.TMPDIR = root;
+  // The lab servers tests start keep nothing across restarts (PGlite takes seconds and hundreds of MB to start, and
+  // one data folder serves one server at a time): the store's own tests open theirs in a temporary folder.
+  process.env.LOCKLAB_STORE ??= '0';
   return () => {
     const left = redisServersUnder(root);
     for (const pid of left) {
