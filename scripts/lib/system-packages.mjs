@@ -1,5 +1,5 @@
 // Debian packages the lab needs, installed with apt-get when missing and we are root.
-import { accessSync, constants, existsSync, unlinkSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { info, LocklabError } from './log.mjs';
 import { runStep } from './steps.mjs';
@@ -15,7 +15,16 @@ export const SYSTEM_PACKAGES = {
   // The Playwright config launches this exact file.
   chromium: { file: '/usr/bin/chromium', with: ['fonts-liberation'] },
   'docker-compose': { command: 'docker-compose', with: [] },
+  // The store's tests start Debian's server themselves (tests/helpers/postgres-server.ts): its binary sits under a
+  // folder named for its major version.
+  postgresql: { present: () => postgresServerInstalled(), with: [] },
 };
+
+function postgresServerInstalled() {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return false;
+  return readdirSync(root).some((version) => isExecutable(path.join(root, version, 'bin', 'postgres')));
+}
 
 const APT_GET = '/usr/bin/apt-get';
 const POLICY_RC_D = '/usr/sbin/policy-rc.d';
@@ -37,6 +46,8 @@ function findCommand(name) {
 
 export function isInstalled(pkg) {
   const spec = SYSTEM_PACKAGES[pkg];
+  if (!spec) throw new LocklabError(`scripts/lib/system-packages.mjs does not know how to tell whether ${pkg} is installed`);
+  if (spec.present) return spec.present();
   return spec.file ? isExecutable(spec.file) : findCommand(spec.command) !== undefined;
 }
 
