@@ -11,6 +11,7 @@ import { recordRun } from '@/components/workspace/run-file';
 import { deleteSharedRun, shareRun } from './shared-runs-client';
 import { useSharedRunFailureWords } from './use-shared-run-words';
 import styles from './share.module.css';
+import bar from '@/components/timeline/time-travel.module.css';
 
 type ShareState = { kind: 'idle' } | { kind: 'sharing' } | { kind: 'shared'; id: string; link: string; copied: boolean } | { kind: 'deleted' };
 
@@ -66,8 +67,8 @@ export function ShareRun({ slug }: { slug: string }) {
   };
 
   return (
-    <section className={styles.share} aria-label={t('button')}>
-      <div className={styles.row}>
+    <section className={bar.bar} aria-label={t('button')}>
+      <div className={bar.row}>
         <button type="button" onClick={() => void share()} disabled={(!hasRun && !replay) || state.kind === 'sharing'}>
           {state.kind === 'sharing' ? t('sharing') : t('button')}
         </button>

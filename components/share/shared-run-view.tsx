@@ -23,6 +23,7 @@ import { refusal } from '@/lib/refusal-words';
 import { deleteSharedRun, fetchSharedRun } from './shared-runs-client';
 import { useSharedRunFailureWords } from './use-shared-run-words';
 import styles from './share.module.css';
+import bar from '@/components/timeline/time-travel.module.css';
 
 type Loaded = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'open'; run: RecordedRun; verdict: Verdict; yours: boolean } | { kind: 'deleted' };
 
@@ -91,7 +92,7 @@ export function SharedRunView({ id }: { id: string }) {
           <MeasurementsTab />
         </section>
         {loaded.yours && (
-          <div className={styles.row}>
+          <div className={bar.row}>
             <button type="button" onClick={() => void remove()}>
               {workspace('share.delete')}
             </button>
