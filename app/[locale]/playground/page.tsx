@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { getTranslations, setRequestLocale } from 'next-intl/server';
-import { Link } from '@/i18n/navigation';
 import type { Locale } from '@/i18n/routing';
 import { Playground } from '@/components/playground/playground';
+import { PageHeader } from './page-header';
 import styles from './page.module.css';
 
 export async function generateMetadata({ params }: { params: Promise<{ locale: Locale }> }): Promise<Metadata> {
@@ -13,16 +13,9 @@ export async function generateMetadata({ params }: { params: Promise<{ locale: L
 export default async function PlaygroundPage({ params }: { params: Promise<{ locale: Locale }> }) {
   setRequestLocale((await params).locale);
   const t = await getTranslations('pages');
-  const common = await getTranslations('common');
   return (
     <main id="main" className={styles.page}>
-      <header className={styles.header}>
-        <nav className={styles.crumbs} aria-label={common('breadcrumb')}>
-          <Link href="/">{common('home')}</Link>
-        </nav>
-        <h1 className={styles.title}>{t('playground.title')}</h1>
-        <p className={styles.intro}>{t('playground.intro')}</p>
-      </header>
+      <PageHeader title={t('playground.title')} intro={t('playground.intro')} />
       <Playground />
     </main>
   );

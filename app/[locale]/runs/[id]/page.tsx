@@ -7,6 +7,7 @@ import { getTranslations, setRequestLocale } from 'next-intl/server';
 import { Link } from '@/i18n/navigation';
 import type { Locale } from '@/i18n/routing';
 import { SharedRunView } from '@/components/share/shared-run-view';
+import { PageHeader } from '../../playground/page-header';
 import styles from '../../playground/page.module.css';
 
 // Any id: the page is rendered per request, and only the server knows which runs exist.
@@ -21,16 +22,9 @@ export default async function SharedRunPage({ params }: { params: Promise<{ loca
   const { locale, id } = await params;
   setRequestLocale(locale);
   const t = await getTranslations('pages');
-  const common = await getTranslations('common');
   return (
     <main id="main" className={styles.page}>
-      <header className={styles.header}>
-        <nav className={styles.crumbs} aria-label={common('breadcrumb')}>
-          <Link href="/">{common('home')}</Link>
-        </nav>
-        <h1 className={styles.title}>{t('sharedRun.title')}</h1>
-        <p className={styles.intro}>{t('sharedRun.intro')}</p>
-      </header>
+      <PageHeader title={t('sharedRun.title')} intro={t('sharedRun.intro')} />
       <SharedRunView id={id} />
       <p>
         <Link href="/playground">{t('sharedRun.lab')}</Link>
