@@ -173,7 +173,12 @@ export class RedisNode extends EventEmitter<Events> {
       /* a dead node's connection errors are expected; state comes from the process */
     });
     // maxmemory-clients evicts the biggest clients when a learner's connections grow; never the lab's own.
-    this.control.call('CLIENT', 'NO-EVICT', 'on').catch(() => undefined);
+    // Refused or unanswered on a node still connected, the lab's control link is evictable: not fatal, not silent.
+    const control = this.control;
+    control.call('CLIENT', 'NO-EVICT', 'on').catch((error: unknown) => {
+      if (control.status !== 'ready') return; // the node died meanwhile: its state says so
+      log.warn({ event: 'node-no-evict', node: this.id, err: (error as Error).message }, 'the lab\'s control connection to a node could not be made unevictable');
+    });
     this.appliedHz = this.busy ? RUN_HZ : IDLE_HZ;
     this.setState('up', reason);
     this.emit('started');

@@ -4,7 +4,8 @@
  * scrape time from every lab server living in this process (tests start
  * several), so nothing here holds a reference that outlives its server.
  */
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { log } from './log';
 
 export const registry = new Registry();
 // Process RSS, heap, open file descriptors and event-loop lag (p50/p90/p99) come with the defaults.
@@ -77,6 +78,53 @@ export const nodeInterventionsTotal = new Counter({
   labelNames: ['kind'] as const,
   registers: [registry],
 });
+
+/** Every store query and transaction, timed where the store wraps its database (server/store/timed-sql.ts). */
+export const storeQuerySeconds = new Histogram({
+  name: 'locklab_store_query_seconds',
+  help: 'Store queries and whole transactions, by database (pglite, postgres) and kind (query, transaction)',
+  labelNames: ['store', 'kind'] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+  registers: [registry],
+});
+
+/** What a server's store holds, read when scraped. */
+export interface StoreMetricsSource {
+  kind: 'pglite' | 'postgres';
+  size(): Promise<{ sharedRuns: number; sharedRunBytes: number }>;
+}
+
+const storeSources = new Set<StoreMetricsSource>();
+
+/** Registers a server's store; the returned function removes it (on close). */
+export function addStoreMetricsSource(source: StoreMetricsSource): () => void {
+  storeSources.add(source);
+  return () => storeSources.delete(source);
+}
+
+const storeGauges: [name: string, help: string, read: (size: Awaited<ReturnType<StoreMetricsSource['size']>>) => number][] = [
+  ['locklab_store_shared_runs', 'Shared runs the store keeps, by database', (size) => size.sharedRuns],
+  ['locklab_store_shared_run_bytes', 'Bytes of shared runs the store keeps (the bound LOCKLAB_SHARED_MB_TOTAL counts these), by database', (size) => size.sharedRunBytes],
+];
+for (const [name, help, read] of storeGauges) {
+  new Gauge({
+    name,
+    help,
+    labelNames: ['store'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const source of storeSources) {
+        try {
+          this.set({ store: source.kind }, read(await source.size()));
+        } catch (error) {
+          // A store that cannot answer leaves its figure out of this scrape (the rest still serve), and says why.
+          log.warn({ event: 'metrics-store', store: source.kind, err: (error as Error).message }, 'the store did not answer a metrics scrape');
+        }
+      }
+    },
+  });
+}
 
 export async function metricsText(): Promise<{ contentType: string; body: string }> {
   return { contentType: registry.contentType, body: await registry.metrics() };

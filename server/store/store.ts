@@ -8,6 +8,8 @@ import { openPgSql } from './pg-sql';
 import { openPgliteSql } from './pglite-sql';
 import { sharedRuns, type SharedRunBounds, type SharedRuns } from './shared-runs';
 import type { Sql } from './sql';
+import { timedSql } from './timed-sql';
+import { addStoreMetricsSource } from '../ops/metrics';
 
 export type StoreConfig =
   | { kind: 'pglite'; dataDir: string }
@@ -60,5 +62,21 @@ export async function openStore(config: StoreConfig, bounds: SharedRunBounds): P
     await sql.close();
     throw new StoreOpenError(where, error);
   }
-  return { kind: config.kind, where, sharedRuns: sharedRuns(sql, bounds), close: () => sql.close() };
+  const timed = timedSql(sql, config.kind);
+  const removeMetrics = addStoreMetricsSource({
+    kind: config.kind,
+    size: async () => {
+      const [row] = await timed.query<{ runs: number; bytes: number }>('SELECT count(*)::int AS runs, coalesce(sum(bytes), 0)::bigint::float8 AS bytes FROM shared_runs');
+      return { sharedRuns: row?.runs ?? 0, sharedRunBytes: row?.bytes ?? 0 };
+    },
+  });
+  return {
+    kind: config.kind,
+    where,
+    sharedRuns: sharedRuns(timed, bounds),
+    close: async () => {
+      removeMetrics();
+      await sql.close();
+    },
+  };
 }

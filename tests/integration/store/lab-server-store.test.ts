@@ -50,3 +50,25 @@ it('opens the store at start, keeps a shared run across a restart, and refuses a
   const again = await fetch(`${restarted.url}/api/runs/${value.id}`, { headers: { cookie } });
   expect(await again.json()).toEqual({ ok: true, value: { yours: true, run: JSON.parse(RUN) } });
 }, 300_000);
+
+it("says the store's size and latency on /metrics: runs and bytes kept, queries and transactions timed", async () => {
+  const server = servers[0] ?? (await createLabServer(config('metrics')));
+  if (!servers.includes(server)) servers.push(server);
+  const metric = async (name: string): Promise<number> => {
+    const text = await (await fetch(`${server.url}/metrics`)).text();
+    const line = text.split('\n').find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+    if (!line) throw new Error(`/metrics has no ${name}`);
+    return Number(line.slice(line.lastIndexOf(' ') + 1));
+  };
+  const runs = await metric('locklab_store_shared_runs{store="pglite"}');
+  const bytes = await metric('locklab_store_shared_run_bytes{store="pglite"}');
+  const transactions = await metric('locklab_store_query_seconds_count{store="pglite",kind="transaction"}');
+  const cookie = await browserCookie(server.url);
+  const shared = await fetch(`${server.url}/api/runs`, { method: 'POST', headers: { cookie, origin: server.url, 'content-type': 'application/json' }, body: RUN });
+  expect(shared.status).toBe(201);
+  expect(await metric('locklab_store_shared_runs{store="pglite"}')).toBe(runs + 1);
+  expect(await metric('locklab_store_shared_run_bytes{store="pglite"}')).toBe(bytes + Buffer.byteLength(RUN));
+  // The share is one transaction (its bounds and its insert under one lock).
+  expect(await metric('locklab_store_query_seconds_count{store="pglite",kind="transaction"}')).toBe(transactions + 1);
+  expect(await metric('locklab_store_query_seconds_count{store="pglite",kind="query"}')).toBeGreaterThan(0);
+}, 300_000);

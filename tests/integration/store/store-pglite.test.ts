@@ -11,7 +11,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openPgliteSql } from '@/server/store/pglite-sql';
 import { claimDataDir, DataDirInUseError, defaultDataDir } from '@/server/store/data-dir';
 import { openStore, StoreOpenError } from '@/server/store/store';
-import { BOUNDS, storeSuite } from './store-suite';
+import { migrate } from '@/server/store/migrations';
+import { openPgSql } from '@/server/store/pg-sql';
+import { sharedRuns } from '@/server/store/shared-runs';
+import type { Sql } from '@/server/store/sql';
+import { startPostgres } from '@/tests/helpers/postgres-server';
+import { storeCli } from '@/tests/helpers/store-cli';
+import { BOUNDS, runBody, storeSuite } from './store-suite';
 
 // A new folder costs PGlite's initdb: tens of seconds on a busy two-core machine.
 const PGLITE_TIMEOUT = 180_000;
@@ -64,4 +70,50 @@ describe('a store that cannot open', () => {
   it('is none at all with LOCKLAB_STORE=0', async () => {
     expect(await openStore({ kind: 'none' }, BOUNDS)).toBeNull();
   });
+});
+
+describe('npm run backup / restore on the embedded store', () => {
+  it('stops with a sentence while a lab server has the data folder open, and leaves it as it was', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-held-'));
+    const release = claimDataDir(dir);
+    try {
+      for (const args of [['backup', path.join(dir, 'b.jsonl.gz')], ['restore', __filename]]) {
+        const held = await storeCli(args, { LOCKLAB_DATA_DIR: dir });
+        expect(held.code).toBe(1);
+        expect(held.err.trim()).toBe(`Lock Lab ${args[0]}: another Lock Lab server (PID ${process.pid}) is using the data folder ${dir}; give this one its own LOCKLAB_DATA_DIR, or a DATABASE_URL`);
+      }
+      expect(fs.readdirSync(dir)).toEqual(['server.lock']);
+    } finally {
+      release();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it('backs up PGlite and restores into a Postgres server, the way a lab that grew moves to docker-compose', async () => {
+    const sql = await openPgliteSql(dataDir);
+    let target: Sql | null = null;
+    const postgres = await startPostgres();
+    const file = path.join(dataDir, 'moved.jsonl.gz');
+    try {
+      await migrate(sql);
+      await sql.query('DELETE FROM shared_runs');
+      const runs = sharedRuns(sql, { ...BOUNDS, runsPerOwner: 10, bytesPerOwner: 10_000 });
+      for (const tag of ['één', 'ثنين']) expect((await runs.share('browser-p', runBody(300, tag))).ok).toBe(true);
+      const rows = await sql.query('SELECT id, owner, bytes, body, created_at FROM shared_runs ORDER BY id');
+      await sql.close(); // the folder is one process's: the CLI takes it as a stopped server leaves it
+
+      const backup = await storeCli(['backup', file], { LOCKLAB_DATA_DIR: dataDir });
+      expect(backup.err).toBe('');
+      expect(backup.out).toContain(`[backup] PGlite in ${dataDir}: 2 row(s) of shared_runs written to ${file}`);
+      const restore = await storeCli(['restore', file], { DATABASE_URL: postgres.url });
+      expect(restore.err).toBe('');
+      expect(restore.out).toContain('2 row(s) of shared_runs restored');
+      target = await openPgSql(postgres.url);
+      expect(await target.query('SELECT id, owner, bytes, body, created_at FROM shared_runs ORDER BY id')).toEqual(rows);
+    } finally {
+      await target?.close();
+      await postgres.stop();
+      fs.rmSync(file, { force: true });
+    }
+  }, PGLITE_TIMEOUT);
 });

@@ -3,11 +3,13 @@
  * Debian's Postgres server (store-postgres.test.ts). `open` gives a connection to the same database each time it is
  * called, so reopening reads what an earlier connection wrote.
  */
+import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, migrate } from '@/server/store/migrations';
 import { sharedRuns, type SharedRunBounds } from '@/server/store/shared-runs';
 import type { Sql } from '@/server/store/sql';
 import { sharedRunIdSchema } from '@/lib/shared-runs';
+import { DUMPED_TABLES, restoreDump, writeDump } from '@/server/store/dump';
 
 export const BOUNDS: SharedRunBounds = { maxRunBytes: 1_000, runsPerOwner: 3, bytesPerOwner: 2_000, totalBytes: 5_000 };
 
@@ -118,6 +120,87 @@ export function storeSuite(name: string, open: () => Promise<Sql>, hookTimeout: 
 
     it('reads an unknown id as no run', async () => {
       expect(await sharedRuns(sql, BOUNDS).get('AAAAAAAAAAAAAAAAAAAAAA')).toBeNull();
+    });
+
+    describe('backups (npm run backup / restore)', () => {
+      const everything = () => sql.query<Record<string, unknown>>('SELECT id, owner, bytes, body, created_at FROM shared_runs ORDER BY id');
+      /** The store's dump as lines of JSON. */
+      async function dump(): Promise<string[]> {
+        const out = new PassThrough();
+        const text: Buffer[] = [];
+        out.on('data', (c: Buffer) => text.push(c));
+        await writeDump(sql, out, 'pglite');
+        out.end();
+        return Buffer.concat(text).toString('utf8').trimEnd().split('\n');
+      }
+      const restore = (lines: readonly string[], replace = false) => restoreDump(sql, Readable.from([lines.join('\n') + '\n']), { replace });
+      async function shareThree(): Promise<void> {
+        const runs = sharedRuns(sql, { ...BOUNDS, runsPerOwner: 10, bytesPerOwner: 10_000 });
+        for (const [owner, tag] of [['browser-a', 'one'], ['browser-a', 'två ✓'], ['browser-b', 'ثلاثة']] as const)
+          expect((await runs.share(owner, runBody(250, tag))).ok).toBe(true);
+      }
+
+      it('dumps every row and restores it into an empty store as it was: ids, owners, bodies byte for byte, times', async () => {
+        await shareThree();
+        const before = await everything();
+        const lines = await dump();
+        expect(lines).toHaveLength(1 + 3 + 1);
+        expect(JSON.parse(lines[0]!)).toMatchObject({ format: 'lock-lab-store-dump', version: 1, schema: MIGRATIONS.length });
+        expect(JSON.parse(lines.at(-1)!)).toEqual({ end: true, rows: { shared_runs: 3 } });
+        await sql.query('DELETE FROM shared_runs');
+        expect(await restore(lines)).toEqual({ shared_runs: 3 });
+        expect(await everything()).toEqual(before);
+        // The restored runs count against their owners' bounds as before.
+        const aBytes = before.filter((r) => r.owner === 'browser-a').reduce((n, r) => n + Number(r.bytes), 0);
+        expect(await sharedRuns(sql, BOUNDS).usage('browser-a')).toEqual({ runs: 2, bytes: aBytes });
+      });
+
+      it('refuses a store that holds rows unless told to replace them, and then replaces them all', async () => {
+        await shareThree();
+        const lines = await dump();
+        const before = await everything();
+        await expect(restore(lines)).rejects.toThrow(/already holds 3 row\(s\) of shared_runs.*--replace/);
+        expect(await everything()).toEqual(before);
+        expect((await sharedRuns(sql, BOUNDS).share('browser-c', runBody(100))).ok).toBe(true);
+        expect(await restore(lines, true)).toEqual({ shared_runs: 3 });
+        expect(await everything()).toEqual(before);
+      });
+
+      it('restores nothing from a dump cut short, padded, miscounted, damaged, or from a newer Lock Lab', async () => {
+        await shareThree();
+        const lines = await dump();
+        await sql.query('DELETE FROM shared_runs');
+        const row = JSON.parse(lines[1]!) as { table: string; row: Record<string, unknown> };
+        const bad: [string, string[], RegExp][] = [
+          ['cut short', lines.slice(0, -1), /without its closing line/],
+          ['a row lost', [lines[0]!, ...lines.slice(2)], /says it holds 3 row\(s\) of shared_runs but carries 2/],
+          ['after its end', [...lines, lines[1]!], /goes on after its closing line/],
+          ['not JSON', [lines[0]!, '{"table":', ...lines.slice(1)], /line 2 of the dump is not JSON/],
+          ['a size that lies', [lines[0]!, JSON.stringify({ ...row, row: { ...row.row, bytes: 1 } }), ...lines.slice(2)], /not a valid shared_runs row.*UTF-8 size/],
+          ['a column too many', [lines[0]!, JSON.stringify({ ...row, row: { ...row.row, admin: true } }), ...lines.slice(2)], /not a valid shared_runs row/],
+          ['a table nobody has', [lines[0]!, JSON.stringify({ table: 'pg_authid', row: {} }), ...lines.slice(1)], /neither a row nor its closing line/],
+          ['a newer schema', [JSON.stringify({ ...JSON.parse(lines[0]!), schema: MIGRATIONS.length + 1 }), ...lines.slice(1)], /newer Lock Lab/],
+          ['not a dump', ['{"format":"lock-lab-run","version":1}', ...lines.slice(1)], /not a Lock Lab store dump/],
+        ];
+        for (const [what, text, why] of bad) {
+          await expect(restore(text), what).rejects.toThrow(why);
+          expect(await everything(), what).toEqual([]);
+        }
+        // A row that is its own duplicate fails in the database, inside the transaction: the first copy goes too.
+        await expect(restore([lines[0]!, lines[1]!, lines[1]!, JSON.stringify({ end: true, rows: { shared_runs: 2 } })])).rejects.toThrow(/line 3 of the dump could not be restored/);
+        expect(await everything()).toEqual([]);
+      });
+
+      it('holds every table of the schema, every column, so a new migration cannot slip out of the backups', async () => {
+        const columns = await sql.query<{ table_name: string; column_name: string }>(
+          `SELECT table_name, column_name FROM information_schema.columns
+           WHERE table_schema = current_schema() AND table_name <> 'schema_migrations' ORDER BY table_name, ordinal_position`,
+        );
+        const schema: Record<string, string[]> = {};
+        for (const c of columns) (schema[c.table_name] ??= []).push(c.column_name);
+        const dumped = Object.fromEntries(Object.entries(DUMPED_TABLES).map(([t, d]) => [t, [...d.columns]]));
+        expect(dumped).toEqual(schema);
+      });
     });
   });
 }
