@@ -126,6 +126,48 @@ console.log('worked');`;
     expect(exit.t - resumed.t).toBeGreaterThan(800);
   });
 
+  it('freezes a client in a timed pause with the rest: its pause stops counting, and what was left of it goes on after Continue', { timeout: 60_000 }, async () => {
+    const PAUSE_MS = 1_500;
+    const code = `import lab from 'lab';
+if (lab.client === 1) {
+  for (let i = 0; i < 40; i++) await lab.sleep(25);
+  console.log('one done');
+} else {
+  await lab.sleep(500);
+  await lab.job('work').run(100);
+  console.log('two done');
+}`;
+    const info = await runs.start({ code, clients: 2, breakpoint: { on: 'job-enter', client: 2, nth: 1 } });
+    runs.current!.pause(1, PAUSE_MS);
+    await expect.poll(() => notes(info.runId, 'runNotes.breakpointHit').length, { timeout: 20_000 }).toBe(1);
+    const hit = notes(info.runId, 'runNotes.breakpointHit')[0]!;
+    const ofOne = (after: number) => events(info.runId).filter((e) => e.type === 'client' && e.client === 1 && e.seq > after);
+    const paused = events(info.runId).find((e) => e.type === 'client' && e.client === 1 && e.event === 'pause' && e.durationMs === PAUSE_MS)!;
+    expect(paused, 'client 1 was paused by the fault before the breakpoint').toBeDefined();
+    // Frozen too, though paused: the stop names both clients.
+    expect(ofOne(hit.seq).filter((e) => e.type === 'client' && e.event === 'pause' && e.breakpoint)).toHaveLength(1);
+    // Standing at the breakpoint longer than the whole pause: client 1 does not go on alone.
+    await expect.poll(() => lab.now() - hit.t, { timeout: 8_000, interval: 100 }).toBeGreaterThan(PAUSE_MS + 500);
+    expect(ofOne(hit.seq).filter((e) => e.type === 'client' && e.event === 'resume')).toEqual([]);
+    expect(logged(info.runId, 'one done')).toHaveLength(0);
+    runs.setBreakpoint(null);
+    runs.continueFromBreakpoint(false);
+    const ended = await runs.whenEnded(info.runId);
+    expect(ended.outcome.status, ended.outcome.error).toBe('completed');
+    const continued = notes(info.runId, 'runNotes.breakpointContinue')[0]!;
+    // After the thaw, the rest of the pause: what was left when the run stopped (the pause began before it).
+    const after = ofOne(continued.seq - 1).filter((e) => e.type === 'client' && (e.event === 'pause' || e.event === 'resume'));
+    const rest = after.find((e) => e.type === 'client' && e.event === 'pause');
+    if (rest?.type !== 'client' || rest.durationMs === undefined) throw new Error(`no rest of the pause after Continue: ${JSON.stringify(after)}`);
+    const left = PAUSE_MS - (hit.t - paused.t);
+    expect(rest.durationMs).toBeGreaterThan(0);
+    expect(rest.durationMs).toBeLessThanOrEqual(PAUSE_MS);
+    expect(Math.abs(rest.durationMs - left)).toBeLessThan(400); // both stamps cross the same port: close, not equal
+    const resumed = after.filter((e) => e.type === 'client' && e.event === 'resume' && !e.breakpoint).at(-1)!;
+    expect(resumed.t - rest.t).toBeGreaterThanOrEqual(rest.durationMs - 5);
+    expect(logged(info.runId, 'one done')).toHaveLength(1);
+  });
+
   it('stops a run left at a breakpoint past the lab’s limit, and says so', { timeout: 60_000 }, async () => {
     await admin.del('bp:lock');
     const info = await runs.start({ code: PROGRAM, clients: 1, breakpoint: SET_OK });

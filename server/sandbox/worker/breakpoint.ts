@@ -5,9 +5,10 @@
  * frozen at its gate, its clocks with it, as a suspended machine is: the
  * nodes and their clocks go on, so a lock's TTL keeps running out while the
  * learner injects faults, and a client let go carries on as if no time had
- * passed. Continue opens the gates it closed (never a client the
- * learner paused by hand); Step continues and stops again at the next
- * answered command.
+ * passed. A client in a timed pause is frozen with the rest: its pause is
+ * its own time, so what was left of it goes on after the thaw. Continue
+ * opens the gates it closed (never a client the learner paused by hand);
+ * Step continues and stops again at the next answered command.
  */
 import type { HistoryEvent, HistoryInput } from '@/lib/history';
 import type { Trigger } from '@/lib/scenario';
@@ -21,7 +22,8 @@ export const STEP_TRIGGER: Trigger = { on: 'command-answered', command: '*', nth
 export interface BreakpointClient {
   readonly id: number;
   readonly status: string | null;
-  readonly isPaused: boolean;
+  /** Paused by the learner until Resume: left as it is (a timed pause is frozen with the rest, and its remainder kept). */
+  readonly pausedByHand: boolean;
   /** Frozen (on) or thawed: its code, its clocks and its wall-clock limit stand still while frozen. */
   freeze(on: boolean): void;
 }
@@ -87,7 +89,7 @@ export class Breakpoint {
   }
 
   private stop(when: Trigger): void {
-    const running = this.host.clients().filter((c) => c.status === null && !c.isPaused);
+    const running = this.host.clients().filter((c) => c.status === null && !c.pausedByHand);
     if (running.length === 0) {
       // Nothing left to freeze (every client ended or is paused by hand): armed again, nothing said.
       this.arm(this.when);

@@ -73,6 +73,12 @@ export class GuestClient {
   private heldSince: number | null = null;
   /** ms it stood frozen at earlier breakpoints. */
   private frozenMs = 0;
+  /**
+   * The fault's pause the client is in: by hand (until Resume), or timed — ending at `endsAt` (performance.now())
+   * while the client runs, or with `leftMs` to go while it stands frozen, since a pause is the client's own time
+   * and the breakpoint stops that too. Null: not paused by a fault.
+   */
+  private faultPause: { byHand: true } | { byHand: false; endsAt: number | null; leftMs: number } | null = null;
   private started = false;
   /** Set while inside learner code when the client must end (uncaught error); applied on the way out. */
   private pendingEnd: { status: ClientEndStatus; error?: string | Said } | null = null;
@@ -133,6 +139,10 @@ export class GuestClient {
   get isPaused(): boolean {
     return this.gate.isPaused;
   }
+  /** Paused by the learner until they press Resume: a breakpoint leaves that client as it is. */
+  get pausedByHand(): boolean {
+    return this.faultPause?.byHand === true;
+  }
   get error(): string | undefined {
     return this.endError;
   }
@@ -189,6 +199,9 @@ export class GuestClient {
     if (on) {
       if (this.heldSince !== null) return;
       this.heldSince = performance.now();
+      // A timed pause stops counting with the client's clocks: what is left of it goes on after the thaw.
+      if (this.faultPause && !this.faultPause.byHand && this.faultPause.endsAt !== null)
+        this.faultPause = { byHand: false, endsAt: null, leftMs: Math.max(0, this.faultPause.endsAt - this.heldSince) };
       if (this.wallTimer) clearTimeout(this.wallTimer);
       this.wallTimer = null;
       this.stopGate(undefined, true);
@@ -201,6 +214,15 @@ export class GuestClient {
     this.wallDeadline += stood;
     if (this.started) this.armWallClock();
     this.timers.rearm();
+    const pause = this.faultPause;
+    if (pause && !pause.byHand && pause.leftMs > 0) {
+      // Thawed into the rest of its pause: the stop ends on the timeline, the pause goes on, nothing is delivered.
+      this.gate.open();
+      this.emit({ type: 'client', client: this.id, event: 'resume', runId: this.run.spec.runId, breakpoint: true });
+      this.pause(pause.leftMs);
+      return;
+    }
+    this.faultPause = null;
     this.openGate(true);
   }
 
@@ -271,11 +293,15 @@ export class GuestClient {
   // ---- faults from outside: pause, resume, clock skew ---------------------------
 
   pause(ms?: number): void {
+    if (this.ended) return;
+    // A timed pause that comes while the client stands frozen starts counting when it is thawed.
+    this.faultPause = ms === undefined ? { byHand: true } : { byHand: false, endsAt: this.heldSince === null ? performance.now() + ms : null, leftMs: ms };
     this.stopGate(ms, false);
   }
 
   resume(): void {
-    // Let go by hand while frozen at a breakpoint: thawed, clocks and all.
+    // Resume ends any pause, by hand or timed; and lets go a client frozen at a breakpoint, clocks and all.
+    this.faultPause = null;
     if (this.heldSince !== null) return this.freeze(false);
     this.openGate(false);
   }
