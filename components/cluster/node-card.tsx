@@ -63,7 +63,16 @@ export function NodeCard({ nodeId, moment, at, compact = false, crowded = false 
     <div className={styles.keys}>
       <h4 className={compact ? 'visually-hidden' : styles.keysTitle}>{t('keys')}</h4>
       {node.keys.length === 0 ? (
-        <p className={styles.empty}>{node.state === 'down' ? t('keysUnknown') : t('noKeys')}</p>
+        crowded ? (
+          // A crowded tile (~4 rem) says it with a mark, the sentence in its title and for screen readers: a sentence
+          // there took four lines and pushed the timeline off a 1280×800 screen.
+          <p className={styles.empty} title={node.state === 'down' ? t('keysUnknown') : t('noKeys')}>
+            <span aria-hidden="true">{node.state === 'down' ? '?' : '—'}</span>
+            <span className="visually-hidden">{node.state === 'down' ? t('keysUnknown') : t('noKeys')}</span>
+          </p>
+        ) : (
+          <p className={styles.empty}>{node.state === 'down' ? t('keysUnknown') : t('noKeys')}</p>
+        )
       ) : (
         <ul className={styles.keyList}>
           {node.keys.map((lock) => (
