@@ -200,30 +200,85 @@ async function unreadableButtons(page: Page): Promise<string[]> {
 }
 
 /**
- * The panel's widest cases a lesson run uses: five nodes with three clients (lesson 5), three clients on one node
- * (lesson 1). Lesson 8's five clients beside five nodes do not fit yet (its tiles' words break; see the note).
+ * The panel's widest cases a lesson run uses: five clients beside five nodes (lesson 8: the crowded panel, a line a
+ * client), five nodes with two clients (lesson 5), three clients on one node (lesson 1).
  */
 const PANELS = [
-  { slug: 'redlock', nodes: 5 },
-  { slug: 'naive-lock', nodes: 1 },
+  { slug: 'choosing-a-lock', nodes: 5, clients: 5 },
+  { slug: 'redlock', nodes: 5, clients: 2 },
+  { slug: 'naive-lock', nodes: 1, clients: 3 },
 ] as const;
 
+/** Everything a learner acts on, on the screen of 1280×800 with the page not scrolled: Run, each node, each client, the timeline. */
+async function expectPanelOnScreen(page: Page, slug: string, nodes: number, clients: number) {
+  expect(await page.evaluate(() => window.scrollY), `${slug}: the page is not scrolled`).toBe(0);
+  await expectOnScreen(page, page.getByRole('toolbar').getByRole('button').first(), `${slug}: Run`);
+  // Every node's first fault button (named in the page's language: found as its tile's first button).
+  const tiles = page.getByTestId('cluster').getByRole('region');
+  await expect(tiles).toHaveCount(nodes);
+  for (let n = 0; n < nodes; n++) await expectOnScreen(page, tiles.nth(n).getByRole('button').first(), `${slug}: Node ${n + 1}'s Kill`);
+  const rows = page.getByTestId('clients').getByRole('listitem');
+  await expect(rows).toHaveCount(clients);
+  for (let c = 0; c < clients; c++) await expectOnScreen(page, rows.nth(c).getByRole('button').last(), `${slug}: Client ${c + 1}'s last button`);
+  expect(await unreadableButtons(page), `${slug}: labels not read whole`).toEqual([]);
+  await expectOnScreen(page, page.getByTestId('clients'), `${slug}: the clients`);
+  await expectOnScreen(page, page.getByTestId('timeline'), `${slug}: the timeline`);
+}
+
 for (const locale of ['en', 'nb', 'ar'] as const) {
-  test(`${locale}: at 1280×800 every node and client tile reads whole (five nodes; three clients), with the clients and the timeline on the screen`, async ({ page }) => {
+  test(`${locale}: at 1280×800 every node and client reads whole (five nodes and five clients; five nodes; one node and three clients), with the clients and the timeline on the screen`, async ({ page }) => {
     test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 800 });
-    for (const { slug, nodes } of PANELS) {
+    for (const { slug, nodes, clients } of PANELS) {
       await page.goto(locale === 'en' ? `/lessons/${slug}` : `/${locale}/lessons/${slug}`);
-      const cluster = page.getByTestId('cluster');
-      await expect(cluster.getByTestId('node-state')).toHaveCount(nodes, { timeout: 60_000 });
-      // Every node's Kill button on the screen (named in the page's language: found as its tile's first button).
-      const tiles = cluster.getByRole('region');
-      await expect(tiles).toHaveCount(nodes);
-      for (let n = 0; n < nodes; n++) await expectOnScreen(page, tiles.nth(n).getByRole('button').first(), `${slug}: Node ${n + 1}'s Kill`);
-      expect(await unreadableButtons(page), `${slug}: labels not read whole`).toEqual([]);
-      await expectOnScreen(page, page.getByTestId('clients'), `${slug}: the clients`);
-      await expectOnScreen(page, page.getByTestId('timeline'), `${slug}: the timeline`);
+      await expect(page.getByTestId('cluster').getByTestId('node-state')).toHaveCount(nodes, { timeout: 60_000 });
+      await expectPanelOnScreen(page, slug, nodes, clients);
       await screenshot(page, `panel-08-1280-${slug}-${locale}`);
     }
   });
 }
+
+test('lesson 8 at 1280×800: during and after a run of five clients on five nodes the panel stays on the screen; the crowded rows keep every name', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/lessons/choosing-a-lock');
+  await expect(page.getByText('Lab running')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('cluster').getByTestId('node-state')).toHaveCount(5);
+  // A line a client: Pause and Resume are one button, each keeping its name and its key; Crash and Drop connections beside.
+  for (let c = 1; c <= 5; c++) {
+    await expect(button(page, `Pause Client ${c}`)).toHaveAttribute('aria-keyshortcuts', `Shift+${c}`);
+    await expect(button(page, `Crash Client ${c}`)).toBeVisible();
+    await expect(button(page, `Drop connections of Client ${c}`)).toBeVisible();
+  }
+  // A node's Kill turns into Restart, its Pause into Resume: the keys 1–5 and the names stay.
+  await expect(button(page, 'Kill Node 5')).toHaveAttribute('aria-keyshortcuts', '5');
+  await expect(button(page, 'Pause Node 5')).toBeVisible();
+  await expect(page.getByLabel('Pause length', { exact: true })).toHaveValue('2000');
+  await expect(page.getByTestId('key-legend')).toContainText('nodes');
+
+  await button(page, 'Run').click();
+  await expect(page.getByTestId('run-progress')).toContainText('Finished', { timeout: 60_000 });
+  await expect(page.getByTestId('timeline')).toHaveAttribute('data-lanes', '5');
+  await expectPanelOnScreen(page, 'choosing-a-lock (run)', 5, 5);
+  await screenshot(page, 'panel-09-1280-choosing-a-lock-run');
+  // Killed, Node 5's one button says Restart, with the same key.
+  await page.keyboard.press('Digit5');
+  await expect(button(page, 'Restart Node 5')).toHaveAttribute('aria-keyshortcuts', '5', { timeout: 15_000 });
+  await expect(button(page, 'Kill Node 5')).toHaveCount(0);
+  await expectPanelOnScreen(page, 'choosing-a-lock (Node 5 down)', 5, 5);
+  await screenshot(page, 'panel-10-1280-choosing-a-lock-node-5-down');
+  await page.keyboard.press('Digit5');
+  await expect(button(page, 'Kill Node 5')).toBeVisible({ timeout: 15_000 });
+});
+
+test('lesson 8 on a phone: the client rows fit the width and the strip holds five nodes and five clients', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/lessons/choosing-a-lock');
+  await expect(page.getByTestId('cluster').getByTestId('node-state')).toHaveCount(5, { timeout: 60_000 });
+  const strip = page.getByTestId('instrument-strip');
+  await expect(strip.getByRole('button')).toHaveCount(10);
+  await page.getByTestId('clients').scrollIntoViewIfNeeded();
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  expect(await unreadableButtons(page)).toEqual([]);
+  await screenshot(page, 'panel-11-390-choosing-a-lock-clients');
+});

@@ -59,6 +59,9 @@ test("lesson 1's break, shared: the link opens read-only in a fresh browser with
     await expect(viewer.getByRole('img', { name: /^Timeline of 3 clients/ })).toBeVisible();
     // Read-only, for a stranger: no delete button, no lab, no socket.
     await expect(viewer.getByRole('button', { name: 'Delete the shared run' })).toHaveCount(0);
+    // Time travel shows the saved run but offers no live lab to go back to: this page has none.
+    await expect(viewer.getByRole('slider', { name: 'Scrub through the run' })).toBeVisible();
+    await expect(viewer.getByRole('button', { name: 'Back to the live lab', exact: true })).toHaveCount(0);
     await expect(viewer.getByText('Lab running')).toHaveCount(0);
     expect(sockets).toEqual([]);
     expect((await other.cookies()).map((c) => c.name)).not.toContain('locklab_browser');

@@ -182,6 +182,8 @@ test('export a run, reload, open it (even with no lab), scrub to the violation',
   const [chooser] = await Promise.all([page.waitForEvent('filechooser'), button(page, 'Open a run').click()]);
   await chooser.setFiles(file);
   await expect(page.getByText('Showing a saved run')).toBeVisible();
+  // The lab page has a live lab to go back to (a shared run's page does not: shared-run.spec.ts).
+  await expect(button(page, 'Back to the live lab')).toBeVisible();
   const verdict = page.getByTestId('verdict');
   await expect(verdict).toHaveAttribute('data-valid', 'violated');
 
@@ -199,6 +201,9 @@ test('export a run, reload, open it (even with no lab), scrub to the violation',
   await expect(page.getByTestId('time-readout')).not.toContainText('all');
   await button(page, 'Step forward one event').click();
   await screenshot(page, 'ws-09-replay-scrubbed');
+  // Leaving the saved run: the page shows its own lab again.
+  await button(page, 'Back to the live lab').click();
+  await expect(page.getByText('Showing a saved run')).toHaveCount(0);
   expect(foreign).toEqual([]);
 });
 

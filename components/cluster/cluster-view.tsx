@@ -13,8 +13,8 @@ import { NodeCard } from './node-card';
 import { useNodesAtCursor } from './use-nodes-at';
 import styles from './cluster.module.css';
 
-/** `compact`: the instrument panel's row of node tiles (node-card.tsx). */
-export function ClusterView({ compact = false }: { compact?: boolean }) {
+/** `compact`: the instrument panel's row of node tiles (node-card.tsx); `crowded`: a crowded panel's (five clients too). */
+export function ClusterView({ compact = false, crowded = false }: { compact?: boolean; crowded?: boolean }) {
   const nodeIds = useLabStore(useShallow((s) => s.nodeIds));
   const setCursor = useLabStore((s) => s.actions.setCursor);
   const past = useNodesAtCursor();
@@ -41,7 +41,7 @@ export function ClusterView({ compact = false }: { compact?: boolean }) {
       ) : (
         <div className={styles.grid}>
           {nodeIds.map((id) => (
-            <NodeCard key={id} nodeId={id} compact={compact} {...(past?.moments[id] ? { moment: past.moments[id], at: past.t } : {})} />
+            <NodeCard key={id} nodeId={id} compact={compact} crowded={crowded} {...(past?.moments[id] ? { moment: past.moments[id], at: past.t } : {})} />
           ))}
         </div>
       )}

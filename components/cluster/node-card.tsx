@@ -32,9 +32,11 @@ export interface NodeCardProps {
    * at a glance; port, persistence and the restart options under "More".
    */
   compact?: boolean;
+  /** A crowded panel's tile (five clients too): Kill/Restart and Pause/Resume each one button, each key in short. */
+  crowded?: boolean;
 }
 
-export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps) {
+export function NodeCard({ nodeId, moment, at, compact = false, crowded = false }: NodeCardProps) {
   const liveNode = useLabStore((s) => s.nodes[nodeId]);
   const livePeaks = useLabStore((s) => s.ttlPeaks[nodeId]);
   const past = moment !== undefined && at !== undefined;
@@ -61,11 +63,20 @@ export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps)
     <div className={styles.keys}>
       <h4 className={compact ? 'visually-hidden' : styles.keysTitle}>{t('keys')}</h4>
       {node.keys.length === 0 ? (
-        <p className={styles.empty}>{node.state === 'down' ? t('keysUnknown') : t('noKeys')}</p>
+        crowded ? (
+          // A crowded tile (~4 rem) says it with a mark, the sentence in its title and for screen readers: a sentence
+          // there took four lines and pushed the timeline off a 1280×800 screen.
+          <p className={styles.empty} title={node.state === 'down' ? t('keysUnknown') : t('noKeys')}>
+            <span aria-hidden="true">{node.state === 'down' ? '?' : '—'}</span>
+            <span className="visually-hidden">{node.state === 'down' ? t('keysUnknown') : t('noKeys')}</span>
+          </p>
+        ) : (
+          <p className={styles.empty}>{node.state === 'down' ? t('keysUnknown') : t('noKeys')}</p>
+        )
       ) : (
         <ul className={styles.keyList}>
           {node.keys.map((lock) => (
-            <LockKeyRow key={lock.key} lock={lock} peakMs={peaks?.[lock.key]?.peakMs} now={now} {...(holders ? { holder: holders.get(lock.key) ?? null } : {})} />
+            <LockKeyRow key={lock.key} lock={lock} peakMs={peaks?.[lock.key]?.peakMs} now={now} {...(holders ? { holder: holders.get(lock.key) ?? null } : {})} dense={crowded} />
           ))}
         </ul>
       )}
@@ -91,6 +102,25 @@ export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps)
       {now === null ? t('restartsSoon') : t('restartsIn', { duration: formatDuration(Math.max(0, node.restartDueAt - now)) })}
     </p>
   );
+  const clockJumped = node.clockJumpMs > 0 ? t('clockJumped', { duration: formatDuration(node.clockJumpMs) }) : null;
+  /** `title`: the whole line, where a crowded tile may cut it short. */
+  const role = (title: string | null) => (
+    <p className={styles.role} {...(title !== null ? { title: clockJumped ? `${title} · ${clockJumped}` : title } : {})}>
+      <span className="visually-hidden">{t('fact.role')}: </span>
+      {roleWords(t, node)}
+      {clockJumped && <> · {clockJumped}</>}
+    </p>
+  );
+  /** `label`: the summary's word; null, its mark alone. */
+  const more = (label: string | null) => (
+    <details className={styles.more}>
+      <summary aria-label={t('more.name', { node: t('node', { n: node.id }) })} {...(label === null ? { title: t('more.name', { node: t('node', { n: node.id }) }) } : {})}>
+        {label}
+      </summary>
+      <dl className={styles.facts}>{portAndPersistence}</dl>
+      {!readOnly && !past && <RestartOptions node={node} enabled={node.state === 'down' && node.restartDueAt === null} pending={node.restartDueAt !== null} />}
+    </details>
+  );
   if (compact) {
     return (
       <section className={styles.card} data-compact data-state={node.state} data-moment={past || undefined} aria-labelledby={titleId}>
@@ -103,20 +133,20 @@ export function NodeCard({ nodeId, moment, at, compact = false }: NodeCardProps)
             {t(`state.${node.state}`)}
           </span>
         </header>
-        <p className={styles.role}>
-          <span className="visually-hidden">{t('fact.role')}: </span>
-          {roleWords(t, node)}
-          {node.clockJumpMs > 0 && <> · {t('clockJumped', { duration: formatDuration(node.clockJumpMs) })}</>}
-        </p>
+        {crowded ? (
+          // Crowded, "More" is the role line's disclosure mark (its name unchanged), not a line of its own: it opens below.
+          <div className={styles.roleLine}>
+            {role(roleWords(t, node))}
+            {more(null)}
+          </div>
+        ) : (
+          role(null)
+        )}
         {restartDue}
         <NodeIntervention intervention={node.intervention} />
         {keys}
-        {!readOnly && !past && <NodeControls node={node} compact />}
-        <details className={styles.more}>
-          <summary aria-label={t('more.name', { node: t('node', { n: node.id }) })}>{t('more.label')}</summary>
-          <dl className={styles.facts}>{portAndPersistence}</dl>
-          {!readOnly && !past && <RestartOptions node={node} enabled={node.state === 'down' && node.restartDueAt === null} pending={node.restartDueAt !== null} />}
-        </details>
+        {!readOnly && !past && <NodeControls node={node} compact toggles={crowded} />}
+        {!crowded && more(t('more.label'))}
       </section>
     );
   }

@@ -54,14 +54,49 @@ export function ControlButton({ name, pendingKey, enabled, onPress, variant = 'n
   );
 }
 
-/** `compact`: the instrument panel's tile, five abreast: each button shows its tile label, a word short enough to be read whole there. */
-export function NodeControls({ node, compact = false }: { node: NodeView; compact?: boolean }) {
+/**
+ * `compact`: the instrument panel's tile, five abreast: each button shows its tile label, a word short enough to be
+ * read whole there. `toggles` (a crowded panel: five clients too): two buttons, Kill that turns into Restart and Pause
+ * into Resume, as the key 1–5 and the phone strip do; each keeps its own name while it shows.
+ */
+export function NodeControls({ node, compact = false, toggles = false }: { node: NodeView; compact?: boolean; toggles?: boolean }) {
   const client = useLabClient();
   const t = useTranslations('cluster');
   const label = t('node', { n: node.id });
   const target = { node: node.id };
   const restartPending = node.restartDueAt !== null;
   const canRestart = node.state === 'down' && !restartPending;
+
+  if (compact && toggles) {
+    // One element per slot whichever it shows, so keyboard focus stays on it when the node's state turns it over.
+    const down = node.state === 'down';
+    const paused = node.state === 'paused';
+    return (
+      <div className={styles.controls}>
+        <div className={styles.buttons} role="group" aria-label={t('faultsLabel', { node: label })}>
+          <ControlButton
+            name={t(down ? 'restart.name' : 'kill.name', { node: label })}
+            pendingKey={faultPendingKey(down ? 'node-restart' : 'node-kill', target)}
+            variant={down ? 'normal' : 'danger'}
+            shortcut={nodeShortcut(node.id)}
+            enabled={down ? canRestart : true}
+            onPress={() => void (down ? client.fault('node-restart', target) : client.fault('node-kill', target))}
+          >
+            {t(down ? 'restart.tile' : 'kill.tile')}
+          </ControlButton>
+          <ControlButton
+            name={t(paused ? 'resume.name' : 'pause.name', { node: label })}
+            pendingKey={faultPendingKey(paused ? 'node-resume' : 'node-pause', target)}
+            variant={paused ? 'normal' : 'danger'}
+            enabled={paused || node.state === 'up'}
+            onPress={() => void (paused ? client.fault('node-resume', target) : client.fault('node-pause', target))}
+          >
+            {t(paused ? 'resume.tile' : 'pause.tile')}
+          </ControlButton>
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className={styles.controls}>

@@ -108,7 +108,7 @@ export function SharedRunView({ id }: { id: string }) {
   );
 }
 
-/** This page shows one run and has no live lab to go back to: leaving the saved run (time travel's "Back to the live lab") comes back to it. */
+/** This page shows one run and has no live lab (time travel offers no "Back to the live lab" here): the store opens the run as its saved run, and keeps it open. */
 function StayOnRun({ run, verdict }: { run: RecordedRun; verdict: Verdict }) {
   const replay = useLabStore((s) => s.view.replay);
   const openReplay = useLabStore((s) => s.actions.openReplay);

@@ -66,6 +66,9 @@ export const DEFAULT_GEOMETRY: Omit<Geometry, 'width'> = {
   laneHeight: 34,
 };
 
+/** Many lanes in the instrument panel (five clients): shorter lanes, so the timeline stays on a laptop's screen. */
+export const DENSE_GEOMETRY: Omit<Geometry, 'width'> = { ...DEFAULT_GEOMETRY, laneHeight: 24 };
+
 export const timelineHeight = (g: Omit<Geometry, 'width'>, lanes: number): number =>
   g.axisHeight + g.markerHeight + Math.max(1, lanes) * g.laneHeight + 4;
 
@@ -145,9 +148,22 @@ export const xToTime = (x: number, view: TimeWindow, g: Geometry): number =>
 
 export const laneTop = (index: number, g: Omit<Geometry, 'width'>): number => g.axisHeight + g.markerHeight + index * g.laneHeight;
 
-/** Rows inside a lane: locks (attempts and holds) above, critical sections below. */
-const ROW_LOCK = { top: 5, height: 11 };
-const ROW_SECTION = { top: 19, height: 10 };
+/** Rows inside a lane: locks (attempts and holds) above, critical sections below; laid out for 34 px, scaled to the lane. */
+export interface LaneRows {
+  lock: { top: number; height: number };
+  section: { top: number; height: number };
+  /** Above this (from the lane's top) a pointer is on the lock row, below it on the section row. */
+  split: number;
+}
+
+export function laneRows(laneHeight: number): LaneRows {
+  const k = laneHeight / 34;
+  return {
+    lock: { top: Math.round(5 * k), height: Math.round(11 * k) },
+    section: { top: Math.round(19 * k), height: Math.round(10 * k) },
+    split: Math.round(17 * k),
+  };
+}
 
 /** A "nice" tick step for the axis: 1, 2 or 5 × 10^n ms giving ≥ 70 px between ticks. */
 export function tickStep(view: TimeWindow, pixels: number): number {
@@ -179,6 +195,7 @@ interface Frame {
   theme: TimelineTheme;
   words: CanvasWords;
   stats: DrawStats;
+  rows: LaneRows;
   /** The right edge, and the bottom of the last lane. */
   right: number;
   lanesBottom: number;
@@ -192,6 +209,7 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
     ctx, input, layout, g, view, theme,
     words: input.words ?? ENGLISH_CANVAS_WORDS,
     stats: { intervalsDrawn: 0, markersDrawn: 0 },
+    rows: laneRows(g.laneHeight),
     right: g.width,
     lanesBottom: laneTop(layout.lanes.length, g),
     x: (t: number) => timeToX(t, view, g),
@@ -204,9 +222,9 @@ export function drawTimeline(ctx: Ctx, input: DrawInput): DrawStats {
   drawLaneNames(f);
   drawBreakpointStops(f);
   drawPauses(f);
-  drawBars(f, 'attempt', { top: ROW_LOCK.top + 2, height: ROW_LOCK.height - 4 }, theme.attempt, true);
-  drawBars(f, 'hold', ROW_LOCK, theme.hold, false);
-  drawBars(f, 'section', ROW_SECTION, theme.section, false);
+  drawBars(f, 'attempt', { top: f.rows.lock.top + 2, height: f.rows.lock.height - 4 }, theme.attempt, true);
+  drawBars(f, 'hold', f.rows.lock, theme.hold, false);
+  drawBars(f, 'section', f.rows.section, theme.section, false);
   drawPastValidity(f);
   drawVotes(f);
   drawBreakpointWords(f);
@@ -404,16 +422,16 @@ function drawBars(f: Frame, kind: LaneInterval['kind'], row: { top: number; heig
 }
 
 /** The part of a hold past its validity: the holder believes it holds a lock it may have lost. */
-function drawPastValidity({ ctx, layout, g, view, theme, right, x }: Frame): void {
+function drawPastValidity({ ctx, layout, g, view, theme, right, x, rows }: Frame): void {
   ctx.beginPath();
   layout.lanes.forEach((lane, i) => {
-    const y = laneTop(i, g) + ROW_LOCK.top;
+    const y = laneTop(i, g) + rows.lock.top;
     for (const it of lane.intervals) {
       if (it.kind !== 'hold' || it.validUntil == null || it.validUntil >= it.to) continue;
       if (it.to < view.from || it.validUntil > view.to) continue;
       const [x1, x2] = clampX(x(it.validUntil), x(it.to), g.labelWidth, right);
       if (x2 - x1 < 1) continue;
-      ctx.rect(x1, y + 3, x2 - x1, ROW_LOCK.height - 6);
+      ctx.rect(x1, y + 3, x2 - x1, rows.lock.height - 6);
     }
   });
   ctx.fillStyle = theme.expired;

@@ -1,6 +1,6 @@
 /** Which interval or marker is under the pointer, for the timeline's tooltip. */
 import type { TimeWindow } from '@/lib/checker';
-import { laneTop, xToTime, type Geometry } from './draw';
+import { laneRows, laneTop, xToTime, type Geometry } from './draw';
 import type { TimelineLayout } from './layout';
 
 export interface Hit {
@@ -40,7 +40,7 @@ export function hitTest(layout: TimelineLayout, g: Geometry, view: TimeWindow, x
   }
   if (bestMarker) return bestMarker;
   const inLane = y - laneTop(index, g);
-  const wanted = inLane < 17 ? ['attempt', 'hold'] : ['section'];
+  const wanted = inLane < laneRows(g.laneHeight).split ? ['attempt', 'hold'] : ['section'];
   const labels: string[] = [];
   let at = t;
   for (const it of lane.intervals) {

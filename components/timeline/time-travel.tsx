@@ -2,12 +2,13 @@
 /**
  * Time travel: pause the live view, scrub, step event by event, play a run
  * back at ¼×–4×; export the run as a file and open one again, even with no
- * lab on the server (it is re-checked here: the checker is pure).
+ * lab on the server (it is re-checked here: the checker is pure). On a
+ * read-only page (a shared run) there is no live lab to go back to.
  */
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect, useId, useRef, useState, type ChangeEvent } from 'react';
 import { useFormatDuration } from '@/components/lab/use-duration';
-import { useLabStore, useLabStoreApi } from '@/components/lab/lab-provider';
+import { useLabReadOnly, useLabStore, useLabStoreApi } from '@/components/lab/lab-provider';
 import { PLAYBACK_SPEEDS, hasExportableRun, upperBoundT } from '@/components/lab/run-state';
 import { parseRunFile, recheck, recordRun, runFileName } from '@/components/workspace/run-file';
 import { useRunFileProblemWords } from '@/components/workspace/run-file-words';
@@ -33,6 +34,8 @@ export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps
   const playing = useLabStore((s) => s.view.playing);
   const speed = useLabStore((s) => s.view.speed);
   const replay = useLabStore((s) => s.view.replay);
+  // A read-only page (a shared run) has no live lab: "Back to the live lab" would only reopen the run it shows.
+  const readOnly = useLabReadOnly();
   const id = useId();
   const [fileError, setFileError] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -120,9 +123,11 @@ export function TimeTravel({ slug, defaultClients, onLoadCode }: TimeTravelProps
       {replay && (
         <p className={styles.replay} role="status">
           {t('savedRun', { lesson: replay.lesson, when: new Date(replay.exportedAt).toLocaleString(locale), events: replay.history.length })}{' '}
-          <button type="button" onClick={() => actions.openReplay(null, null)}>
-            {t('backToLive')}
-          </button>
+          {!readOnly && (
+            <button type="button" onClick={() => actions.openReplay(null, null)}>
+              {t('backToLive')}
+            </button>
+          )}
           {onLoadCode && replay.code && (
             <button type="button" onClick={() => onLoadCode(replay.code)}>
               {t('loadCode')}

@@ -13,7 +13,8 @@ import { Timeline } from './timeline';
 import { VoteView } from './votes-view';
 import styles from './votes.module.css';
 
-export function TimelineArea({ defaultClients }: { defaultClients: number }) {
+/** `dense`: the clients' timeline with shorter lanes (the instrument panel with many clients). */
+export function TimelineArea({ defaultClients, dense = false }: { defaultClients: number; dense?: boolean }) {
   const shown = useShownRun(defaultClients);
   const mode = useLabStore((s) => s.view.timelineMode);
   const setMode = useLabStore((s) => s.actions.setTimelineMode);
@@ -24,7 +25,7 @@ export function TimelineArea({ defaultClients }: { defaultClients: number }) {
   return (
     <>
       {voted && (
-        <div className={styles.modeBar} role="group" aria-label={t('label')}>
+        <div className={styles.modeBar} role="group" aria-label={t('label')} data-dense={dense || undefined}>
           <span>{t('show')}</span>
           <button type="button" aria-pressed={!votes} onClick={() => setMode('clients')}>
             {t('clients')}
@@ -34,7 +35,7 @@ export function TimelineArea({ defaultClients }: { defaultClients: number }) {
           </button>
         </div>
       )}
-      {votes ? <VoteView defaultClients={defaultClients} /> : <Timeline defaultClients={defaultClients} />}
+      {votes ? <VoteView defaultClients={defaultClients} /> : <Timeline defaultClients={defaultClients} dense={dense} />}
     </>
   );
 }

@@ -14,7 +14,7 @@ import { useFormatDuration } from '@/components/lab/use-duration';
 import { useLabStore } from '@/components/lab/lab-provider';
 import { useLabClock } from '@/components/lab/use-lab-clock';
 import { useShownRun, useShownVerdict } from '@/components/workspace/use-shown-run';
-import { DEFAULT_GEOMETRY, LIGHT_THEME, drawTimeline, timelineHeight, xToTime, type CanvasWords, type Geometry, type TimelineTheme } from './draw';
+import { DEFAULT_GEOMETRY, DENSE_GEOMETRY, LIGHT_THEME, drawTimeline, timelineHeight, xToTime, type CanvasWords, type Geometry, type TimelineTheme } from './draw';
 import { hitTest, type Hit } from './hit-test';
 import { IncrementalLayout, type TimelineLayout } from './layout';
 import { layoutWords } from './layout-words';
@@ -55,7 +55,8 @@ function prefersReducedMotion(): boolean {
   return window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 }
 
-export function Timeline({ defaultClients }: { defaultClients: number }) {
+/** `dense`: shorter lanes, for the instrument panel with many clients (draw.ts). */
+export function Timeline({ defaultClients, dense = false }: { defaultClients: number; dense?: boolean }) {
   const shown = useShownRun(defaultClients);
   const verdict = useShownVerdict();
   const focus = useLabStore((s) => s.view.focus);
@@ -110,8 +111,9 @@ export function Timeline({ defaultClients }: { defaultClients: number }) {
   const [theme, setTheme] = useState<TimelineTheme>(LIGHT_THEME);
   const [highlighted, setHighlighted] = useState(false);
   const [hover, setHover] = useState<(Hit & { x: number; y: number }) | null>(null);
-  const geometry: Geometry = useMemo(() => ({ ...DEFAULT_GEOMETRY, width }), [width]);
-  const height = timelineHeight(DEFAULT_GEOMETRY, layout.lanes.length);
+  const lanes = dense ? DENSE_GEOMETRY : DEFAULT_GEOMETRY;
+  const geometry: Geometry = useMemo(() => ({ ...lanes, width }), [lanes, width]);
+  const height = timelineHeight(lanes, layout.lanes.length);
   const band = verdict?.counterExample?.window ?? null;
 
   // Colours follow the light/dark scheme.

@@ -3,7 +3,7 @@
  * and cursor are drawn, and the axis' tick steps.
  */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GEOMETRY, LIGHT_THEME, drawTimeline, formatTick, tickStep, timeToX, xToTime, type Ctx } from '@/components/timeline/draw';
+import { DEFAULT_GEOMETRY, DENSE_GEOMETRY, LIGHT_THEME, drawTimeline, formatTick, laneRows, laneTop, tickStep, timeToX, timelineHeight, xToTime, type Ctx } from '@/components/timeline/draw';
 import { hitTest } from '@/components/timeline/hit-test';
 import { layoutTimeline } from '@/components/timeline/layout';
 import { history } from './helpers/history-builder';
@@ -144,5 +144,39 @@ describe('timeline geometry', () => {
     const sectionY = DEFAULT_GEOMETRY.axisHeight + DEFAULT_GEOMETRY.markerHeight + 24;
     expect(hitTest(layout, geometry, view, x, sectionY)?.label).toBe("Client 1: inside job 'job' (execution 1)");
     expect(hitTest(layout, geometry, view, 10, sectionY)).toBeNull();
+  });
+});
+
+describe('dense lanes (the instrument panel with five clients)', () => {
+  /** Every rect the frame adds to a path, as drawn. */
+  function rectContext(): { ctx: Ctx; rects: { y: number; h: number }[] } {
+    const { ctx } = recordingContext();
+    const rects: { y: number; h: number }[] = [];
+    (ctx as unknown as { rect: (x: number, y: number, w: number, h: number) => void }).rect = (_x, y, _w, h) => void rects.push({ y, h });
+    return { ctx, rects };
+  }
+
+  it('are shorter, keep every bar inside its own lane, and the pointer finds the row it is on', () => {
+    const h = history();
+    for (let c = 1; c <= 5; c++) h.at(c * 10).attempt(c).at(c * 10 + 5).acquired(c).at(c * 10 + 6).enter(c).at(c * 10 + 80).exit(c).at(c * 10 + 90).released(c);
+    const layout = layoutTimeline(h.build());
+    expect(timelineHeight(DENSE_GEOMETRY, 5)).toBeLessThan(timelineHeight(DEFAULT_GEOMETRY, 5));
+    const g = { ...DENSE_GEOMETRY, width: 400 };
+    const view = { from: 0, to: 200 };
+    const { ctx, rects } = rectContext();
+    drawTimeline(ctx, { layout, geometry: g, height: timelineHeight(DENSE_GEOMETRY, 5), view, theme: LIGHT_THEME });
+    const lanesTop = laneTop(0, g);
+    const bars = rects.filter((r) => r.y >= lanesTop && r.h < g.laneHeight - 3);
+    expect(bars.length).toBeGreaterThanOrEqual(10);
+    for (const bar of bars) {
+      const lane = Math.floor((bar.y - lanesTop) / g.laneHeight);
+      expect(bar.y + bar.h, `a bar of lane ${lane + 1}`).toBeLessThanOrEqual(laneTop(lane, g) + g.laneHeight);
+    }
+    // Client 3's hold and its section, each under the pointer on its own row.
+    const x = timeToX(50, view, g);
+    const rows = laneRows(g.laneHeight);
+    const top = laneTop(2, g);
+    expect(hitTest(layout, g, view, x, top + rows.lock.top + rows.lock.height / 2)?.label).toMatch(/^Client 3: holding/);
+    expect(hitTest(layout, g, view, x, top + rows.section.top + rows.section.height / 2)?.label).toMatch(/^Client 3: inside job/);
   });
 });
