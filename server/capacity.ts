@@ -43,10 +43,12 @@ export function defaultMaxRuns(): number {
 
 /**
  * One browser's share of the runs at once (LOCKLAB_RUNS_PER_BROWSER overrides it): a tenth of them, so
- * ten strangers cannot take every slot; but at least two, so a check's lanes still play side by side.
+ * ten strangers cannot take every slot; but at least a check's lanes (its own lab and its spare labs), so
+ * they play side by side. With a floor of two, a check's third lane waited for one of the other two to end
+ * before each of its runs (1–4 s each, measured with five busy labs), and its spare lab sat idle.
  */
-export function defaultRunsPerBrowser(maxRuns: number): number {
-  return Math.max(2, Math.ceil(maxRuns / 10));
+export function defaultRunsPerBrowser(maxRuns: number, checkLanes = 2): number {
+  return Math.max(2, checkLanes, Math.ceil(maxRuns / 10));
 }
 
 /**

@@ -154,7 +154,8 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     nodeRssMb: intFromEnv('LOCKLAB_NODE_RSS_MB', 64, 32),
     runMemoryMb: intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128),
     maxRuns: intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1),
-    runsPerBrowser: intFromEnv('LOCKLAB_RUNS_PER_BROWSER', defaultRunsPerBrowser(intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1)), 1),
+    // A check's lanes (the learner's lab and its spares) count against its browser: its share lets them all play.
+    runsPerBrowser: intFromEnv('LOCKLAB_RUNS_PER_BROWSER', defaultRunsPerBrowser(intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1), 1 + intFromEnv('LOCKLAB_GRADING_SPARE_LABS', 2, 0)), 1),
     runMemoryPerBrowserMb: intFromEnv(
       'LOCKLAB_RUN_MEMORY_PER_BROWSER_MB',
       defaultRunMemoryPerBrowserMb(intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128), LARGEST_RUN_MB),

@@ -29,6 +29,7 @@ import { drawSeed } from '@/lib/random';
 import { refuse } from '../ops/refusals';
 import { refusal } from '@/lib/refusal-words';
 import { HOST_DESCRIPTOR_RESERVE, SandboxHost, type HostWorker, type WorkerLoss } from './host/sandbox-host';
+import { chooseSpare } from './spare-choice';
 import { openFileLimit } from '../cluster/link-host/lab-sockets';
 import { log } from '../ops/log';
 
@@ -280,15 +281,14 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
     for (const host of hosts) if (host.running < best.running || (host.running === best.running && host.load < best.load)) best = host;
     return best;
   }
-  /** The spare a new run takes: one in the host running fewest runs, or a new worker there. */
+  /** The spare a new run takes — a booted one first (spare-choice.ts) — or a new worker in the host running fewest runs. */
   function takeWorker(): HostWorker {
     spares = spares.filter((s) => !s.ended);
-    let best: HostWorker | null = null;
-    for (const spare of spares) if (!best || spare.host.running < best.host.running) best = spare;
     const host = leastLoaded();
-    if (best && best.host.running <= host.running) {
-      spares.splice(spares.indexOf(best), 1);
-      return best;
+    const spare = chooseSpare(spares, (s) => ({ booted: s.isBooted, hostRunning: s.host.running }), host.running);
+    if (spare) {
+      spares.splice(spares.indexOf(spare), 1);
+      return spare;
     }
     return host.spawnWorker();
   }

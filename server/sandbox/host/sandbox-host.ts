@@ -47,6 +47,8 @@ let nextWorkerId = 1;
 export class HostWorker {
   /** The worker's Linux thread id in its host, once it has booted. */
   tid: number | null = null;
+  /** Whether it has booted (QuickJS instantiated and warmed up): a run it takes starts at once. */
+  isBooted = false;
   readonly ready: Promise<void>;
   /** Set if the worker stopped before a run took it (a failed boot, its host gone): why. */
   ended: WorkerLoss | null = null;
@@ -86,6 +88,7 @@ export class HostWorker {
   /** From the host. */
   booted(tid: number | null): void {
     this.tid = tid;
+    this.isBooted = true;
     this.resolveReady();
   }
 
