@@ -146,16 +146,17 @@ await redis.del('${key}');`;
   });
 
   it('a command issued before the connection is ready, sent once it is, then timed out, may have run: indeterminate, not failed', async () => {
-    // 100 ms each way to Node 4: the connection is ready after its AUTH's round trip (~200 ms), ioredis then
-    // sends the SET it queued, and the 300 ms timeout fires before its answer (~400 ms) comes back.
+    // 300 ms each way to Node 4: the connection is ready after its AUTH's round trip (~600 ms), ioredis then
+    // sends the SET it queued, and the 900 ms timeout fires before its answer (~1,200 ms) comes back. A margin of
+    // 300 ms on each side: with 100 ms a busy machine's slow connect let the timeout fire before the SET was sent.
     const link = new LinkProxy('test → Node 4', { port: () => cluster.nodes[3]!.port });
-    link.setDelay(100, 0);
+    link.setDelay(300, 0);
     const port = await link.start();
     try {
       const code = `const Redis = require('ioredis');
-const redis = new Redis({ host: 'localhost', port: 6382, commandTimeout: 300 });
+const redis = new Redis({ host: 'localhost', port: 6382, commandTimeout: 900 });
 try { await redis.set('lock:queued', 'token', 'NX', 'PX', 5000); } catch (e) { console.log('set:', e.message); }
-await new Promise((r) => setTimeout(r, 500));
+await new Promise((r) => setTimeout(r, 1000));
 redis.disconnect();`;
       const run = startProgram(pool, cluster, code, { linkPort: (_client, node) => (node === 4 ? port : (cluster.nodes[node - 1]?.port ?? null)) });
       await run.done;
