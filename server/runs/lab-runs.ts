@@ -102,6 +102,8 @@ class ActiveRun implements RunningClients {
   verdictTimer: NodeJS.Timeout | null = null;
   /** Why the run was ended before its clients did: its verdict could no longer change. */
   decided: Said | null = null;
+  /** Why the run was stopped for another browser's turn (run admission), said in its outcome as in its console. */
+  yielded: { message: string; words?: Words } | null = null;
   /** The run was told its lab's connections are refused past its share of the links' descriptors. */
   linkSocketsNoted = false;
   /** Set when the run passed its share of the lab's history: nothing more of it is recorded. */
@@ -162,9 +164,10 @@ class ActiveRun implements RunningClients {
 }
 
 /** How a run ended, as the learner is told: cut for its history, ended early once decided, or as the sandbox said. */
-function endedOutcome(outcome: RunOutcome, cut: HistoryCut | null, decided: Said | null): RunOutcome {
+function endedOutcome(outcome: RunOutcome, cut: HistoryCut | null, decided: Said | null, yielded: { message: string; words?: Words } | null): RunOutcome {
   if (cut) return cut.words ? { ...outcome, status: 'limit', error: cut.message, errorWords: cut.words } : { ...outcome, status: 'limit', error: cut.message };
   if (decided !== null && outcome.status === 'stopped') return { ...outcome, status: 'decided', error: decided.message, errorWords: decided.words };
+  if (yielded !== null && outcome.status === 'stopped') return { ...outcome, error: yielded.message, ...(yielded.words ? { errorWords: yielded.words } : {}) };
   return outcome;
 }
 
@@ -447,6 +450,7 @@ export class LabRuns extends EventEmitter<Events> {
       if (this.active !== run) return;
       const note = refuse('run-yielded', { labId: lab.id, detail: { runId: run.runId, ranMs: Math.round(ranMs) } }, refusal('run.yielded', { seconds: Math.round(ranMs / 1000) }));
       lab.history.append({ type: 'console', client: 0, level: 'warn', text: note.message, ...(note.words ? { words: note.words } : {}), runId: run.runId });
+      run.yielded = note;
       run.scenario?.cancel();
       run.handle.stop();
     });
@@ -502,7 +506,7 @@ export class LabRuns extends EventEmitter<Events> {
     const checked: Verdict = run.checker.verdict({ final: true });
     const verdict = run.cut ? cutVerdict(checked, run.cut) : checked;
     const shownOutcome = clientError ? { ...outcome, clients: outcome.clients.map((c) => (c.error === undefined ? c : { ...c, error: clientError(c.error) })) } : outcome;
-    const ended: RunEnded = { runId: run.runId, outcome: endedOutcome(shownOutcome, run.cut, run.decided), verdict, cpuWaitMs };
+    const ended: RunEnded = { runId: run.runId, outcome: endedOutcome(shownOutcome, run.cut, run.decided, run.yielded), verdict, cpuWaitMs };
     if (this.active === run) this.active = null;
     this.last = { info: run.info, ended };
     run.finish(ended);

@@ -100,7 +100,7 @@ describe('shares per browser', () => {
       for (const tab of tabs) value(await tab.emitWithAck('lab:join', {}));
       attackers.push({ cookie, tabs });
     }
-    const stopped: string[] = [];
+    const stopped: (string | undefined)[] = [];
     // What a script does: start the idle program, and start it again whenever it ends.
     let attacking = true;
     for (const { tabs } of attackers)
@@ -109,7 +109,7 @@ describe('shares per browser', () => {
           if (attacking) void tab.timeout(120_000).emitWithAck('run:start', { code: SLEEPER, clients: 16 }).catch(() => undefined);
         };
         tab.on('run:ended', (e) => {
-          if (e.outcome.status === 'stopped') stopped.push(e.runId);
+          if (e.outcome.status === 'stopped') stopped.push(e.outcome.error);
           again();
         });
         again();
@@ -123,6 +123,8 @@ describe('shares per browser', () => {
       for (const { cookie } of attackers) expect(attack.server.admission.runningFor({ browser: idOf(cookie) })).toBeLessThanOrEqual(attack.server.config.runsPerBrowser);
       // Room was made by stopping an idle program that had had its slice.
       expect(stopped.length).toBeGreaterThan(0);
+      // And its outcome says why, as its console does (it was a bare "stopped").
+      for (const why of [...stopped]) expect(why).toMatch(/^Stopped after \d+ s to let another learner's program start: the server's run budget was full\./);
     } finally {
       attacking = false;
       // Answered or not (the server may close first): the test is over.
