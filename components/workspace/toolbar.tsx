@@ -28,6 +28,8 @@ export function Toolbar(props: ToolbarProps) {
   const id = useId();
   const aboutId = props.aboutId;
   const phase = useLabStore((s) => s.run.phase);
+  // Which run the words are about: a run that ends between two looks still reads as a new one (people see the verdict change; tests read this).
+  const runId = useLabStore((s) => s.run.info?.runId);
   const ahead = useLabStore((s) => s.run.waitingAhead);
   const connected = useLabStore((s) => s.connection === 'ready');
   const valid = useLabStore((s) => s.run.verdict?.valid ?? null);
@@ -98,7 +100,7 @@ export function Toolbar(props: ToolbarProps) {
           ))}
         </select>
       </span>
-      <p className={styles.progress} role="status" data-phase={phase} data-testid="run-progress" data-check-run={check ? check.n : undefined}>
+      <p className={styles.progress} role="status" data-phase={phase} data-run-id={runId} data-testid="run-progress" data-check-run={check ? check.n : undefined}>
         {busy && <span className={styles.spinner} aria-hidden="true" />}
         {progress}
         {check && canGoBack && (

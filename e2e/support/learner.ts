@@ -64,9 +64,11 @@ export async function runUntilUndisturbed(page: Page, expected: 'violated' | 'he
   const verdict = page.getByTestId('verdict');
   for (let n = 1; ; n++) {
     const progress = page.getByTestId('run-progress');
+    const before = await progress.getAttribute('data-run-id');
     await button(page, 'Run').click();
-    // This run's verdict, not the last one's: the phase leaves "ended" as the run starts (a run takes seconds).
-    await expect(progress).not.toHaveAttribute('data-phase', 'ended');
+    // This run's verdict, not the last one's: another run id, ended. (Waiting to see the phase leave "ended" missed
+    // a run that started and ended while a busy machine's click was still returning.)
+    await expect(progress).not.toHaveAttribute('data-run-id', before ?? '', { timeout: 40_000 });
     await expect(progress).toHaveAttribute('data-phase', 'ended', { timeout: 40_000 });
     await expect(progress).toContainText('Finished');
     await expect(verdict).toHaveAttribute('data-final', 'true');
