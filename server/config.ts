@@ -51,7 +51,7 @@ export interface ServerConfig {
   runMemoryMb: number;
   /** Runs at once (LOCKLAB_MAX_RUNS; default 8 per core); the rest wait, served one browser at a time in turn. */
   maxRuns: number;
-  /** One browser's runs at once (LOCKLAB_RUNS_PER_BROWSER; default a tenth of maxRuns, at least 2); more wait for its own. */
+  /** One browser's runs at once (LOCKLAB_RUNS_PER_BROWSER; default a tenth of maxRuns, at least a check's lanes: 1 + gradingSpareLabs); more wait for its own. */
   runsPerBrowser: number;
   /** One browser's run memory, MiB (LOCKLAB_RUN_MEMORY_PER_BROWSER_MB; default a tenth of the budget, at least one largest run). */
   runMemoryPerBrowserMb: number;
@@ -124,6 +124,9 @@ function intFromEnv(name: string, fallback: number, min: number): number {
 }
 
 export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConfig {
+  // Read once: other defaults follow from them.
+  const maxRuns = intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1);
+  const gradingSpareLabs = intFromEnv('LOCKLAB_GRADING_SPARE_LABS', 2, 0);
   return {
     port: intFromEnv('PORT', 3000, 0),
     host: process.env.HOST || '127.0.0.1',
@@ -153,9 +156,9 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     // A fresh node uses about 10 MB; below 32 the guard would restart healthy nodes.
     nodeRssMb: intFromEnv('LOCKLAB_NODE_RSS_MB', 64, 32),
     runMemoryMb: intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128),
-    maxRuns: intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1),
+    maxRuns,
     // A check's lanes (the learner's lab and its spares) count against its browser: its share lets them all play.
-    runsPerBrowser: intFromEnv('LOCKLAB_RUNS_PER_BROWSER', defaultRunsPerBrowser(intFromEnv('LOCKLAB_MAX_RUNS', defaultMaxRuns(), 1), 1 + intFromEnv('LOCKLAB_GRADING_SPARE_LABS', 2, 0)), 1),
+    runsPerBrowser: intFromEnv('LOCKLAB_RUNS_PER_BROWSER', defaultRunsPerBrowser(maxRuns, 1 + gradingSpareLabs), 1),
     runMemoryPerBrowserMb: intFromEnv(
       'LOCKLAB_RUN_MEMORY_PER_BROWSER_MB',
       defaultRunMemoryPerBrowserMb(intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128), LARGEST_RUN_MB),
@@ -176,7 +179,7 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     labWaitMs: intFromEnv('LOCKLAB_LAB_WAIT_MS', 60_000, 0),
     // Half a minute of nothing — no command, no run — and only while someone waits at a full server.
     labYieldIdleMs: intFromEnv('LOCKLAB_LAB_YIELD_IDLE_MS', 30_000, 1_000),
-    gradingSpareLabs: intFromEnv('LOCKLAB_GRADING_SPARE_LABS', 2, 0),
+    gradingSpareLabs,
     socketsPerBrowser: intFromEnv('LOCKLAB_SOCKETS_PER_BROWSER', 8, 1),
     cookieSecret: process.env.LOCKLAB_COOKIE_SECRET || null,
     metricsToken: process.env.LOCKLAB_METRICS_TOKEN || null,

@@ -41,6 +41,8 @@ export interface SharedRuns {
   /** Deletes the run only for its owner; anyone else changes nothing. */
   delete(id: string, owner: string): Promise<DeleteResult>;
   usage(owner: string): Promise<{ runs: number; bytes: number }>;
+  /** Every browser's together: what the total bound counts (and /metrics shows). */
+  total(): Promise<{ runs: number; bytes: number }>;
 }
 
 /** 16 random bytes, base64url: 22 characters nobody can guess or count through. */
@@ -96,5 +98,6 @@ export function sharedRuns(sql: Sql, bounds: SharedRunBounds): SharedRuns {
       return exists.length > 0 ? 'not-yours' : 'not-found';
     },
     usage: (owner) => usageOf(sql, owner),
+    total: () => usageOf(sql, null),
   };
 }

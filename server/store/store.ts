@@ -62,18 +62,18 @@ export async function openStore(config: StoreConfig, bounds: SharedRunBounds): P
     await sql.close();
     throw new StoreOpenError(where, error);
   }
-  const timed = timedSql(sql, config.kind);
+  const runs = sharedRuns(timedSql(sql, config.kind), bounds);
   const removeMetrics = addStoreMetricsSource({
     kind: config.kind,
     size: async () => {
-      const [row] = await timed.query<{ runs: number; bytes: number }>('SELECT count(*)::int AS runs, coalesce(sum(bytes), 0)::bigint::float8 AS bytes FROM shared_runs');
-      return { sharedRuns: row?.runs ?? 0, sharedRunBytes: row?.bytes ?? 0 };
+      const { runs: count, bytes } = await runs.total();
+      return { sharedRuns: count, sharedRunBytes: bytes };
     },
   });
   return {
     kind: config.kind,
     where,
-    sharedRuns: sharedRuns(timed, bounds),
+    sharedRuns: runs,
     close: async () => {
       removeMetrics();
       await sql.close();
