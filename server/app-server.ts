@@ -19,6 +19,7 @@ import { addMetricsSource, metricsText } from './ops/metrics';
 import { metricsAllowed } from './ops/metrics-access';
 import { BrowserIdentities } from './realtime/browser-identity';
 import { configureLinkSockets, startLinkProcess } from './cluster/link-host';
+import { nodeHost } from './cluster/node-host/node-host';
 import { originAllowed } from './realtime/origin';
 import { INSTRUCTOR_SESSION_PATH } from '@/lib/classroom';
 import { serverDescriptors } from './ops/descriptors';
@@ -82,8 +83,9 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
   const openedStore = storeOpening.catch(() => null);
   let store: Store | null;
   try {
-    // Before anything else: a link process that cannot run here would fail every run, so the server does not start.
-    await startLinkProcess();
+    // Before anything else: a link process or node host that cannot run here would fail every run or every lab,
+    // so the server does not start.
+    await Promise.all([startLinkProcess(), nodeHost().start()]);
     store = await storeOpening;
   } catch (error) {
     await (await openedStore)?.close();

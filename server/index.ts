@@ -4,6 +4,7 @@
  */
 import { createLabServer } from './app-server';
 import { LinkProcessStartError } from './cluster/link-host/link-host';
+import { NodeHostStartError } from './cluster/node-host/node-host';
 import { EntryBundleError } from './unprivileged/entry-source';
 import { SandboxHostStartError } from './sandbox/host/sandbox-host';
 import { configFromEnv } from './config';
@@ -42,7 +43,7 @@ try {
   server = await starting;
 } catch (error) {
   // A machine the lab cannot run on is said in one sentence, at the start, not at a learner's first run.
-  if (!(error instanceof LinkProcessStartError || error instanceof SandboxHostStartError || error instanceof EntryBundleError || error instanceof StoreOpenError)) throw error;
+  if (!(error instanceof LinkProcessStartError || error instanceof NodeHostStartError || error instanceof SandboxHostStartError || error instanceof EntryBundleError || error instanceof StoreOpenError)) throw error;
   console.error(`[locklab] Lock Lab cannot start: ${error.message}`);
   process.exit(1);
 }

@@ -37,6 +37,8 @@ interface Events {
 }
 
 const START_TIMEOUT_MS = 10_000;
+/** How long a start waits for redis's "Ready to accept connections" before it polls with PING anyway. */
+const LISTENING_HINT_MS = 200;
 
 /** "exited unexpectedly (SIGSEGV): <redis's last log line>": the log line is Redis's own, never translated. */
 function unexpectedExit(info: ExitInfo): Said {
@@ -136,12 +138,15 @@ export class RedisNode extends EventEmitter<Events> {
       replicaOf: this.replicaOf ?? undefined,
       busy: this.busy,
     });
-    const proc = new RedisProcess(config, this.dir, this.user);
+    const proc = await RedisProcess.start(config, this.dir, this.user);
     this.proc = proc;
     this.expectedExit = false;
     this.exitReason = null;
-    proc.once('exit', (info) => this.onExit(proc, info));
+    void proc.exited.then((info) => this.onExit(proc, info));
     try {
+      // Redis says when it listens (the node host reads its output); the PING that follows is the proof, and
+      // polls on its own should that line never come (another Redis's wording).
+      await Promise.race([proc.listening, proc.exited, new Promise((resolve) => setTimeout(resolve, LISTENING_HINT_MS))]);
       await waitForPing({
         port: this._port,
         username: this.credentials.control.username,

@@ -56,8 +56,14 @@ interface LabWaiter {
 /** How often waiters are looked at again while nothing closes: labs grow idle with time. */
 const WAIT_POLL_MS = 1_000;
 
-const REFILL_DELAY_MS = 250;
-
+/**
+ * A class opens its labs together: when this many labs were handed out within DEMAND_WINDOW_MS, the reserve
+ * holds BURST_EXTRA more. One lab in reserve refills in ~150 ms on two cores (five redis-servers), so joins
+ * a few hundred ms apart — a room of learners opening the page — found it empty and waited for a cold start.
+ */
+const BURST_JOINS = 3;
+const DEMAND_WINDOW_MS = 10_000;
+const BURST_EXTRA = 2;
 
 export class LabManager {
   private readonly labs = new Map<string, Lab>();
@@ -83,6 +89,8 @@ export class LabManager {
   private waitPoll: NodeJS.Timeout | null = null;
   /** Whether a lab has a run going (set by the socket layer, which owns runs): a busy lab is never idle. */
   private busy: (lab: Lab) => boolean = () => false;
+  /** When labs were last handed out (at most BURST_JOINS kept: all the reserve's depth needs). */
+  private readonly handedOut: number[] = [];
   /** Labs a browser is starting right now: they count against its share, so parallel joins cannot overshoot it. */
   private readonly startingFor = new Map<string, number>();
 
@@ -104,9 +112,23 @@ export class LabManager {
     if (this.labs.has(labId)) this.lastActive.set(labId, performance.now());
   }
 
+  /** How many labs the reserve aims at: the operator's figure, deeper while labs are being handed out fast. */
+  private reserveTarget(): number {
+    const base = this.options.warmLabs ?? 0;
+    // An operator who turned the reserve off keeps it off.
+    if (base === 0) return 0;
+    const oldest = this.handedOut.length >= BURST_JOINS ? this.handedOut[0]! : -Infinity;
+    return performance.now() - oldest <= DEMAND_WINDOW_MS ? base + BURST_EXTRA : base;
+  }
+
+  private handedOutNow(): void {
+    this.handedOut.push(performance.now());
+    if (this.handedOut.length > BURST_JOINS) this.handedOut.shift();
+  }
+
   /** Tops the reserve up in the background, never past the cap. */
   private refill(): void {
-    const want = this.options.warmLabs ?? 0;
+    const want = this.reserveTarget();
     // Waiters come first: a reserve lab would take the slot one of them is waiting for. Only the web server's
     // reserve of descriptors left: no lab is started in advance.
     while (!this.closing && this.waiters.length === 0 && !serverDescriptors.short && this.warm.length + this.warming.size < want && this.used < this.options.maxLabs) {
@@ -155,8 +177,9 @@ export class LabManager {
       const [lab] = this.warm.splice(warmIndex, 1) as [Lab];
       lab.clients = clients;
       this.adopt(lab);
-      // Spawning five processes blocks the event loop for a few ms each: let this join's answer leave first.
-      setTimeout(() => this.refill(), REFILL_DELAY_MS).unref();
+      this.handedOutNow();
+      // Right after this join's answer has left (the node host forks the nodes, not this loop).
+      setTimeout(() => this.refill(), 0).unref();
       return lab;
     }
     let slotReserved = false;
@@ -177,6 +200,9 @@ export class LabManager {
       const lab = new Lab({ id, topology, clients, dir: path.join(this.options.dir, `lab-${id}`), nodeGuard: this.options.nodeGuard, history: this.options.history });
       await lab.start();
       this.adopt(lab);
+      this.handedOutNow();
+      // A cold start means the reserve was empty: top it up for the next one (a class arriving).
+      setTimeout(() => this.refill(), 0).unref();
       return lab;
     } finally {
       this.starting--;

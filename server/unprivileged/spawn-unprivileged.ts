@@ -1,6 +1,6 @@
 /**
- * Starts one of the server's helper processes (the link process, the sandbox hosts) from a
- * bundled source, as an unprivileged user when the server is root, below the
+ * Starts one of the server's helper processes (the link process, the sandbox hosts, the node host) from a
+ * bundled source, as an unprivileged user when the server is root (the node host excepted, see keepUser), below the
  * server's priority and with a heap of its own. What it needs from the machine
  * is the node binary and nothing else: its program arrives on standard input
  * (see entry-source.ts), its working folder is `/`, and its environment is a
@@ -25,6 +25,12 @@ export interface HelperProcessOptions {
    * it: the spawn's own uid change, and the nice set from outside (the link process).
    */
   exec?: { setpriv: string; nice: string; user: { uid: number; gid: number } | null };
+  /**
+   * Run as the server's own user even when that is root: only the node host, whose one job is to start each
+   * lab's redis-servers as that lab's uid (setpriv needs the right to change to it). Its program still comes
+   * on stdin and its folder is still `/`.
+   */
+  keepUser?: boolean;
   /** The IPC channel's serialization: 'json' (default) or 'advanced' (structured clone: typed arrays, no JSON round trip). */
   serialization?: 'json' | 'advanced';
 }
@@ -41,7 +47,7 @@ function helperEnv(): NodeJS.ProcessEnv {
  * carries its program and is closed once written; stdout and stderr are the
  * server's. The caller listens for 'exit' to learn that it died, and why.
  */
-export function spawnHelper({ source, heapMb, nice, exec, serialization = 'json' }: HelperProcessOptions): ChildProcess {
+export function spawnHelper({ source, heapMb, nice, exec, keepUser = false, serialization = 'json' }: HelperProcessOptions): ChildProcess {
   const root = process.getuid?.() === 0;
   const node = [process.execPath, `--max-old-space-size=${heapMb}`, '-'];
   const [command, ...args] = exec
@@ -62,7 +68,7 @@ export function spawnHelper({ source, heapMb, nice, exec, serialization = 'json'
     serialization,
     cwd: '/',
     env: helperEnv(),
-    ...(!exec && root ? UNPRIVILEGED_USER : {}),
+    ...(!exec && root && !keepUser ? UNPRIVILEGED_USER : {}),
   });
   // A child that dies before reading its program makes this write fail with EPIPE; its 'exit' says why, so the
   // caller learns of it there. Any other error on the pipe is unexpected and goes to the same place: the child is ended.

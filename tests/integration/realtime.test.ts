@@ -245,6 +245,26 @@ describe('realtime', () => {
 });
 
 describe('lab lifetime', () => {
+  it('deepens the warm reserve while a class arrives: three labs handed out in a row leave three in reserve', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-rt3-'));
+    const third = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 8, warmLabs: 1, runRoot: root }));
+    try {
+      await waitFor(() => third.labs.reserve === 1, 'the warm reserve to fill');
+      for (let i = 0; i < 3; i++) {
+        const tab: Client = tabSoon(third.url, { cookie: await browserCookie(third.url) });
+        sockets.push(tab);
+        const snapshot = value(await tab.emitWithAck('lab:join', {}));
+        expect(snapshot.nodes.every((n) => n.state === 'up')).toBe(true);
+      }
+      // One in reserve is the operator's figure; a room of learners arriving gets two more ready for the next ones.
+      await waitFor(() => third.labs.reserve === 3, 'the reserve to hold three labs');
+      expect(third.labs.size).toBe(3);
+    } finally {
+      await third.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
   it('serves a new tab from the warm reserve, refills it, and destroys a lab left without a tab', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'locklab-rt2-'));
     const second = await createLabServer(configFromEnv({ port: 0, web: false, maxLabs: 4, warmLabs: 1, labIdleMs: 300, runRoot: root }));

@@ -33,7 +33,7 @@ describe('a redis-server that cannot bind its port', () => {
     cleanups.push(() => user.release());
     const dir = new RedisNode(1, path.join(root, 'node-1'), 'aof-always', 'master', credentials, null, user.user).dir;
 
-    const proc = new RedisProcess(redisConfig({ port, persistence: 'aof-always', credentials }), dir, user.user);
+    const proc = await RedisProcess.start(redisConfig({ port, persistence: 'aof-always', credentials }), dir, user.user);
     cleanups.push(async () => void (await proc.kill()));
     const exit = await proc.exited;
     expect(exit.code).not.toBe(0);
