@@ -63,16 +63,29 @@ lab.log('rtt ' + count);
 for (const c of nodes) c.disconnect();
 `;
 
-/** The same loop natively in this process, taking its turns after each sandbox block. */
-async function nativeRedlock(lab: Lab, sandboxEnded: Promise<unknown>): Promise<number[]> {
+/**
+ * The same loop natively in this process, taking its turns after each sandbox block: through the lab's links
+ * (what the sandbox's connections go through) and, right after, straight to the nodes' own ports — the
+ * physical floor of an acquire on this machine, with no link in between.
+ */
+async function nativeRedlock(lab: Lab, sandboxEnded: Promise<unknown>): Promise<{ linked: number[]; direct: number[] }> {
   const nodes = await Promise.all(
     lab.nodes.map(
       async (n) =>
         new Redis({ host: '127.0.0.1', port: await lab.links.portFor(9, n.id), username: 'learner', password: lab.credentials.learner.password, enableReadyCheck: false }),
     ),
   );
+  const direct = lab.nodes.map((n) => new Redis({ host: '127.0.0.1', port: n.port, username: 'learner', password: lab.credentials.learner.password, enableReadyCheck: false }));
   const release = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
-  for (const c of nodes) await c.ping();
+  for (const c of [...nodes, ...direct]) await c.ping();
+  const acquire = async (via: Redis[], token: string, into: number[] | null) => {
+    const started = performance.now();
+    const votes = await Promise.all(via.map((c) => c.set('lock:bench-native', token, 'PX', 10_000, 'NX').then((r) => r === 'OK', () => false)));
+    into?.push(performance.now() - started);
+    if (votes.filter(Boolean).length < 3) throw new Error('no quorum');
+    await Promise.all(via.map((c) => c.eval(release, 1, 'lock:bench-native', token)));
+  };
+  const floor: number[] = [];
   let ended = false;
   void sandboxEnded.then(() => (ended = true));
   const times: number[] = [];
@@ -82,18 +95,12 @@ async function nativeRedlock(lab: Lab, sandboxEnded: Promise<unknown>): Promise<
       if (ended) throw new Error('the sandbox run ended before handing over its turn');
       await new Promise((r) => setTimeout(r, 5));
     }
-    for (let i = 0; i < PER_BLOCK; i++) {
-      const token = `native-${b}-${i}`;
-      const started = performance.now();
-      const votes = await Promise.all(nodes.map((c) => c.set('lock:bench-native', token, 'PX', 10_000, 'NX').then((r) => r === 'OK', () => false)));
-      if (b >= WARM_BLOCKS) times.push(performance.now() - started);
-      if (votes.filter(Boolean).length < 3) throw new Error('no quorum');
-      await Promise.all(nodes.map((c) => c.eval(release, 1, 'lock:bench-native', token)));
-    }
+    for (let i = 0; i < PER_BLOCK; i++) await acquire(nodes, `native-${b}-${i}`, b >= WARM_BLOCKS ? times : null);
+    for (let i = 0; i < PER_BLOCK; i++) await acquire(direct, `direct-${b}-${i}`, b >= WARM_BLOCKS ? floor : null);
     if (b + 1 < BLOCKS) await nodes[0]!.set(TURN_KEY, `sandbox:${b + 1}`);
   }
-  for (const c of nodes) c.disconnect();
-  return times;
+  for (const c of [...nodes, ...direct]) c.disconnect();
+  return { linked: times, direct: floor };
 }
 
 async function sandboxVsNative(): Promise<Row[]> {
@@ -116,7 +123,7 @@ async function sandboxVsNative(): Promise<Row[]> {
       if (e.type === 'console') logs.push(e.text);
     },
   });
-  const native = await nativeRedlock(lab, handle.done);
+  const { linked: native, direct: floor } = await nativeRedlock(lab, handle.done);
   const outcome = await handle.done;
   if (outcome.status !== 'completed') throw new Error(`sandbox run ${outcome.status}: ${outcome.error ?? ''} ${outcome.clients.map((c) => c.error).join(' ')}`);
   const sandboxed = logs.filter((l) => l.startsWith('times ')).flatMap((l) => JSON.parse(l.slice('times '.length)) as number[]);
@@ -130,6 +137,8 @@ async function sandboxVsNative(): Promise<Row[]> {
     { measure: `Redlock acquire (5 nodes) as learner code in the sandbox, p50 (${counted}, taking turns)`, value: ms(s50), goal: '–', met: null },
     { measure: 'same algorithm natively in this process, p50', value: ms(n50), goal: '–', met: null },
     { measure: 'sandbox / native', value: `${(s50 / n50).toFixed(2)}×`, goal: '≤ 2×', met: s50 / n50 <= 2 },
+    { measure: 'the physical floor: the same natively, straight to the nodes (no link), p50', value: ms(percentile(floor, 50)), goal: '–', met: null },
+    { measure: 'learner code / the physical floor', value: `${(s50 / percentile(floor, 50)).toFixed(2)}×`, goal: '≤ 4×', met: s50 / percentile(floor, 50) <= 4 },
     { measure: 'sandbox p95 / native p95', value: `${(percentile(sandboxed, 95) / percentile(native, 95)).toFixed(2)}×`, goal: '–', met: null },
     { measure: 'host round trips per second, one client (sequential PING)', value: `${rtt}/s`, goal: '–', met: null },
   ];

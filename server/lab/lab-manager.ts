@@ -182,6 +182,12 @@ export class LabManager {
       setTimeout(() => this.refill(), 0).unref();
       return lab;
     }
+    // A reserve lab on its way is nearer than a cold start of its own, which would only slow both down (five more
+    // nodes starting on the same cores): wait for the next one to be ready, then look again.
+    if (this.warming.size > 0 && sameTopology(DEFAULT_TOPOLOGY, topology)) {
+      await Promise.race(this.warming);
+      return this.createWithin(topology, clients, waiter);
+    }
     let slotReserved = false;
     if (this.used >= this.options.maxLabs) {
       // A reserve lab of another topology gives way to a learner who needs a slot now.
