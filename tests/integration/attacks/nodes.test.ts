@@ -143,6 +143,8 @@ describe('a learner’s endless script on all five nodes', () => {
 describe('the node guard on one lab', () => {
   it('restarts a node whose script wrote and then loops (SCRIPT KILL answers UNKILLABLE)', async () => {
     const lab = await startLab({ nodes: 1 });
+    // Learner code only ever runs inside a run, which the guard watches closely (an idle lab's nodes, slowly).
+    await lab.runStarting();
     const node = lab.node(1);
     const pid = node.pid;
     const port = node.port;
@@ -172,6 +174,7 @@ describe('the node guard on one lab', () => {
   it('restarts a node whose Lua memory passes its RSS budget', async () => {
     const budgetMb = 48;
     const lab = await startLab({ nodes: 1 }, 1, { rssBudgetMb: budgetMb, periodMs: 100 });
+    await lab.runStarting();
     const node = lab.node(1);
     const pid = node.pid!;
     const before = residentBytes(pid)!;
@@ -191,6 +194,25 @@ describe('the node guard on one lab', () => {
     console.log(`[nodes] RSS ${(before / 2 ** 20).toFixed(1)} MB fresh; ${event.detail}; ${(after / 2 ** 20).toFixed(1)} MB after the restart`);
   });
 
+  it('still stops a script a run left running once its lab went idle (the EVAL outlives the run)', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const node = lab.node(1);
+    const pid = node.pid;
+    const runEnded = await lab.runStarting();
+    const learner = learnerDirect(lab, 1);
+    await learner.connect();
+    const busy = learner.eval('while true do end', 0).catch((e: Error) => e.message);
+    // The run ends as its script starts: its connections close, the lab goes idle, the script spins on.
+    learner.disconnect();
+    runEnded();
+    expect(node.busy).toBe(false);
+    const event = await waitFor(() => guardEvents(lab)[0], 'the guard to stop the script', 5_000);
+    expect(event).toMatchObject({ node: 1, action: 'script-killed', cause: 'busy-script' });
+    await busy;
+    await waitFor(() => pings(lab, 1), 'Node 1 to answer PING again once its script is stopped', 10_000, 50);
+    expect(node.pid).toBe(pid);
+  });
+
   it('leaves alone a node the nemesis paused or killed', async () => {
     const lab = await startLab({ nodes: 2 }, 1, { rssBudgetMb: 192, periodMs: 50 });
     await pauseNode(lab, { node: 1 });
@@ -208,6 +230,7 @@ describe('the node guard on one lab', () => {
 
   it('waits while the learner keeps a busy node paused, and stops the script once it is resumed', async () => {
     const lab = await startLab({ nodes: 1 }, 1, { rssBudgetMb: 192, periodMs: 50 });
+    await lab.runStarting();
     const learner = learnerDirect(lab, 1);
     await learner.connect();
     const busy = learner.eval('while true do end', 0).catch((e: Error) => e.message);
