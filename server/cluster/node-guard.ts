@@ -16,6 +16,29 @@
  * goes through the lab (its queue, in the node's turn), which checks again
  * that the node is still that same process and still up: the guard never
  * fights a fault a learner injected.
+ *
+ * How often it looks follows the lab (`node.busy`). While a run goes, every
+ * `periodMs` (250 ms), as it always did. Once the lab is idle, only learner
+ * code can make a node BUSY, and no learner connection is left to send
+ * anything: a run's end closes every connection of its clients (the sandbox
+ * worker's `Requests.closeAll`, worker/connection.ts `destroy`, or the
+ * worker's termination when the pool kills the run), and a link proxy whose
+ * learner side closes drops the bytes it still holds for a delay and closes
+ * its socket to the node (link-proxy.ts `drop`). What can still reach the node
+ * is a script already running, or sent just before (in a socket buffer, a
+ * paused node's receive queue, a worker whose termination is on its way). So
+ * after the lab goes idle, and after an idle node comes up again (resumed:
+ * what it had queued runs now), the guard keeps its 250 ms rhythm until the
+ * node has answered once more than QUIET_GRACE_MS later: a node that answers
+ * at all runs no endless script that arrived before, and the grace covers
+ * bytes still on their way when the run ended (an answer right at the idle
+ * moment could come just before a late EVAL). From then on it looks every
+ * `idlePeriodMs` (RSS from /proc) and PINGs only a node that answered nothing
+ * in that long
+ * (the key monitor's idle safety-net samples answer every few seconds, so
+ * that PING is the net for the rare script that slipped past the answer).
+ * Its timer is a timeout it sets again at each look: an idle node costs one
+ * wake per `idlePeriodMs`, none while it is paused or down.
  */
 import fs from 'node:fs';
 import type { InterventionAction, InterventionCause } from '@/lib/cluster';
@@ -27,8 +50,10 @@ import { words, type Said, type Words } from '@/lib/words';
 export interface NodeGuardOptions {
   /** A node whose RSS passes this many MiB is restarted (LOCKLAB_NODE_RSS_MB). */
   rssBudgetMb: number;
-  /** How often the guard looks at the node, ms. */
+  /** How often the guard looks at the node while a run goes in its lab (and just after), ms. */
   periodMs: number;
+  /** How often it looks at a node of an idle lab, ms (default IDLE_PERIOD_MS). */
+  idlePeriodMs?: number;
 }
 
 const detailOf = (said: Said): Pick<Intervention, 'detail' | 'detailWords'> => ({ detail: said.message, detailWords: said.words });
@@ -58,8 +83,12 @@ export interface NodeGuardHost {
 }
 
 const MIB = 1024 * 1024;
-/** How often the guard reads a node's resident memory, ms. */
+/** How often the guard reads a node's resident memory while a run goes, ms. */
 const RSS_EVERY_MS = 1_000;
+/** How often it looks at (reads RSS of) a node of an idle lab, ms. */
+export const IDLE_PERIOD_MS = 10_000;
+/** After the lab went idle (or the node came up), an answer shows the node calm only from this much later, ms. */
+export const QUIET_GRACE_MS = 1_000;
 
 /** Resident memory of a process in bytes, from /proc/<pid>/status (VmRSS, in kB); null if unknown. */
 export function residentBytes(pid: number): number | null {
@@ -87,14 +116,46 @@ export class NodeGuard {
   private acting = false;
   private disposed = false;
   private rssReadAt = -Infinity;
+  /** performance.now() QUIET_GRACE_MS after the lab last went idle or the node last came up: an answer after it shows the node calm. */
+  private calmAfter: number;
 
   constructor(
     private readonly node: RedisNode,
     private readonly options: NodeGuardOptions,
     private readonly host: NodeGuardHost,
   ) {
-    this.timer = setInterval(() => this.tick(), options.periodMs);
+    this.calmAfter = performance.now() + QUIET_GRACE_MS;
+    node.on('busy', (busy) => {
+      if (!busy) this.calmAfter = performance.now() + QUIET_GRACE_MS;
+      this.lookIn(options.periodMs);
+    });
+    node.on('state', ({ state }) => {
+      if (state !== 'up') return;
+      this.calmAfter = performance.now() + QUIET_GRACE_MS;
+      this.lookIn(options.periodMs);
+    });
+    this.lookIn(options.periodMs);
+  }
+
+  /** Whether the node is watched at `periodMs`: a run goes, or the lab is idle but the node has not shown it calm yet. */
+  private get close(): boolean {
+    return this.node.busy || this.node.lastAnsweredAt <= this.calmAfter;
+  }
+
+  private lookIn(ms: number): void {
+    if (this.disposed) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.tick();
+      // Paused or down, the node is looked at again when it comes up (the state event), not before.
+      if (this.node.state === 'up' || this.acting) this.lookIn(this.close || this.acting ? this.options.periodMs : this.idlePeriodMs);
+    }, ms);
     this.timer.unref();
+  }
+
+  private get idlePeriodMs(): number {
+    return this.options.idlePeriodMs ?? IDLE_PERIOD_MS;
   }
 
   private tick(): void {
@@ -102,9 +163,11 @@ export class NodeGuard {
     const pid = this.node.pid;
     if (pid === null) return;
     const now = performance.now();
+    const close = this.close;
     // Reading /proc is a system call on the server's loop for every node of every lab: once a second is
-    // soon enough for memory, which grows by what a script allocates, not in a blink.
-    if (now - this.rssReadAt >= RSS_EVERY_MS) {
+    // soon enough for memory while a run goes (it grows by what a script allocates, not in a blink); an idle
+    // node, where nothing of a learner's runs any more, is read at each of its slow looks.
+    if (!close || now - this.rssReadAt >= RSS_EVERY_MS) {
       this.rssReadAt = now;
       const rss = residentBytes(pid);
       if (rss !== null && rss > this.options.rssBudgetMb * MIB) {
@@ -114,7 +177,7 @@ export class NodeGuard {
     }
     // A node that just answered the lab (its key monitor samples it while keys change) was not BUSY:
     // the probe is only for nodes that went quiet.
-    if (now - this.node.lastAnsweredAt < this.options.periodMs) return;
+    if (now - this.node.lastAnsweredAt < (close ? this.options.periodMs : this.idlePeriodMs)) return;
     this.probe(pid);
   }
 
@@ -194,7 +257,7 @@ export class NodeGuard {
 
   dispose(): void {
     this.disposed = true;
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 }

@@ -2,10 +2,22 @@
  * Watches one node's keys: a keyspace-notification subscription says *that*
  * something changed (within a millisecond; bounded per node, since learners'
  * writes make them: keyspace-subscriber.ts), a Lua sample says *what* (every
- * key's value and PTTL in one round trip). A slow periodic sample catches
- * what notifications do not show (a TTL that reached zero before Redis
- * expired the key, a second the subscription was muted). Sampling stops while
- * the node is paused or down.
+ * key's value and PTTL in one round trip). Timed samples catch what
+ * notifications do not show (a TTL that reached zero before Redis expired the
+ * key, a second the subscription was muted):
+ *
+ * - while a run goes in the lab (`node.busy`), every PERIOD_MS, as exact as
+ *   the timeline's expiries and TTL views need;
+ * - while the lab is idle, no learner can write (its run closed its
+ *   connections: node-guard.ts), so the only change no notification announces
+ *   is a key reaching its TTL: one sample just after the earliest expiry the
+ *   last sample showed, and a slow safety net (IDLE_SAFETY_MS) for a
+ *   notification lost while the subscription was closed or muted. An idle
+ *   lab's nodes cost no script at all between those (100 idle labs sampled
+ *   every 250 ms were 2,000 scripts a second).
+ *
+ * A change of rhythm samples at once. Sampling stops while the node is
+ * paused or down.
  */
 import type { Redis } from 'ioredis';
 import type { LockKeyView } from '@/lib/cluster';
@@ -40,7 +52,17 @@ export function defineSampleCommand(client: Redis): void {
 }
 
 export const KEY_LIMIT = 50;
+/** While a run goes: a sample this often, whatever notifications say. */
 const PERIOD_MS = 250;
+/** While the lab is idle: a sample at least this often (a notification lost while the subscription was closed or muted). */
+export const IDLE_SAFETY_MS = 5_000;
+/**
+ * While the lab is idle, the sample after a key's expiry comes this long after
+ * it (timers never fire early, but the sample's PTTL is rounded down to the
+ * ms). The node may expire the key up to a second late at IDLE_HZ; the sample
+ * script's KEYS already hides a key past its expiry.
+ */
+const EXPIRY_SLACK_MS = 5;
 /**
  * At most one sample per node this often. A learner's busy loop changes keys
  * thousands of times a second; sampling after every change kept the server's
@@ -67,7 +89,10 @@ export class NodeMonitor {
   private resubscribeTimer: NodeJS.Timeout | null = null;
   /** Notifications this node sent, the wakes they made, the seconds it was muted (keyspace-subscriber.ts). */
   readonly notifications: NotificationCounts = { received: 0, wakes: 0, mutes: 0 };
+  /** The timed sample: an interval while a run goes, a timeout rescheduled after every sample while idle. */
   private timer: NodeJS.Timeout | null = null;
+  /** The node is up and watched (not paused, down or disposed). */
+  private sampling = false;
   private inFlight = false;
   private again = false;
   /** Lab-clock time the last sample started; the next waits until MIN_SAMPLE_GAP_MS after it. */
@@ -92,6 +117,7 @@ export class NodeMonitor {
         this.publish({ keys: [], truncated: false });
       }
     });
+    node.on('busy', () => this.rhythmChanged());
   }
 
   get current(): KeySample {
@@ -132,15 +158,53 @@ export class NodeMonitor {
   }
 
   private startSampling(): void {
-    if (this.timer || this.disposed) return;
-    this.timer = setInterval(() => this.sampleSoon(), PERIOD_MS);
-    this.timer.unref();
+    if (this.sampling || this.disposed) return;
+    this.sampling = true;
+    this.schedule();
   }
 
   private stopSampling(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
+    this.sampling = false;
+    this.clearTimer();
     this.budget.forget(this);
+  }
+
+  /** A run started or the last one ended: a sample now, then the other rhythm. */
+  private rhythmChanged(): void {
+    if (!this.sampling || this.disposed) return;
+    this.schedule();
+    this.sampleSoon();
+  }
+
+  /** Busy: every PERIOD_MS. Idle: once, when the last sample says something can change unannounced. */
+  private schedule(): void {
+    this.clearTimer();
+    if (!this.sampling || this.disposed) return;
+    if (this.node.busy) {
+      this.timer = setInterval(() => this.sampleSoon(), PERIOD_MS);
+    } else {
+      this.timer = setTimeout(() => {
+        this.timer = null;
+        this.sampleSoon();
+      }, this.idleWait());
+    }
+    this.timer.unref();
+  }
+
+  /** Until just after the earliest expiry the last sample showed, or the safety net, whichever is first. */
+  private idleWait(): number {
+    const now = this.clock();
+    let due = now + IDLE_SAFETY_MS;
+    for (const key of this.last.keys) {
+      if (key.pttl >= 0) due = Math.min(due, key.sampledAt + key.pttl + EXPIRY_SLACK_MS);
+    }
+    return Math.max(0, due - now);
+  }
+
+  private clearTimer(): void {
+    // clearTimeout clears an interval too (one kind of timer in Node).
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
   }
 
   /** Coalesces bursts: at most one sample in flight, one more queued, and none sooner than MIN_SAMPLE_GAP_MS after the last. */
@@ -173,6 +237,15 @@ export class NodeMonitor {
 
   /** Reads the node's keys now (also used by tests and by nemesis ops that want a fresh view). */
   async sample(): Promise<KeySample | null> {
+    try {
+      return await this.read();
+    } finally {
+      // Idle, the next timed sample follows from this one (what it showed, or the safety net when it failed).
+      if (!this.node.busy) this.schedule();
+    }
+  }
+
+  private async read(): Promise<KeySample | null> {
     const client = this.node.controlClient;
     if (!client) return null;
     let raw: unknown;

@@ -34,6 +34,8 @@ interface Events {
   state: [NodeStateChange];
   /** A new process is up and the control connection is ready (start or restart). */
   started: [];
+  /** A run started (true) or the last one ended (false) in the node's lab: see `busy`. */
+  busy: [boolean];
 }
 
 const START_TIMEOUT_MS = 10_000;
@@ -59,7 +61,7 @@ export class RedisNode extends EventEmitter<Events> {
   /** Why the next expected exit happens, when someone other than the nemesis asked (the node guard). */
   private exitReason: Said | null = null;
   /** Whether a run goes in the lab (see RUN_HZ), and the hz the process was last given (null: not known). */
-  private busy = false;
+  private _busy = false;
   private appliedHz: number | null = null;
 
   constructor(
@@ -94,6 +96,15 @@ export class RedisNode extends EventEmitter<Events> {
   /** The lab's control connection; null unless the node is up. */
   get controlClient(): Redis | null {
     return this._state === 'up' ? this.control : null;
+  }
+
+  /**
+   * Whether a run goes in the node's lab. Only then can learner code send the
+   * node anything: the key monitor and the node guard watch it closely then,
+   * and an idle node almost not at all (node-monitor.ts, node-guard.ts).
+   */
+  get busy(): boolean {
+    return this._busy;
   }
 
   /** When (performance.now()) the node last answered one of the lab's own commands: it was not BUSY then. */
@@ -136,7 +147,7 @@ export class RedisNode extends EventEmitter<Events> {
       persistence: this.persistence,
       credentials: this.credentials,
       replicaOf: this.replicaOf ?? undefined,
-      busy: this.busy,
+      busy: this._busy,
     });
     const proc = await RedisProcess.start(config, this.dir, this.user);
     this.proc = proc;
@@ -184,7 +195,7 @@ export class RedisNode extends EventEmitter<Events> {
       if (control.status !== 'ready') return; // the node died meanwhile: its state says so
       log.warn({ event: 'node-no-evict', node: this.id, err: (error as Error).message }, 'the lab\'s control connection to a node could not be made unevictable');
     });
-    this.appliedHz = this.busy ? RUN_HZ : IDLE_HZ;
+    this.appliedHz = this._busy ? RUN_HZ : IDLE_HZ;
     this.setState('up', reason);
     this.emit('started');
   }
@@ -224,16 +235,19 @@ export class RedisNode extends EventEmitter<Events> {
 
   /**
    * A run started (true) or ended (false) in the node's lab: housekeeping at
-   * RUN_HZ or IDLE_HZ. Resolves once an up node has it; a node that is down
+   * RUN_HZ or IDLE_HZ, and a `busy` event when that changes (at once, before
+   * the hz is set). Resolves once an up node has the hz; a node that is down
    * gets it in its next config, a paused one when it is resumed.
    */
   async setBusy(busy: boolean): Promise<void> {
-    this.busy = busy;
+    const changed = busy !== this._busy;
+    this._busy = busy;
+    if (changed) this.emit('busy', busy);
     await this.applyHz();
   }
 
   private async applyHz(): Promise<void> {
-    const hz = this.busy ? RUN_HZ : IDLE_HZ;
+    const hz = this._busy ? RUN_HZ : IDLE_HZ;
     const control = this._state === 'up' ? this.control : null;
     if (hz === this.appliedHz || !control) return;
     this.appliedHz = null;

@@ -17,7 +17,7 @@ import type { NodesDiff } from '@/lib/protocol';
 import { NODE_PID_FILE } from '@/server/cluster/run-dir';
 import { LAB_UID_BASE, LAB_UID_COUNT } from '@/server/cluster/lab-users';
 import { LEARNER_NICE } from '@/server/ops/priority';
-import { residentBytes } from '@/server/cluster/node-guard';
+import { QUIET_GRACE_MS, residentBytes } from '@/server/cluster/node-guard';
 import { killNode, pauseNode, resumeNode } from '@/server/nemesis/nemesis';
 import type { Lab } from '@/server/lab/lab';
 import { nodeInterventionsTotal } from '@/server/ops/metrics';
@@ -143,6 +143,8 @@ describe('a learner’s endless script on all five nodes', () => {
 describe('the node guard on one lab', () => {
   it('restarts a node whose script wrote and then loops (SCRIPT KILL answers UNKILLABLE)', async () => {
     const lab = await startLab({ nodes: 1 });
+    // Learner code only ever runs inside a run, which the guard watches closely (an idle lab's nodes, slowly).
+    await lab.runStarting();
     const node = lab.node(1);
     const pid = node.pid;
     const port = node.port;
@@ -172,6 +174,7 @@ describe('the node guard on one lab', () => {
   it('restarts a node whose Lua memory passes its RSS budget', async () => {
     const budgetMb = 48;
     const lab = await startLab({ nodes: 1 }, 1, { rssBudgetMb: budgetMb, periodMs: 100 });
+    await lab.runStarting();
     const node = lab.node(1);
     const pid = node.pid!;
     const before = residentBytes(pid)!;
@@ -191,6 +194,42 @@ describe('the node guard on one lab', () => {
     console.log(`[nodes] RSS ${(before / 2 ** 20).toFixed(1)} MB fresh; ${event.detail}; ${(after / 2 ** 20).toFixed(1)} MB after the restart`);
   });
 
+  it('still stops a script a run left running once its lab went idle (the EVAL outlives the run)', async () => {
+    const lab = await startLab({ nodes: 1 });
+    const node = lab.node(1);
+    const pid = node.pid;
+    const runEnded = await lab.runStarting();
+    const learner = learnerDirect(lab, 1);
+    await learner.connect();
+    const busy = learner.eval('while true do end', 0).catch((e: Error) => e.message);
+    // The run ends as its script starts: its connections close, the lab goes idle, the script spins on.
+    learner.disconnect();
+    runEnded();
+    expect(node.busy).toBe(false);
+    const event = await waitFor(() => guardEvents(lab)[0], 'the guard to stop the script', 5_000);
+    expect(event).toMatchObject({ node: 1, action: 'script-killed', cause: 'busy-script' });
+    await busy;
+    await waitFor(() => pings(lab, 1), 'Node 1 to answer PING again once its script is stopped', 10_000, 50);
+    expect(node.pid).toBe(pid);
+  });
+
+  it('on an idle lab, still stops a script that reached a calm node (the slow look PINGs a node that stopped answering)', async () => {
+    // A shorter idle look than the server's 10 s, so the test need not wait for it.
+    const lab = await startLab({ nodes: 1 }, 1, { rssBudgetMb: 192, periodMs: 250, idlePeriodMs: 1_000 });
+    const node = lab.node(1);
+    const calmFrom = performance.now() + QUIET_GRACE_MS;
+    await waitFor(() => node.lastAnsweredAt > calmFrom, 'the node to answer after the guard\'s grace', QUIET_GRACE_MS + 5_000, 20);
+    // What no run should leave behind, but the guard must not count on: an endless script on a node it looks at slowly.
+    const learner = learnerDirect(lab, 1);
+    await learner.connect();
+    const busy = learner.eval('while true do end', 0).catch((e: Error) => e.message);
+    learner.disconnect();
+    const event = await waitFor(() => guardEvents(lab)[0], 'the guard to stop the script', 10_000);
+    expect(event).toMatchObject({ node: 1, action: 'script-killed', cause: 'busy-script' });
+    await busy;
+    await waitFor(() => pings(lab, 1), 'Node 1 to answer PING again once its script is stopped', 10_000, 50);
+  });
+
   it('leaves alone a node the nemesis paused or killed', async () => {
     const lab = await startLab({ nodes: 2 }, 1, { rssBudgetMb: 192, periodMs: 50 });
     await pauseNode(lab, { node: 1 });
@@ -208,6 +247,7 @@ describe('the node guard on one lab', () => {
 
   it('waits while the learner keeps a busy node paused, and stops the script once it is resumed', async () => {
     const lab = await startLab({ nodes: 1 }, 1, { rssBudgetMb: 192, periodMs: 50 });
+    await lab.runStarting();
     const learner = learnerDirect(lab, 1);
     await learner.connect();
     const busy = learner.eval('while true do end', 0).catch((e: Error) => e.message);
