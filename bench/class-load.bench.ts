@@ -10,7 +10,8 @@
  * hosts, redis-servers), the event loop's lag (/metrics), how busy runs
  * ended, and a cold lab's start against the machine's floor for it.
  *
- *   npm run bench -- class-load   (LOCKLAB_BENCH_LABS=100, LOCKLAB_BENCH_BUSY_LABS=20, LOCKLAB_BENCH_ARRIVAL_S=30)
+ *   npm run bench -- class-load   (LOCKLAB_BENCH_LABS=100, LOCKLAB_BENCH_BUSY_LABS=20, LOCKLAB_BENCH_ARRIVAL_S=30;
+ *                                  LOCKLAB_BENCH_SHOW_JOINS=1 prints each join as arrival:ms)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -260,6 +261,7 @@ export async function runClassLoadBench(): Promise<Row[]> {
       }),
     );
     const classSeconds = (performance.now() - classStarted) / 1000;
+    if (process.env.LOCKLAB_BENCH_SHOW_JOINS) console.log(joins.map((j, i) => `${(arrivals[i]! / 1000).toFixed(1)}s:${j.toFixed(0)}`).join(' '));
 
     // Idle: every lab joined, nothing running.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
