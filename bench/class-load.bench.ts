@@ -245,6 +245,8 @@ export async function runClassLoadBench(): Promise<Row[]> {
   });
   const tabs: Tab[] = [];
   const statuses = new Map<RunStatus | 'refused', number>();
+  /** Why run starts were refused, each reason once. */
+  const refusals = new Set<string>();
   let stop = false;
   try {
     // Each learner's own browser identity, bought before the class arrives: on a learner's machine, not this one.
@@ -277,9 +279,13 @@ export async function runClassLoadBench(): Promise<Row[]> {
     for (const tab of busyTabs) {
       const start = () => {
         if (stop) return;
+        const refused = (why: string) => {
+          statuses.set('refused', (statuses.get('refused') ?? 0) + 1);
+          refusals.add(why);
+        };
         tab.emitWithAck('run:start', { code: program, clients: 5 }).then(
-          (started) => !started.ok && statuses.set('refused', (statuses.get('refused') ?? 0) + 1),
-          () => statuses.set('refused', (statuses.get('refused') ?? 0) + 1),
+          (started) => !started.ok && refused(started.error.message),
+          (error: unknown) => refused(error instanceof Error ? error.message : String(error)),
         );
       };
       tab.on('run:ended', (ended) => {
@@ -325,6 +331,7 @@ export async function runClassLoadBench(): Promise<Row[]> {
         goal: 'all complete',
         met: ended > 0 && finished === ended,
       },
+      ...[...refusals].map((why): Row => ({ measure: `a busy run start refused: ${why}`, value: '', goal: '–', met: null })),
     ];
   } finally {
     stop = true;

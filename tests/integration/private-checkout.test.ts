@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import type { Socket } from 'socket.io-client';
 import { openTab } from '../helpers/browser-identity';
 import { afterAll, describe, expect, it } from 'vitest';
+import { NODE_HOST_HEAP_MB } from '@/server/cluster/node-host/node-host';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { runToEnd, TINY_PROGRAM, value } from './attacks/attack-fixture';
 
@@ -96,8 +97,16 @@ describe('a checkout in a folder only its owner can read', () => {
     expect(ended.verdict.valid).toBe('held');
 
     // The processes that ran that program and carried every byte of it — the two sandbox hosts and the link
-    // process — are the server's children, and none is the server's user when that is root.
-    const helpers = childrenOf(server.pid ?? 0).filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(process.execPath));
+    // process — are the server's children, and none is the server's user when that is root. The node host, its
+    // fourth, is the server's user by design (it starts each lab's nodes as the lab's uid) and reads its program
+    // from stdin like the others.
+    const children = childrenOf(server.pid ?? 0).filter((pid) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').startsWith(process.execPath));
+    const isNodeHost = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(`--max-old-space-size=${NODE_HOST_HEAP_MB}\0`);
+    const nodeHosts = children.filter(isNodeHost);
+    expect(nodeHosts.length).toBe(1);
+    expect(uidOf(nodeHosts[0]!)).toBe(process.getuid?.());
+    expect(fs.readlinkSync(`/proc/${nodeHosts[0]!}/cwd`)).toBe('/');
+    const helpers = children.filter((pid) => !isNodeHost(pid));
     expect(helpers.length).toBe(3);
     const uids = helpers.map(uidOf).sort((a, b) => a - b);
     if (process.getuid?.() === 0) {
