@@ -23,12 +23,10 @@ import { DEFAULT_TOPOLOGY } from '@/lib/cluster';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import type { RunStatus } from '@/lib/run';
 import { Lab } from '@/server/lab/lab';
-import { LINK_PROCESS_HEAP_MB } from '@/server/cluster/link-host/link-host';
-import { NODE_HOST_HEAP_MB } from '@/server/cluster/node-host/node-host';
 import { REDIS_SERVER_BIN } from '@/server/cluster/redis-process';
-import { HOST_HEAP_MB } from '@/server/sandbox/host/sandbox-host';
 import { connectedTab } from './busy-labs';
 import { faultLatencies } from './fault-latency';
+import { descendants, kindOf, processRan, schedstat } from './proc-stats';
 import { startServerProcess } from './server-process';
 import { ms, percentile, printTable, type Row } from './stats';
 
@@ -60,57 +58,6 @@ for (let held = 0; held < ${HOLDS_PER_CLIENT}; ) {
 `;
 const IDLE_WINDOW_S = 10;
 
-/** [ran ns, waited ns] of one task. */
-function schedstat(task: string): [number, number] {
-  try {
-    const [ran, waited] = fs.readFileSync(`${task}/schedstat`, 'utf8').split(' ').map(Number);
-    return [ran ?? 0, waited ?? 0];
-  } catch {
-    return [0, 0];
-  }
-}
-
-/** Every process below `pid`, by /proc's parent field. */
-function descendants(pid: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      /* gone */
-    }
-  }
-  const out: number[] = [];
-  const below = new Set([pid]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [child, parent] of parentOf) {
-      if (below.has(parent) && !below.has(child)) {
-        below.add(child);
-        out.push(child);
-        grew = true;
-      }
-    }
-  }
-  return out;
-}
-
-function kindOf(pid: number): string {
-  try {
-    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (cmd.startsWith('redis-server')) return 'redis-servers';
-    if (cmd.includes(`--max-old-space-size=${NODE_HOST_HEAP_MB}\0`)) return 'node host';
-    if (cmd.includes(`--max-old-space-size=${LINK_PROCESS_HEAP_MB}\0`)) return 'link process';
-    if (cmd.includes(`--max-old-space-size=${HOST_HEAP_MB}\0`)) return 'sandbox hosts';
-    return 'other (tsx, setpriv)';
-  } catch {
-    return 'gone';
-  }
-}
-
 /** CPU ns per thread of a process, keyed `name (tid)`; the main thread is `main`. */
 function threads(pid: number): Map<string, [number, number]> {
   const out = new Map<string, [number, number]>();
@@ -124,16 +71,6 @@ function threads(pid: number): Map<string, [number, number]> {
     out.set(Number(tid) === pid ? 'main' : `${name} (${tid})`, schedstat(`/proc/${pid}/task/${tid}`));
   }
   return out;
-}
-
-function processRan(pid: number): number {
-  let ns = 0;
-  try {
-    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) ns += schedstat(`/proc/${pid}/task/${tid}`)[0];
-  } catch {
-    /* gone */
-  }
-  return ns;
 }
 
 interface Window {

@@ -8,11 +8,11 @@
  *
  *   npm run bench -- main-loop       (LOCKLAB_BENCH_BUSY_LABS=10, LOCKLAB_BENCH_SECONDS=10)
  */
-import fs from 'node:fs';
 import type { Socket } from 'socket.io-client';
 import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol';
 import { busyRedlock, connectedTab, keepBusy, type BusyCount } from './busy-labs';
 import { faultLatencies } from './fault-latency';
+import { descendants, kindOf, processRan, schedstat } from './proc-stats';
 import { startServerProcess } from './server-process';
 import { ms, percentile, printTable, type Row } from './stats';
 
@@ -23,55 +23,6 @@ const SECONDS = Number(process.env.LOCKLAB_BENCH_SECONDS ?? 10);
 async function join(socket: Tab): Promise<void> {
   const joined = await socket.emitWithAck('lab:join', {});
   if (!joined.ok) throw new Error(joined.error.message);
-}
-
-/** [ran ns, waited ns] of one task. */
-function schedstat(path: string): [number, number] {
-  try {
-    const [ran, waited] = fs.readFileSync(`${path}/schedstat`, 'utf8').split(' ').map(Number);
-    return [ran ?? 0, waited ?? 0];
-  } catch {
-    return [0, 0];
-  }
-}
-
-/** Children of `pid` by /proc's parent field. */
-function childrenOf(pid: number): number[] {
-  const out: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(entry));
-    } catch {
-      /* gone */
-    }
-  }
-  return out;
-}
-
-/** CPU ns a process ran, all its threads together. */
-function processRan(pid: number): number {
-  let ns = 0;
-  try {
-    for (const tid of fs.readdirSync(`/proc/${pid}/task`)) ns += schedstat(`/proc/${pid}/task/${tid}`)[0];
-  } catch {
-    /* gone */
-  }
-  return ns;
-}
-
-function kind(pid: number): string {
-  try {
-    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (cmd.startsWith('redis-server') || cmd.includes('redis-server')) return 'redis-servers';
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const uid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
-    if (uid === 65534) return 'link process';
-    return cmd.startsWith(process.execPath) ? 'sandbox hosts' : 'other children';
-  } catch {
-    return 'gone';
-  }
 }
 
 const server = await startServerProcess({
@@ -97,7 +48,7 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 3_000)); // every loop going
   const mainBefore = schedstat(`/proc/${server.pid}/task/${server.pid}`);
   // Named now: a child that ends meanwhile (a node restarted) can no longer be told by its /proc entry.
-  const kids = childrenOf(server.pid).map((pid) => ({ pid, name: kind(pid) }));
+  const kids = descendants(server.pid).map((pid) => ({ pid, name: kindOf(pid) }));
   const ranBefore = new Map([[server.pid, processRan(server.pid)], ...kids.map((k) => [k.pid, processRan(k.pid)] as [number, number])]);
   const started = performance.now();
   const faults = await faultLatencies(probe, 20, 50);
