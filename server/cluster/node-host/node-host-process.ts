@@ -27,4 +27,7 @@ process.on('message', (message: ToNodeHost) => {
   });
 });
 process.on('disconnect', () => process.exit(0));
+// A Ctrl-C or a service manager's SIGTERM reaches the whole process group: the server then stops its labs' nodes
+// itself, in order, and this process must still be here to report their exits. It leaves when the server does.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => undefined);
 send({ type: 'ready' });
