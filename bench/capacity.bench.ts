@@ -15,7 +15,7 @@ import { createLabServer } from '@/server/app-server';
 import { configFromEnv } from '@/server/config';
 import { connectedTab as tab, keepBusy } from './busy-labs';
 import { faultLatencies } from './fault-latency';
-import { processFootprint, startServerProcess } from './server-process';
+import { FAULTS_AS_FAST_AS_MEASURED, processFootprint, startServerProcess } from './server-process';
 import { ms, percentile, printTable, type Row } from './stats';
 
 type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -46,10 +46,7 @@ async function join(socket: Tab): Promise<string> {
 async function busyFaults(): Promise<{ idle: number[]; busy: number[]; busyRuns: number; serverRssMb: number }> {
   const server = await startServerProcess({
     LOCKLAB_MAX_LABS: String(BUSY_LABS + 4),
-    LOCKLAB_LAB_ACTION_BURST: '10000',
-    LOCKLAB_LAB_ACTION_RATE: '10000',
-    LOCKLAB_PER_LAB_BURST: '10000',
-    LOCKLAB_PER_LAB_RATE: '10000',
+    ...FAULTS_AS_FAST_AS_MEASURED,
   });
   const tabs: Tab[] = [];
   try {

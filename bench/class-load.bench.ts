@@ -27,7 +27,7 @@ import { REDIS_SERVER_BIN } from '@/server/cluster/redis-process';
 import { connectedTab } from './busy-labs';
 import { faultLatencies } from './fault-latency';
 import { descendants, kindOf, processRan, schedstat } from './proc-stats';
-import { startServerProcess } from './server-process';
+import { FAULTS_AS_FAST_AS_MEASURED, startServerProcess } from './server-process';
 import { ms, percentile, printTable, type Row } from './stats';
 
 type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -175,10 +175,7 @@ export async function runClassLoadBench(): Promise<Row[]> {
   const server = await startServerProcess({
     LOCKLAB_MAX_LABS: String(LABS + 10),
     LOCKLAB_WARM_LABS: '1',
-    LOCKLAB_LAB_ACTION_BURST: '10000',
-    LOCKLAB_LAB_ACTION_RATE: '10000',
-    LOCKLAB_PER_LAB_BURST: '10000',
-    LOCKLAB_PER_LAB_RATE: '10000',
+    ...FAULTS_AS_FAST_AS_MEASURED,
   });
   const tabs: Tab[] = [];
   const statuses = new Map<RunStatus | 'refused', number>();

@@ -13,7 +13,7 @@ import type { ClientToServerEvents, ServerToClientEvents } from '@/lib/protocol'
 import { busyRedlock, connectedTab, keepBusy, type BusyCount } from './busy-labs';
 import { faultLatencies } from './fault-latency';
 import { descendants, kindOf, processRan, schedstat } from './proc-stats';
-import { startServerProcess } from './server-process';
+import { FAULTS_AS_FAST_AS_MEASURED, startServerProcess } from './server-process';
 import { ms, percentile, printTable, type Row } from './stats';
 
 type Tab = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -27,10 +27,7 @@ async function join(socket: Tab): Promise<void> {
 
 const server = await startServerProcess({
   LOCKLAB_MAX_LABS: String(BUSY_LABS + 4),
-  LOCKLAB_LAB_ACTION_BURST: '10000',
-  LOCKLAB_LAB_ACTION_RATE: '10000',
-  LOCKLAB_PER_LAB_BURST: '10000',
-  LOCKLAB_PER_LAB_RATE: '10000',
+  ...FAULTS_AS_FAST_AS_MEASURED,
 });
 const tabs: Tab[] = [];
 let stop = false;
