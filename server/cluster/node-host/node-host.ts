@@ -52,7 +52,7 @@ export class NodeHost {
   private child: ChildProcess | null = null;
   private readyChild: ChildProcess | null = null;
   private readonly listeners = new Map<number, NodeProcessListener>();
-  /** The PID of each process asked for that the host reported spawned and not yet settled. */
+  /** The PID of each process asked for that the host reported spawned and not yet exited. */
   private readonly pids = new Map<number, number>();
   private nextId = 1;
   private stopped = false;
@@ -124,6 +124,8 @@ export class NodeHost {
         listener.listening();
         return;
       case 'exit':
+        // Gone: its PID may be another process's soon, and is never signalled from here again.
+        this.pids.delete(message.id);
         listener.exited({ code: message.code, signal: message.signal, log: message.log });
         return;
       case 'settled':
