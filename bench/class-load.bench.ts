@@ -178,7 +178,7 @@ export async function runClassLoadBench(): Promise<Row[]> {
     ...FAULTS_AS_FAST_AS_MEASURED,
   });
   const tabs: Tab[] = [];
-  const statuses = new Map<RunStatus | 'refused', number>();
+  const statuses = new Map<RunStatus | 'refused' | 'still waiting', number>();
   /** Why run starts were refused, each reason once. */
   const refusals = new Set<string>();
   let stop = false;
@@ -214,6 +214,12 @@ export async function runClassLoadBench(): Promise<Row[]> {
       const start = () => {
         if (stop) return;
         const refused = (why: string) => {
+          // A start still waiting for admission when the measurement stops its tab is answered "stopped before
+          // it started": it waited the whole busy phase, which is what this counts, not a refusal.
+          if (stop) {
+            statuses.set('still waiting', (statuses.get('still waiting') ?? 0) + 1);
+            return;
+          }
           statuses.set('refused', (statuses.get('refused') ?? 0) + 1);
           refusals.add(why);
         };
@@ -243,7 +249,7 @@ export async function runClassLoadBench(): Promise<Row[]> {
 
     const idleTotal = [...idle.byKind.values()].reduce((a, b) => a + b, 0);
     const finished = [...statuses].filter(([s]) => s === 'completed').reduce((n, [, c]) => n + c, 0);
-    const ended = [...statuses].filter(([s]) => s !== 'refused').reduce((n, [, c]) => n + c, 0);
+    const ended = [...statuses].filter(([s]) => s !== 'refused' && s !== 'still waiting').reduce((n, [, c]) => n + c, 0);
     const timedOut = statuses.get('timeout') ?? 0;
     const p = (xs: number[], q: number) => percentile(xs, q);
     return [
