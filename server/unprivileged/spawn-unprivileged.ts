@@ -8,10 +8,29 @@
  * the checkout.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 
 /** Who a helper runs as when the server is root: it needs no privilege at all. */
 export const UNPRIVILEGED_USER = { uid: 65534, gid: 65534 } as const;
+
+const SETPRIV_BIN = process.env.LOCKLAB_SETPRIV ?? '/usr/bin/setpriv';
+const NICE_BIN = '/usr/bin/nice';
+
+const executable = (file: string): boolean => {
+  try {
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** A helper started through nice and setpriv (`HelperProcessOptions.exec`) as `user`, or null where either is missing. */
+export function helperExec(user: { uid: number; gid: number } | null): NonNullable<HelperProcessOptions['exec']> | null {
+  if (!SETPRIV_BIN || !executable(SETPRIV_BIN) || !executable(NICE_BIN)) return null;
+  return { setpriv: SETPRIV_BIN, nice: NICE_BIN, user };
+}
 
 export interface HelperProcessOptions {
   /** The whole program, as `entrySource` makes it. */

@@ -14,10 +14,9 @@
  * reported down, and the next start gets a new host.
  */
 import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { log } from '../../ops/log';
 import { entrySource } from '../../unprivileged/entry-source';
-import { helperAnswered, spawnHelper } from '../../unprivileged/spawn-unprivileged';
+import { helperAnswered, helperExec, spawnHelper } from '../../unprivileged/spawn-unprivileged';
 import type { FromNodeHost, NodeExit, NodeSpawnRequest, ToNodeHost } from './protocol';
 
 const ENTRY = 'server/cluster/node-host/node-host-process.ts';
@@ -25,8 +24,6 @@ const ENTRY = 'server/cluster/node-host/node-host-process.ts';
 export const NODE_HOST_HEAP_MB = 64;
 /** How long the server's start waits for a first node host to say it runs. */
 const READY_TIMEOUT_MS = 15_000;
-const SETPRIV_BIN = process.env.LOCKLAB_SETPRIV ?? '/usr/bin/setpriv';
-const NICE_BIN = '/usr/bin/nice';
 
 /** The node host could not be started at all: no lab can have nodes, and the server says so at its start. */
 export class NodeHostStartError extends Error {}
@@ -37,15 +34,6 @@ export interface NodeProcessListener {
   listening(): void;
   exited(exit: NodeExit): void;
   settled(log: string[]): void;
-}
-
-function executable(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export class NodeHost {
@@ -91,7 +79,7 @@ export class NodeHost {
   private process(): ChildProcess {
     if (this.child) return this.child;
     if (this.stopped) throw new Error('the node host was stopped');
-    const exec = SETPRIV_BIN && executable(SETPRIV_BIN) && executable(NICE_BIN) ? { setpriv: SETPRIV_BIN, nice: NICE_BIN, user: null } : null;
+    const exec = helperExec(null);
     // At the server's own priority and as its user (see above); the parent-death signal through setpriv when it is there.
     const child = spawnHelper({ source: entrySource(ENTRY), heapMb: NODE_HOST_HEAP_MB, nice: 0, keepUser: true, ...(exec ? { exec } : {}) });
     this.child = child;

@@ -7,14 +7,11 @@
  * needs: no passwd entry). A server that is not root, or without setpriv,
  * runs them as itself, like the link process.
  */
-import fs from 'node:fs';
 import { LAB_UID_BASE, LAB_UID_COUNT, uidFromEnv } from '../../cluster/lab-users';
-import { UNPRIVILEGED_USER } from '../../unprivileged/spawn-unprivileged';
+import { helperExec, UNPRIVILEGED_USER } from '../../unprivileged/spawn-unprivileged';
 
 /** Below the labs' range by default (2,000,000 up), above what distributions hand out. */
 export const SANDBOX_UID_BASE = uidFromEnv('LOCKLAB_SANDBOX_UID_BASE', 1_999_000);
-const SETPRIV_BIN = process.env.LOCKLAB_SETPRIV ?? '/usr/bin/setpriv';
-const NICE_BIN = '/usr/bin/nice';
 
 /** The uid host `index` of `hosts` runs as, checked against every other user of the server's. */
 export function hostUid(index: number, hosts: number): number {
@@ -30,19 +27,10 @@ export function hostUid(index: number, hosts: number): number {
   return uid;
 }
 
-const executable = (file: string): boolean => {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 /** How host `index` is started: through nice and setpriv when they are there, as its own uid under a root server. */
-export function hostExec(index: number, hosts: number): { setpriv: string; nice: string; user: { uid: number; gid: number } | null } | null {
-  if (!SETPRIV_BIN || !executable(SETPRIV_BIN) || !executable(NICE_BIN)) return null;
-  const root = process.getuid?.() === 0;
+export function hostExec(index: number, hosts: number): ReturnType<typeof helperExec> {
+  const exec = helperExec(null);
+  if (!exec) return null;
   const uid = hostUid(index, hosts);
-  return { setpriv: SETPRIV_BIN, nice: NICE_BIN, user: root ? { uid, gid: uid } : null };
+  return process.getuid?.() === 0 ? { ...exec, user: { uid, gid: uid } } : exec;
 }
