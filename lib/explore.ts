@@ -30,7 +30,8 @@ export const exploreInputSchema = z
 export type ExploreInput = z.input<typeof exploreInputSchema>;
 
 export interface ExploreProgress {
-  phase: 'searching' | 'shrinking' | 'replaying';
+  /** `aimed`: the random search's time is up, and the lesson's own schedules aimed at its bugs still play to their end. */
+  phase: 'searching' | 'aimed' | 'shrinking' | 'replaying';
   /** Schedules run so far (searching), or shrink candidates tried (shrinking). */
   schedules: number;
   shrinkRuns: number;

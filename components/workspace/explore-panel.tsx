@@ -27,6 +27,7 @@ function progressWords(t: ExploreTranslator, progress: ExploreProgress | null): 
   if (!progress) return t('progress.starting');
   const time = t('progress.time', { elapsed: Math.round(progress.elapsedMs / 1000), budget: Math.round(progress.budgetMs / 1000) });
   if (progress.phase === 'searching') return t('progress.searching', { schedules: progress.schedules, time });
+  if (progress.phase === 'aimed') return t('progress.aimed', { seconds: Math.round(progress.elapsedMs / 1000) });
   if (progress.phase === 'shrinking') {
     return progress.faults === undefined || progress.faults === null
       ? t('progress.shrinkingUnknown', { tries: progress.shrinkRuns, time })

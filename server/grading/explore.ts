@@ -97,13 +97,19 @@ export async function explore(
   const report = (phase: ExploreProgress['phase']) => onProgress({ phase, schedules, shrinkRuns, faults, elapsedMs: now() - started, budgetMs });
   const lanes = new LabLanes([runs, ...spares], 'Explore');
 
-  // The budget holds: whatever plays when it is spent is stopped (a run may take seconds; starting one just
-  // before the end must not stretch the search past it). Only the one replay that puts the answer on the
-  // learner's timeline may follow, said as such.
+  // The budget holds for the random search: whatever random schedule plays when it is spent is stopped (a run may
+  // take seconds; starting one just before the end must not stretch the search past it). The lesson's own schedules
+  // aimed at its bugs are not cut: each is played to its end, bounded by the run's own limits. On a busy machine a
+  // run's first line can come seconds after its start (a sandbox worker booting beside other labs), and a budget
+  // that stopped the lesson's own break half-way said "found nothing" of code that has the lesson's bug.
+  // Only the one replay that puts the answer on the learner's timeline may follow, said as such.
   let overtime = false;
+  /** The labs playing one of the lesson's targeted schedules now: the budget's end leaves them playing. */
+  const playingAimed = new Set<LabRuns>();
   const hardStop = setTimeout(() => {
     overtime = true;
-    for (const lab of lanes.labs) lanes.stop(lab);
+    for (const lab of lanes.labs) if (!playingAimed.has(lab)) lanes.stop(lab);
+    if (playingAimed.size > 0) report('aimed');
   }, Math.max(0, deadline - now()));
   hardStop.unref?.();
 
@@ -124,11 +130,14 @@ export async function explore(
   // The lesson's targeted schedules first, in order, then random ones.
   const targetedQueue = [...(target.targeted ?? [])];
   let targetedPlayed = 0;
+  // Every targeted schedule is played, whatever the time; random ones only while the budget lasts.
+  const searching = () => targetedQueue.length > 0 || (now() < deadline && !overtime);
   await lanes.each(async (lab) => {
-    while (found === null && now() < deadline && !overtime) {
+    while (found === null && searching()) {
       const aimed = targetedQueue.shift();
       const scenario = aimed?.scenario ?? generateSchedule(target.space, target.topology, nextSeed++ >>> 0);
-      const played = await play(scenario, lab);
+      if (aimed) playingAimed.add(lab);
+      const played = await play(scenario, lab).finally(() => playingAimed.delete(lab));
       if (played === null) return;
       if (aimed) targetedPlayed++;
       else schedules++;

@@ -87,4 +87,21 @@ describe('explore', () => {
     expect(norwegianTitles).toContain(result.targetedTitle);
     expect(englishTitles.has(result.targetedTitle ?? '')).toBe(false);
   });
+
+  it("plays the lesson's own schedules to their end when the random search's time is spent before they finish", { timeout: 120_000 }, async () => {
+    // A budget spent before the first run's first line, as on a busy machine where a sandbox worker boots for seconds:
+    // the lesson's break must still be found in code that has the lesson's bug, not "found nothing".
+    const redlock = lesson('redlock');
+    const [own, ...spares] = await labsFor(redlock, 2);
+    const targeted = targetedSchedules(redlock, redlock);
+    const phases: string[] = [];
+    const result = await explore({ code: redlock.starter, topology: redlock.topology, checker: redlock.checker, space: redlock.explore, targeted }, own!, spares, { seconds: 0.001, seed: 5 }, (p) => phases.push(p.phase));
+    expect(result.found, JSON.stringify(result)).toBe(true);
+    if (!result.found) return;
+    expect(targeted.map((t) => t.title)).toContain(result.targetedTitle);
+    // The page was told why the search goes on past its time; no random schedule was started after it.
+    expect(phases).toContain('aimed');
+    expect(result.schedules).toBe(0);
+    expect(result.message).toContain('two clients');
+  });
 });
