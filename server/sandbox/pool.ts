@@ -86,6 +86,16 @@ class RunController implements RunHandle {
   private heldSince: number | null = null;
   readonly seed: number;
 
+  /** Its worker is still booting: the run's first line waits for it. */
+  get waitsForBoot(): boolean {
+    return !this.slot.isBooted && this.slot.ended === null;
+  }
+
+  /** Settles when its worker has booted (or was lost). */
+  get booted(): Promise<void> {
+    return this.slot.ready;
+  }
+
   constructor(
     private readonly slot: HostWorker,
     private readonly opts: StartRunOptions,
@@ -262,9 +272,22 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
   /** Extra warm workers asked for by `keepWarm` calls still held. */
   let extraWarm = 0;
   const target = () => warm + Math.min(MAX_EXTRA_WARM, extraWarm);
+  /**
+   * Spares boot one at a time, and none while a run waits for its own worker to boot. A boot instantiates and warms
+   * QuickJS, a CPU-bound second or more on this machine's two cores: when Explore took three workers and the refill
+   * booted three more beside them, a run's first line came 5 s after its start instead of ~1 s. A run that needs a
+   * worker never waits for this rule (it takes a spare, booted or not, or boots its own); only the spares do.
+   */
   const refill = () => {
     spares = spares.filter((s) => !s.ended);
-    while (!closed && spares.length < target()) spares.push(leastLoaded().spawnWorker());
+    if (closed || spares.length >= target()) return;
+    if (spares.some((s) => !s.isBooted) || [...runs].some((r) => r.waitsForBoot)) return;
+    const worker = leastLoaded().spawnWorker();
+    spares.push(worker);
+    // The next one once this one has booted (a failed boot does not retry by itself: the next run or host restart does).
+    void worker.ready.then(() => {
+      if (worker.isBooted) refill();
+    });
   };
   const hosts: SandboxHost[] = [];
   for (let i = 0; i < hostCount; i++) {
@@ -357,8 +380,9 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       if (opts.code.length > MAX_CODE_CHARS) {
         throw new LabOperationError('invalid-input', refusal('run.tooLong', { n: opts.code.length, max: MAX_CODE_CHARS }));
       }
+      const worker = takeWorker();
       const run = new RunController(
-        takeWorker(),
+        worker,
         opts,
         limits,
         (r) => {
@@ -372,14 +396,33 @@ export function createSandboxPool(options: SandboxPoolOptions = {}): SandboxPool
       runs.add(run);
       rebalance();
       keepAliveForWork();
-      // Booting a worker compiles QuickJS on every core for a moment; let the new run get going first.
-      setTimeout(() => {
-        if (!closed) refill();
-      }, REFILL_DELAY_MS).unref();
+      // Booting a worker takes the cores for a moment; let the new run get going first (after its own worker's boot).
+      const refillLater = () =>
+        setTimeout(() => {
+          if (!closed) refill();
+        }, REFILL_DELAY_MS).unref();
+      if (run.waitsForBoot) void worker.ready.then(refillLater);
+      else refillLater();
       return run;
     },
     async whenWarm(): Promise<void> {
-      await whileAwaited(Promise.all(spares.map((s) => s.ready)));
+      // Spares boot one after another, and wait for a run's own boot: wait until every one the pool keeps has booted.
+      const warmed = async () => {
+        for (;;) {
+          spares = spares.filter((s) => !s.ended);
+          if (closed) return;
+          const booting = [...spares.filter((s) => !s.isBooted).map((s) => s.ready), ...[...runs].filter((r) => r.waitsForBoot).map((r) => r.booted)];
+          if (booting.length > 0) {
+            await Promise.race(booting);
+            continue;
+          }
+          if (spares.length >= target()) return;
+          // Nothing booting and still short (a run's boot had held the refill back): start the next one now.
+          refill();
+          if (!spares.some((s) => !s.isBooted)) return;
+        }
+      };
+      await whileAwaited(warmed());
     },
     keepWarm(extra: number): () => void {
       const n = Math.max(0, Math.floor(extra));
