@@ -14,6 +14,8 @@ import type { ServerConfig } from './config';
 import { LabManager } from './lab/lab-manager';
 import { createSandboxPool, type SandboxPool } from './sandbox';
 import { RunAdmission } from './runs/run-admission';
+import { CPU_SETTLE_MS } from './capacity';
+import { cpuPressure } from './ops/cpu-pressure';
 import { attachRealtime, type LabServer } from './realtime/socket-server';
 import { addMetricsSource, metricsText } from './ops/metrics';
 import { metricsAllowed } from './ops/metrics-access';
@@ -147,6 +149,9 @@ export async function createLabServer(config: ServerConfig): Promise<RunningLabS
     maxWaitMs: config.runWaitMs,
     perOwner: { runs: config.runsPerBrowser, memoryBytes: config.runMemoryPerBrowserMb * 2 ** 20 },
     sliceMs: config.runSliceMs,
+    ...(config.cpuPressureLimit < 100
+      ? { cpu: { floor: config.cpuFloorRuns, limit: config.cpuPressureLimit / 100, settleMs: CPU_SETTLE_MS, pressure: cpuPressure() } }
+      : {}),
   });
   const classrooms = new ClassroomHub({
     coordinationUrl: config.coordinationUrl,

@@ -42,6 +42,21 @@ export function defaultMaxRuns(): number {
 }
 
 /**
+ * Runs at once admitted whatever the cores' load (LOCKLAB_CPU_FLOOR_RUNS overrides it): two per core. Past it a run
+ * starts only while CPU pressure is under the limit (run-admission.ts): thirteen five-client Redlock loops fit the
+ * memory budget of this 2-core machine, and most then spent their wall clock waiting for a core.
+ */
+export function defaultCpuFloorRuns(): number {
+  return Math.max(2, os.availableParallelism() * 2);
+}
+
+/** The CPU pressure (% of time some task waited for a core, over the last second) at which runs past the floor wait. */
+export const DEFAULT_CPU_PRESSURE_LIMIT = 80;
+
+/** Past the CPU floor, runs start at least this far apart: the load one adds shows in the pressure before the next. */
+export const CPU_SETTLE_MS = 1_000;
+
+/**
  * One browser's share of the runs at once (LOCKLAB_RUNS_PER_BROWSER overrides it): a tenth of them, so
  * ten strangers cannot take every slot; but at least a check's lanes (its own lab and its spare labs), so
  * they play side by side. With a floor of two, a check's third lane waited for one of the other two to end

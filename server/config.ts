@@ -1,5 +1,5 @@
 /** Server settings from the environment, read once, with the defaults the README lists. */
-import { defaultMaxLabs, defaultMaxRuns, defaultRunMemoryMb, defaultRunMemoryPerBrowserMb, defaultRunsPerBrowser } from './capacity';
+import { DEFAULT_CPU_PRESSURE_LIMIT, defaultCpuFloorRuns, defaultMaxLabs, defaultMaxRuns, defaultRunMemoryMb, defaultRunMemoryPerBrowserMb, defaultRunsPerBrowser } from './capacity';
 import { DEFAULT_LIMITS } from './sandbox/types';
 import { sandboxHostCount, WORKER_HEAP_MB } from './sandbox/pool';
 import { availableParallelism } from 'node:os';
@@ -51,6 +51,10 @@ export interface ServerConfig {
   runMemoryMb: number;
   /** Runs at once (LOCKLAB_MAX_RUNS; default 8 per core); the rest wait, served one browser at a time in turn. */
   maxRuns: number;
+  /** Runs at once admitted whatever the cores' load (LOCKLAB_CPU_FLOOR_RUNS; default 2 per core); past it, only while the cores are not saturated. */
+  cpuFloorRuns: number;
+  /** CPU pressure, in % of time some task waited for a core, at which runs past the floor wait (LOCKLAB_CPU_PRESSURE_LIMIT; 100 turns it off). */
+  cpuPressureLimit: number;
   /** One browser's runs at once (LOCKLAB_RUNS_PER_BROWSER; default a tenth of maxRuns, at least a check's lanes: 1 + gradingSpareLabs); more wait for its own. */
   runsPerBrowser: number;
   /** One browser's run memory, MiB (LOCKLAB_RUN_MEMORY_PER_BROWSER_MB; default a tenth of the budget, at least one largest run). */
@@ -157,6 +161,8 @@ export function configFromEnv(overrides: Partial<ServerConfig> = {}): ServerConf
     nodeRssMb: intFromEnv('LOCKLAB_NODE_RSS_MB', 64, 32),
     runMemoryMb: intFromEnv('LOCKLAB_RUN_MEMORY_MB', defaultRunMemoryMb(), 128),
     maxRuns,
+    cpuFloorRuns: intFromEnv('LOCKLAB_CPU_FLOOR_RUNS', defaultCpuFloorRuns(), 1),
+    cpuPressureLimit: intFromEnv('LOCKLAB_CPU_PRESSURE_LIMIT', DEFAULT_CPU_PRESSURE_LIMIT, 1),
     // A check's lanes (the learner's lab and its spares) count against its browser: its share lets them all play.
     runsPerBrowser: intFromEnv('LOCKLAB_RUNS_PER_BROWSER', defaultRunsPerBrowser(maxRuns, 1 + gradingSpareLabs), 1),
     runMemoryPerBrowserMb: intFromEnv(

@@ -24,6 +24,14 @@
  * Only for a browser that was not itself served within the slice: scripts
  * restarting their programs cannot cut each other's, which would keep every
  * run young and so out of reach of the bystander's claim.
+ *
+ * Memory is not the only thing runs share: thirteen five-client Redlock loops
+ * fit the memory budget of this 2-core machine, and most of them then ran out
+ * their wall clock waiting for a core. So past a floor of runs (`cpu.floor`,
+ * always admitted), a run starts only while the cores are not saturated (CPU
+ * pressure under `cpu.limit`), and one at a time, `cpu.settleMs` apart, so the
+ * load each adds shows before the next is let in. Runs held back wait in the
+ * same fair queue and hear their place in it.
  */
 import { LabOperationError } from '@/lib/result';
 import { refuse, type RefusalContext } from '../ops/refusals';
@@ -42,6 +50,8 @@ export interface RunAdmissionOptions {
   perOwner?: { runs: number; memoryBytes: number };
   /** A run that has gone this long may be stopped for a waiting browser holding fewer runs; absent: never. */
   sliceMs?: number;
+  /** Admission by CPU as well: past `floor` runs at once, only while `pressure()` is under `limit`, `settleMs` apart. Absent: by memory and count only. */
+  cpu?: { floor: number; limit: number; settleMs: number; pressure: () => number | null };
   now?: () => number;
 }
 
@@ -95,6 +105,8 @@ export class RunAdmission {
   private stopping: Running | null = null;
   private recheck: NodeJS.Timeout | null = null;
   private recheckAt = Infinity;
+  /** When the last run past the CPU floor was admitted. */
+  private pastFloorAt = -Infinity;
   private readonly now: () => number;
 
   constructor(private readonly options: RunAdmissionOptions) {
@@ -161,7 +173,23 @@ export class RunAdmission {
   }
 
   private fits(cost: number): boolean {
-    return this.running < this.options.maxConcurrent && this.reserved + cost <= this.options.memoryBudgetBytes;
+    return this.running < this.options.maxConcurrent && this.reserved + cost <= this.options.memoryBudgetBytes && this.coresHaveRoom();
+  }
+
+  /** Within the CPU floor; or past it, the last such admission has settled and the cores are not saturated. */
+  private coresHaveRoom(): boolean {
+    const cpu = this.options.cpu;
+    if (!cpu || this.running < cpu.floor) return true;
+    if (this.now() - this.pastFloorAt < cpu.settleMs) return false;
+    const pressure = cpu.pressure();
+    return pressure === null || pressure < cpu.limit;
+  }
+
+  /** When a run held back for the cores is looked at again (memory and count are looked at again as runs end). */
+  private coresRecheckAt(): number | null {
+    const cpu = this.options.cpu;
+    if (!cpu || this.running < cpu.floor) return null;
+    return Math.max(this.now(), this.pastFloorAt) + cpu.settleMs;
   }
 
   /** Whether the owner may start one more run of `cost` within its share (its first always may). */
@@ -173,6 +201,7 @@ export class RunAdmission {
   }
 
   private take(owner: string, cost: number): Admitted {
+    if (this.options.cpu && this.running >= this.options.cpu.floor) this.pastFloorAt = this.now();
     this.reserved += cost;
     this.running++;
     const held = this.held.get(owner) ?? { runs: 0, bytes: 0 };
@@ -245,6 +274,8 @@ export class RunAdmission {
       const queue = this.queues.get(next)!;
       const waiter = queue[0]!;
       if (!this.fits(waiter.cost)) {
+        const recheck = this.coresRecheckAt();
+        if (recheck !== null) this.pumpAt(recheck);
         this.makeRoomFor(next);
         break;
       }

@@ -158,3 +158,94 @@ describe('RunAdmission making room', () => {
     expect(started).toBe(true);
   });
 });
+
+describe('RunAdmission by CPU as well as memory', () => {
+  /** Admission with a CPU floor of 2, a pressure limit of 50 % and a settle time of 1 s, on a clock the test moves. */
+  const setUp = () => {
+    vi.useFakeTimers();
+    const clock = { now: 0, pressure: 0.9 as number | null, reads: 0 };
+    const a = admission({
+      maxConcurrent: 10,
+      maxQueued: 10,
+      maxWaitMs: 60_000,
+      now: () => clock.now,
+      cpu: { floor: 2, limit: 0.5, settleMs: 1_000, pressure: () => (clock.reads++, clock.pressure) },
+    });
+    const advance = async (ms: number) => {
+      clock.now += ms;
+      await vi.advanceTimersByTimeAsync(ms);
+    };
+    return { a, clock, advance };
+  };
+
+  it('admits the floor whatever the pressure; past it, waits while the cores are saturated, and tells each run its place', async () => {
+    const { a, clock, advance } = setUp();
+    await a.admit(MB, { browser: 'a' });
+    await a.admit(MB, { browser: 'b' });
+    // Two runs within the floor: the pressure was not even read.
+    expect(clock.reads).toBe(0);
+    const heard: number[] = [];
+    let third = false;
+    const waiting = a.admit(MB, { browser: 'c' }, (ahead) => heard.push(ahead)).then((r) => ((third = true), r));
+    await advance(5_000);
+    expect(third).toBe(false);
+    expect(heard).toEqual([2]);
+    // Looked at again about once a second, not on every turn.
+    expect(clock.reads).toBeGreaterThanOrEqual(4);
+    expect(clock.reads).toBeLessThanOrEqual(7);
+    clock.pressure = 0.2;
+    await advance(1_001);
+    await waiting;
+    expect(third).toBe(true);
+    expect(a.active).toBe(3);
+  });
+
+  it('past the floor lets runs in one at a time, a settle time apart, even while the pressure reads low', async () => {
+    const { a, clock, advance } = setUp();
+    clock.pressure = 0;
+    await a.admit(MB, { browser: 'a' });
+    await a.admit(MB, { browser: 'b' });
+    await a.admit(MB, { browser: 'c' });
+    const admittedAt: number[] = [];
+    const more = ['d', 'e', 'f'].map((browser) => a.admit(MB, { browser }).then((r) => (admittedAt.push(clock.now), r)));
+    await advance(500);
+    expect(admittedAt).toEqual([]);
+    for (let i = 0; i < 4; i++) await advance(1_001);
+    await Promise.all(more);
+    expect(admittedAt).toHaveLength(3);
+    for (let i = 1; i < admittedAt.length; i++) expect(admittedAt[i]! - admittedAt[i - 1]!).toBeGreaterThanOrEqual(1_000);
+  });
+
+  it('without CPU pressure information admits by memory and count alone', async () => {
+    const { a, clock } = setUp();
+    clock.pressure = null;
+    await a.admit(MB, { browser: 'a' });
+    await a.admit(MB, { browser: 'b' });
+    await a.admit(MB, { browser: 'c' });
+    expect(a.active).toBe(3);
+  });
+
+  it("a run held back for the cores lets a browser holding more runs yield its slice, as one held back for memory does", async () => {
+    vi.useFakeTimers();
+    let now = 0;
+    const stopped: string[] = [];
+    const a = admission({
+      maxConcurrent: 10,
+      maxWaitMs: 60_000,
+      perOwner: { runs: 3, memoryBytes: 100 * MB },
+      sliceMs: 10_000,
+      now: () => now,
+      cpu: { floor: 2, limit: 0.5, settleMs: 1_000, pressure: () => 1 },
+    });
+    for (let i = 0; i < 2; i++) {
+      const admitted = await a.admit(MB, { browser: 'hog' });
+      admitted.yieldable(() => (stopped.push('hog'), admitted.release()));
+    }
+    const bystander = a.admit(MB, { browser: 'bystander' });
+    now = 10_001;
+    await vi.advanceTimersByTimeAsync(10_001);
+    await bystander;
+    expect(stopped).toEqual(['hog']);
+    expect(a.runningFor({ browser: 'bystander' })).toBe(1);
+  });
+});
