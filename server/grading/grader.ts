@@ -3,8 +3,8 @@
  * own lab (so they watch it happen) and the spare labs the server lends
  * (`plan-dealing.ts`), each run judged as it promises (`judge.ts`). A failed
  * targeted adversary is the answer at once; a failed scenario or random
- * schedule waits for the earlier items still playing, whose counter-example
- * may say more. A failure seen in a spare lab is played again in the
+ * schedule waits for the earlier items and the targeted ones still playing,
+ * whose counter-example may say more. A failure seen in a spare lab is played again in the
  * learner's: its counter-example is what the learner needs next.
  */
 import type { GradeProgress, GradeResult, GradedRun } from '@/lib/grading';
@@ -20,7 +20,7 @@ import { words } from '@/lib/words';
 import type { Locale } from '@/i18n/routing';
 import { lessonIn } from './lesson-words';
 import { BUSY_SAID, disturbed, settleDisturbed } from './disturbance';
-import { itemDurations, itemKey, takeNext, type ItemDurations } from './plan-dealing';
+import { itemDurations, itemKey, takeNext, takeNextTargeted, type ItemDurations } from './plan-dealing';
 import { LabLanes } from './lab-lanes';
 
 /** What one run of the plan came to. */
@@ -153,15 +153,22 @@ async function grade(
       final = true;
       for (const [other, at] of playing) if (other !== lab) stop(other, at);
     } else if (failedAt === null || index < failedAt) {
-      // A scenario or random schedule may fail by timing: an earlier item still playing (a targeted one, whose
-      // counter-example says more) may replace it, so only the labs playing later items stop.
+      // A scenario or random schedule may fail by timing, and its counter-example names what the checker saw, not
+      // the mechanism: an earlier item still playing, or a targeted one anywhere in the plan (aimed at one bug, its
+      // sentence says which), may replace it, so only the labs playing later untargeted items stop, and the targeted
+      // items not yet played are played before the answer (`deal`). (Lesson 5's
+      // votes kept between tries failed the split-brain scenario first on a busy machine, and the answer told a
+      // learner whose quorum() was right that a quorum must be three, while the probe that names the kept votes
+      // was stopped half-way.)
       failedAt = index;
-      for (const [other, at] of playing) if (at > index) stop(other, at);
+      for (const [other, at] of playing) if (at > index && !plan[at]!.targeted) stop(other, at);
     }
   };
   const deal = async (lab: LabRuns) => {
-    while (failedAt === null && disturbedFailures.length === 0) {
-      const index = takeNext(queue, plan, lab === runs, (i) => durations.estimate(key(i)));
+    while (!final && disturbedFailures.length === 0) {
+      // Every item in turn until something fails; after an untargeted failure only the targeted items left, any of
+      // which, failing too, is the clearer answer.
+      const index = failedAt === null ? takeNext(queue, plan, lab === runs, (i) => durations.estimate(key(i))) : takeNextTargeted(queue, plan);
       if (index === undefined) return;
       playing.set(lab, index);
       if (lab === runs) onProgress({ slug: lesson.slug, done: finished, total: plan.length, current: { scenarioId: shown[index]!.id, seed: plan[index]!.seed, title: shown[index]!.title, hidden: tag(index).hidden } });

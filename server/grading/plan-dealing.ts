@@ -41,6 +41,15 @@ export function takeNext(queue: number[], plan: readonly Dealt[], ownLab: boolea
   return queue.splice(at, 1)[0];
 }
 
+/**
+ * After an untargeted item failed, the targeted items still to play, first in plan order: each is aimed at one bug
+ * and its sentence names it, where a scenario's counter-example names only what the checker saw.
+ */
+export function takeNextTargeted(queue: number[], plan: readonly Dealt[]): number | undefined {
+  const at = queue.findIndex((index) => plan[index]!.targeted);
+  return at === -1 ? undefined : queue.splice(at, 1)[0];
+}
+
 /** How many items the memory keeps (a lesson's plan has a dozen or two; eight lessons fit many times over). */
 const MAX_ITEMS = 2000;
 /** A new measure's weight: recent runs count most, one odd run does not swing the order. */

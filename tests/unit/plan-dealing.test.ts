@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ItemDurations, itemKey, takeNext } from '@/server/grading/plan-dealing';
+import { ItemDurations, itemKey, takeNext, takeNextTargeted } from '@/server/grading/plan-dealing';
 
 // Two probes, a long targeted crash, then two scenarios: the shape of lesson 8's plan.
 const plan = [{ targeted: true }, { targeted: true }, { targeted: true }, { targeted: false }, { targeted: false }];
@@ -71,5 +71,16 @@ describe('ItemDurations', () => {
     expect(durations.estimate('a')).toBeDefined();
     expect(durations.estimate('c')).toBeDefined();
     expect(durations.estimate('d')).toBeDefined();
+  });
+});
+
+describe('takeNextTargeted', () => {
+  it('after an untargeted failure, gives only the targeted items left, in plan order, then nothing', () => {
+    const queue = [3, 1, 4, 2];
+    expect(takeNextTargeted(queue, plan)).toBe(1);
+    expect(takeNextTargeted(queue, plan)).toBe(2);
+    expect(takeNextTargeted(queue, plan)).toBeUndefined();
+    // The untargeted ones stay queued: played after all if the failure does not stand.
+    expect(queue).toEqual([3, 4]);
   });
 });
