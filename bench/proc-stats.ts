@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { LINK_PROCESS_HEAP_MB } from '@/server/cluster/link-host/link-host';
 import { NODE_HOST_HEAP_MB } from '@/server/cluster/node-host/node-host';
 import { HOST_HEAP_MB } from '@/server/sandbox/host/sandbox-host';
+import { descendants as processesBelow } from '../tests/helpers/process-tree';
 
 /** [ran ns, waited ns] of one task (`/proc/<pid>` or `/proc/<pid>/task/<tid>`): Linux's run-queue delay is the second. */
 export function schedstat(task: string): [number, number] {
@@ -25,37 +26,9 @@ export function processRan(pid: number): number {
   return ns;
 }
 
-/** Every process's parent, by /proc's stat. */
-function parents(): Map<number, number> {
-  const parentOf = new Map<number, number>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      /* gone */
-    }
-  }
-  return parentOf;
-}
-
 /** Every process below `pid` (children, their children, …). */
 export function descendants(pid: number): number[] {
-  const parentOf = parents();
-  const out: number[] = [];
-  const below = new Set([pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [child, parent] of parentOf) {
-      if (below.has(parent) && !below.has(child)) {
-        below.add(child);
-        out.push(child);
-        grew = true;
-      }
-    }
-  }
-  return out;
+  return processesBelow(pid).map((p) => p.pid);
 }
 
 /** What a process below the lab server is: the helpers are told apart by the heap each is given. */
